@@ -1,0 +1,5 @@
+import sys
+
+from wordvec.cli import main
+
+sys.exit(main())

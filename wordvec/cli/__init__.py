@@ -1,0 +1,87 @@
+"""The ``wordvec`` command line.
+
+Each subcommand lives in its own module under ``wordvec.cli`` and exposes
+``register(subparsers)``, which adds its parser and sets ``run=<function(args)>``.
+Modules import their heavy dependencies (NumPy, Numba, SciPy) inside ``run`` so that
+``wordvec --help`` and startup stay fast.
+
+Errors from bad input are ``WordvecError``s: printed as one sentence on stderr,
+exit status 2, no traceback.
+"""
+
+import argparse
+import importlib
+import logging
+import sys
+
+from wordvec.errors import WordvecError
+
+# One module per subcommand (or group of subcommands); order = order in --help.
+COMMAND_MODULES = [
+    "demo",
+    "train",
+    "vocab",
+    "vectors",
+    "cooccur",
+    "task",
+    "lm",
+]
+
+DESCRIPTION = """\
+Learn word embeddings and the small models built on them, with every gradient
+derived by hand and executed by compiled kernels.
+
+Start with `wordvec demo` (trains on a built-in synthetic corpus and shows the
+analogies it learned), then `wordvec train YOUR_CORPUS.txt -o vectors.bin`.
+Run `wordvec COMMAND --help` for the options of each command.
+"""
+
+
+def build_parser():
+    parser = argparse.ArgumentParser(
+        prog="wordvec", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("-v", "--verbose", action="store_true", help="log debugging details")
+    parser.add_argument("-q", "--quiet", action="store_true", help="log only warnings and errors")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMAND_MODULES:
+        try:
+            module = importlib.import_module(f"wordvec.cli.{name}")
+        except ModuleNotFoundError as error:
+            if error.name != f"wordvec.cli.{name}":
+                raise
+            continue  # a command not built yet
+        module.register(subparsers)
+    return parser
+
+
+def _short_os_error(error):
+    name = f" {error.filename}" if getattr(error, "filename", None) else ""
+    reason = error.strerror or str(error)
+    return f"cannot access{name}: {reason}"
+
+
+def main(argv=None):
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 2
+    level = logging.DEBUG if args.verbose else logging.WARNING if args.quiet else logging.INFO
+    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(message)s", datefmt="%H:%M:%S")
+    try:
+        status = args.run(args)
+    except WordvecError as error:
+        print(f"wordvec: error: {error}", file=sys.stderr)
+        return 2
+    except OSError as error:  # missing file, permission denied, disk full ...
+        print(f"wordvec: error: {_short_os_error(error)}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("wordvec: interrupted", file=sys.stderr)
+        return 130
+    return status or 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
