@@ -1,0 +1,85 @@
+"""Finite-difference gradient checks: the test every hand-derived gradient must pass.
+
+Usage (``f`` reads the *current contents* of the arrays, so perturbing them in place
+changes what it returns)::
+
+    W = rng.normal(size=(5, 3))
+    loss, grads = my_loss_and_grad(W)
+    error = check_gradient(lambda: my_loss_and_grad(W)[0], {"W": W}, {"W": grads})
+    assert error < 1e-6
+
+Definition of the error (``check_gradient``), per parameter array with analytic
+gradient ``a`` and central-difference estimate ``n``::
+
+    scale = max_j (|a_j| + |n_j|)
+    error = max_i |a_i - n_i| / max(|a_i| + |n_i|, 1e-3 * scale, 1e-12)
+
+i.e. the largest element-wise relative error, except that entries below 0.1% of the
+array's largest gradient entry are judged against that level instead of their own
+size.  Why the floor: a central difference in float64 carries a round-off error of
+about ``1e-16 * |f| / eps`` (~1e-10 for ``eps=1e-6``) in *every* entry, so an entry
+whose true value is 1e-9 cannot be estimated to relative precision 1e-6 at all; judged
+against the floor, round-off stays far below 1e-6 while a wrong entry of any
+meaningful size (a dropped repeated row, a missing factor) still gives an error near 1.
+An entry that is exactly zero in both gives 0.  The returned value is the maximum of
+``error`` over all parameters.
+"""
+
+import numpy as np
+
+RELATIVE_FLOOR = 1e-3
+
+
+def numerical_gradient(f, array, eps=1e-6):
+    """Central-difference gradient of the scalar ``f()`` with respect to ``array``.
+
+    ``array`` must be a float64 NumPy array that ``f`` reads; each entry is perturbed
+    in place by ``+eps`` and ``-eps`` and restored exactly afterwards.
+    Returns a new float64 array of the same shape: (f(x+eps) - f(x-eps)) / (2 eps).
+    """
+    if not isinstance(array, np.ndarray) or array.dtype != np.float64:
+        raise TypeError("numerical_gradient needs a float64 NumPy array (perturbed in place)")
+    grad = np.zeros(array.shape, dtype=np.float64)
+    flat = array.reshape(-1)  # a view: writing through it perturbs ``array``
+    if array.size > 0 and not np.shares_memory(flat, array):
+        raise ValueError("numerical_gradient needs a contiguous array it can perturb in place")
+    grad_flat = grad.reshape(-1)
+    for i in range(flat.size):
+        original = flat[i]
+        flat[i] = original + eps
+        f_plus = float(f())
+        flat[i] = original - eps
+        f_minus = float(f())
+        flat[i] = original
+        grad_flat[i] = (f_plus - f_minus) / (2.0 * eps)
+    return grad
+
+
+def relative_error(analytic, numeric):
+    """The floored element-wise relative error defined in the module docstring."""
+    a = np.asarray(analytic, dtype=np.float64)
+    n = np.asarray(numeric, dtype=np.float64)
+    if a.shape != n.shape:
+        raise ValueError(f"gradient shapes differ: analytic {a.shape} vs numerical {n.shape}")
+    if a.size == 0:
+        return 0.0
+    size = np.abs(a) + np.abs(n)
+    floor = max(RELATIVE_FLOOR * float(size.max()), 1e-12)
+    return float(np.max(np.abs(a - n) / np.maximum(size, floor)))
+
+
+def check_gradient(f, params, analytic, eps=1e-6):
+    """Largest relative error between ``analytic`` gradients and central differences.
+
+    ``params`` maps names to the float64 arrays ``f`` reads; ``analytic`` maps the same
+    names to their claimed gradients of ``f()``.  Returns ``max`` over parameters of
+    :func:`relative_error` (see the module docstring for the exact definition).
+    """
+    missing = set(params) ^ set(analytic)
+    if missing:
+        raise ValueError(f"params and analytic name different arrays: {sorted(missing)}")
+    worst = 0.0
+    for name, array in params.items():
+        numeric = numerical_gradient(f, array, eps)
+        worst = max(worst, relative_error(analytic[name], numeric))
+    return worst
