@@ -17,8 +17,8 @@ gradient ``a`` and central-difference estimate ``n``::
 i.e. the largest element-wise relative error, except that entries below 0.1% of the
 array's largest gradient entry are judged against that level instead of their own
 size.  Why the floor: a central difference in float64 carries a round-off error of
-about ``1e-16 * |f| / eps`` (~1e-10 for ``eps=1e-6``) in *every* entry, so an entry
-whose true value is 1e-9 cannot be estimated to relative precision 1e-6 at all; judged
+about ``1e-16 * |f| / eps`` (~1e-11 at the default ``eps=1e-5``) in *every* entry, so
+an entry whose true value is 1e-9 cannot be estimated to relative precision 1e-6 at all; judged
 against the floor, round-off stays far below 1e-6 while a wrong entry of any
 meaningful size (a dropped repeated row, a missing factor) still gives an error near 1.
 An entry that is exactly zero in both gives 0.  The returned value is the maximum of
@@ -30,12 +30,19 @@ import numpy as np
 RELATIVE_FLOOR = 1e-3
 
 
-def numerical_gradient(f, array, eps=1e-6):
+def numerical_gradient(f, array, eps=1e-5):
     """Central-difference gradient of the scalar ``f()`` with respect to ``array``.
 
     ``array`` must be a float64 NumPy array that ``f`` reads; each entry is perturbed
-    in place by ``+eps`` and ``-eps`` and restored exactly afterwards.
-    Returns a new float64 array of the same shape: (f(x+eps) - f(x-eps)) / (2 eps).
+    in place (by ``±eps`` and ``±2 eps``) and restored exactly afterwards.  The
+    fourth-order central difference
+
+        g = (8 (f(x+eps) - f(x-eps)) - (f(x+2eps) - f(x-2eps))) / (12 eps)
+
+    has truncation error O(eps^4) (~1e-20 at the default eps) and round-off about
+    1e-16 |f| / eps (~1e-11), so even gradient entries near 1e-4 are estimated to a
+    relative 1e-6 -- the plain two-point difference at eps=1e-6 carries ~1e-10 of
+    round-off and cannot do that.  Returns a new float64 array of the same shape.
     """
     if not isinstance(array, np.ndarray) or array.dtype != np.float64:
         raise TypeError("numerical_gradient needs a float64 NumPy array (perturbed in place)")
@@ -46,12 +53,13 @@ def numerical_gradient(f, array, eps=1e-6):
     grad_flat = grad.reshape(-1)
     for i in range(flat.size):
         original = flat[i]
-        flat[i] = original + eps
-        f_plus = float(f())
-        flat[i] = original - eps
-        f_minus = float(f())
+        values = []
+        for step in (eps, -eps, 2.0 * eps, -2.0 * eps):
+            flat[i] = original + step
+            values.append(float(f()))
         flat[i] = original
-        grad_flat[i] = (f_plus - f_minus) / (2.0 * eps)
+        f_plus, f_minus, f_plus2, f_minus2 = values
+        grad_flat[i] = (8.0 * (f_plus - f_minus) - (f_plus2 - f_minus2)) / (12.0 * eps)
     return grad
 
 
@@ -68,7 +76,7 @@ def relative_error(analytic, numeric):
     return float(np.max(np.abs(a - n) / np.maximum(size, floor)))
 
 
-def check_gradient(f, params, analytic, eps=1e-6):
+def check_gradient(f, params, analytic, eps=1e-5):
     """Largest relative error between ``analytic`` gradients and central differences.
 
     ``params`` maps names to the float64 arrays ``f`` reads; ``analytic`` maps the same

@@ -1,0 +1,195 @@
+"""word2vec reference math: loss and gradients of ONE training example, in NumPy.
+
+These functions are the specification the compiled kernels (``wordvec.kernels.word2vec``)
+must match, and what the gradient-check tests differentiate numerically.  They favour
+clarity over speed and return *dense* gradients (same shape as the parameter matrices).
+
+Shapes: V vocabulary, D vector size, K negatives, L Huffman code length, C context words.
+
+    W_in     V x D      input vectors  v_w  (the word vectors users keep)
+    W_out    V x D      output vectors v'_w (full softmax, negative sampling)
+    W_inner  (V-1) x D  inner-node vectors of the Huffman tree (hierarchical softmax)
+
+Structure (after fastText's ``loss.h``): an *output layer* takes a hidden vector h and
+returns (loss, dL/dh, dL/dW_out).  Skip-gram's h is one input vector; CBOW's h is the
+mean (or sum) of the context vectors and dL/dh flows back to every context row
+(divided by C for the mean), scattered with ``np.add.at`` because a context may repeat
+a word.
+
+Naming of a training example, as in word2vec.c and gensim: skip-gram predicts the
+*output word* from one *input word* (word2vec.c feeds the context word's input vector
+and predicts the centre word; the pair is symmetric over a corpus); CBOW predicts the
+centre word from its context.
+
+The SGD step the kernels take is exactly ``W <- W - alpha * dL/dW`` with every term of
+the example evaluated at the parameters *before* the step (see :func:`sgd_step`).
+word2vec.c and gensim interleave: they accumulate the input-vector update from each
+output row before updating that row, but a row that occurs twice in one example (a
+negative equal to the target, a repeated negative) is read the second time after its
+first update; our kernels read all output rows before writing any, so the step is the
+true gradient step even then.  The difference is O(alpha^2) and rare.
+"""
+
+import numpy as np
+
+
+def log_sigmoid(x):
+    """log sigma(x) = -log(1 + exp(-x)), stable for any float (no overflow, no log(0))."""
+    return -np.logaddexp(0.0, -np.asarray(x, dtype=np.float64))
+
+
+def sigmoid(x):
+    """sigma(x) = 1 / (1 + exp(-x)), computed without overflow."""
+    return np.exp(log_sigmoid(x))
+
+
+# ----------------------------------------------------------------------------------------
+# Output layers: (h, output parameters, what to predict) -> (loss, dL/dh, dL/dW_out)
+# ----------------------------------------------------------------------------------------
+
+
+def softmax_output(h, W_out, target):
+    """Full softmax cross-entropy: loss = -log softmax(W_out h)[target].
+
+    Seed 004 section 1 (softmax loss and gradients), with x_i = w_i^T r̂:
+        dJ/dr̂ = W^T (ŷ - y)            (1.1)
+        dJ/dW = (ŷ - y) r̂^T           (1.2)
+    and seed 001 sections 1.3-1.4 (e_j = y_j - t_j, EH = sum_j e_j v'_j).
+    The loss uses log-sum-exp, so large scores cannot overflow.
+    Shapes: h (D,), W_out (V, D) -> loss, dh (D,), dW_out (V, D).
+    """
+    scores = W_out @ h                                   # x_i = w_i^T h          (V,)
+    log_norm = np.logaddexp.reduce(scores)
+    loss = log_norm - scores[target]                     # -log ŷ_target
+    error = np.exp(scores - log_norm)                    # ŷ
+    error[target] -= 1.0                                 # e = ŷ - y
+    dh = W_out.T @ error                                 # (1.1)
+    dW_out = np.outer(error, h)                          # (1.2)
+    return float(loss), dh, dW_out
+
+
+def negative_sampling_output(h, W_out, target, negatives):
+    """Negative-sampling loss: -log σ(w_t^T h) - Σ_k log σ(-w_k^T h).
+
+    Seed 004 section 2 (negative sampling loss and gradient):
+        dJ/dr̂ = -(1 - p_i) w_i + Σ_k (1 - q_k) w_k            (2.1)
+        dJ/dw_i = -(1 - p_i) r̂,   dJ/dw_k = (1 - q_k) r̂        (2.2)
+    where p_i = σ(w_i^T r̂), q_k = σ(-w_k^T r̂).  Seed 002 "Negative Sampling" gives the
+    objective.  As seed 004 insists, a negative equal to the target (or a repeated
+    negative) gets *both* updates: the per-term row gradients are summed with
+    ``np.add.at``.  Each term is a logistic regression with label 1 (target) or 0
+    (negative): dJ/dx = σ(x) - label.
+    Shapes: h (D,), W_out (V, D), negatives (K,) -> loss, dh (D,), dW_out (V, D).
+    """
+    rows = np.concatenate(([target], np.asarray(negatives, dtype=np.int64)))
+    labels = np.zeros(rows.size)
+    labels[0] = 1.0
+    scores = W_out[rows] @ h                             # x for each term   (K+1,)
+    signs = 2.0 * labels - 1.0                           # +1 target, -1 negatives
+    loss = -np.sum(log_sigmoid(signs * scores))
+    dscores = sigmoid(scores) - labels                   # dJ/dx per term
+    dh = W_out[rows].T @ dscores                         # (2.1)
+    dW_out = np.zeros_like(W_out)
+    np.add.at(dW_out, rows, np.outer(dscores, h))        # (2.2), repeats summed
+    return float(loss), dh, dW_out
+
+
+def hierarchical_softmax_output(h, W_inner, points, codes):
+    """Hierarchical softmax: -log P(word | h) = -Σ_l log σ((1 - 2 c_l) θ_l^T h).
+
+    Seed 002 "Hierarchical Softmax": P(word) is the probability of the random walk from
+    the root of the Huffman tree to the word's leaf; at inner node n_l (vector θ_l =
+    W_inner[points[l]]) the walk takes branch c_l = codes[l] with probability
+    σ(θ_l^T h) if c_l = 0 and σ(-θ_l^T h) = 1 - σ(θ_l^T h) if c_l = 1 (word2vec.c's
+    convention: label 1 - c_l).  Each node is a logistic regression, so, as for
+    negative sampling (seed 004 section 2), dJ/dx_l = σ(x_l) - (1 - c_l),
+    dJ/dh = Σ_l dJ/dx_l θ_l and dJ/dθ_l = dJ/dx_l h.
+    Shapes: h (D,), W_inner (V-1, D), points (L,), codes (L,) -> loss, dh, dW_inner.
+    """
+    points = np.asarray(points, dtype=np.int64)
+    labels = 1.0 - np.asarray(codes, dtype=np.float64)
+    scores = W_inner[points] @ h                         # (L,)
+    loss = -np.sum(log_sigmoid((2.0 * labels - 1.0) * scores))
+    dscores = sigmoid(scores) - labels
+    dh = W_inner[points].T @ dscores
+    dW_inner = np.zeros_like(W_inner)
+    np.add.at(dW_inner, points, np.outer(dscores, h))    # a path never repeats a node
+    return float(loss), dh, dW_inner
+
+
+# ----------------------------------------------------------------------------------------
+# Skip-gram: h = v_input.  CBOW: h = mean (or sum) of the context input vectors.
+# ----------------------------------------------------------------------------------------
+
+
+def _skipgram(W_in, input_word, output_layer):
+    h = W_in[input_word].copy()
+    loss, dh, dW_out = output_layer(h)
+    dW_in = np.zeros_like(W_in)
+    dW_in[input_word] = dh                               # seed 001 section 1.4: v_wI -= α EH
+    return loss, dW_in, dW_out
+
+
+def _cbow(W_in, context, mean, output_layer):
+    context = np.asarray(context, dtype=np.int64)
+    if context.size == 0:
+        raise ValueError("a CBOW example needs at least one context word")
+    h = W_in[context].sum(axis=0)
+    scale = 1.0 / context.size if mean else 1.0
+    h *= scale                                           # seed 001 section 2: h = (1/C) Σ v_wc
+    loss, dh, dW_out = output_layer(h)
+    dW_in = np.zeros_like(W_in)
+    np.add.at(dW_in, context, scale * dh)                # seed 001 section 2.3: (1/C) EH each
+    return loss, dW_in, dW_out
+
+
+def skipgram_softmax(W_in, W_out, input_word, output_word):
+    """Skip-gram, full softmax: -log p(output | input); seed 002 "Skip-Gram Model" (one
+    term of J), seed 001 sections 1.2-1.4, seed 004 section 1.
+    Returns (loss, dW_in (V, D), dW_out (V, D))."""
+    return _skipgram(W_in, input_word, lambda h: softmax_output(h, W_out, output_word))
+
+
+def skipgram_negative_sampling(W_in, W_out, input_word, output_word, negatives):
+    """Skip-gram with negative sampling; seed 002 "Negative Sampling" (skip-gram
+    objective), seed 004 section 2.  Returns (loss, dW_in, dW_out)."""
+    return _skipgram(
+        W_in, input_word, lambda h: negative_sampling_output(h, W_out, output_word, negatives)
+    )
+
+
+def skipgram_hierarchical_softmax(W_in, W_inner, input_word, points, codes):
+    """Skip-gram with hierarchical softmax along the output word's Huffman path
+    (``points``, ``codes``); seed 002 "Hierarchical Softmax".
+    Returns (loss, dW_in, dW_inner)."""
+    return _skipgram(W_in, input_word, lambda h: hierarchical_softmax_output(h, W_inner, points, codes))
+
+
+def cbow_softmax(W_in, W_out, context, output_word, mean=True):
+    """CBOW, full softmax; seed 001 section 2 (multi-word context), seed 002 "CBOW",
+    seed 004 section 1.  ``mean=False`` uses the sum of the context vectors.
+    Returns (loss, dW_in, dW_out)."""
+    return _cbow(W_in, context, mean, lambda h: softmax_output(h, W_out, output_word))
+
+
+def cbow_negative_sampling(W_in, W_out, context, output_word, negatives, mean=True):
+    """CBOW with negative sampling; seed 002 "Negative Sampling" (CBOW objective),
+    seed 004 section 2, seed 001 section 2.3 for the scatter to the context.
+    Returns (loss, dW_in, dW_out)."""
+    return _cbow(W_in, context, mean, lambda h: negative_sampling_output(h, W_out, output_word, negatives))
+
+
+def cbow_hierarchical_softmax(W_in, W_inner, context, points, codes, mean=True):
+    """CBOW with hierarchical softmax; seed 002 "Hierarchical Softmax", seed 001
+    section 2.3.  Returns (loss, dW_in, dW_inner)."""
+    return _cbow(W_in, context, mean, lambda h: hierarchical_softmax_output(h, W_inner, points, codes))
+
+
+def sgd_step(params, grads, alpha):
+    """The update every kernel performs for one example: p <- p - alpha * dL/dp.
+
+    All gradients are evaluated at the parameters before the step (see the module
+    docstring for how this differs from word2vec.c's interleaved order).
+    ``params`` and ``grads`` are sequences of arrays; returns new arrays.
+    """
+    return [p - alpha * g for p, g in zip(params, grads)]
