@@ -1,0 +1,242 @@
+"""Streaming corpus: documents from text files, compressed files, directories or iterables.
+
+A *document* is one line of text (or one item of a Python iterable), split on
+whitespace into tokens.  Nothing here holds the corpus in memory: files are read in
+bounded blocks (``block_size`` bytes), and a block always ends on whitespace, so a
+single 100 MB line with no newline (the text8 layout) streams like any other file and
+no token is ever cut in two.  Documents longer than ``max_document_length`` tokens are
+split into pieces of that length (as gensim's ``LineSentence`` does).
+
+Tokenisation splits on ASCII whitespace (space, tab, newline, \\v, \\f, \\r), exactly as
+``bytes.split()`` and the word2vec C tool do; non-ASCII spaces such as U+00A0 stay
+inside tokens.  Bytes that are not valid UTF-8 are replaced by U+FFFD, counted, and
+reported once per pass (a warning naming the file), never a crash.
+
+Compressed files are decompressed on a background thread (the decompressors release
+the GIL), so reading overlaps with counting or encoding on the other core.
+"""
+
+import bz2
+import gzip
+import logging
+import lzma
+import os
+import queue
+import threading
+from pathlib import Path
+
+from wordvec.errors import WordvecError
+
+log = logging.getLogger(__name__)
+
+DEFAULT_BLOCK_SIZE = 8 << 20
+REPLACEMENT = "\ufffd"
+_OPENERS = {".gz": gzip.open, ".bz2": bz2.open, ".xz": lzma.open, ".lzma": lzma.open}
+
+
+def open_binary(path):
+    """Open a plain or compressed (.gz, .bz2, .xz) file for reading bytes."""
+    opener = _OPENERS.get(Path(path).suffix.lower(), open)
+    return opener(path, "rb")
+
+
+def list_files(path):
+    """The files a path stands for: itself, or every non-hidden file below a directory, sorted."""
+    path = Path(path)
+    if path.is_dir():
+        files = sorted(p for p in path.rglob("*") if p.is_file() and not any(
+            part.startswith(".") for part in p.relative_to(path).parts))
+        if not files:
+            raise WordvecError(f"corpus directory {path} contains no files")
+        return files
+    if not path.exists():
+        raise WordvecError(f"corpus file {path} does not exist")
+    return [path]
+
+
+def _file_blocks(path, block_size):
+    """Yield byte blocks of one file, each ending on whitespace; the last ends with a newline."""
+    carry = b""
+    with open_binary(path) as handle:
+        while True:
+            try:
+                data = handle.read(block_size)
+            except (OSError, EOFError, lzma.LZMAError) as error:
+                raise WordvecError(f"cannot read {path}: {error}") from None
+            if not data:
+                break
+            data = carry + data
+            cut = max(data.rfind(sep) for sep in (b" ", b"\n", b"\t", b"\r", b"\x0b", b"\x0c"))
+            if cut < 0 and len(data) < 16 * block_size:
+                carry = data  # one enormous token so far: keep reading
+                continue
+            cut = len(data) - 1 if cut < 0 else cut
+            carry = data[cut + 1:]
+            yield data[:cut + 1]
+    yield carry + b"\n"
+
+
+def _prefetch(blocks, depth=3):
+    """Run the generator ``blocks`` on a background thread, ``depth`` items ahead."""
+    items = queue.Queue(maxsize=depth)
+    stop = threading.Event()
+    done = object()
+
+    def produce():
+        try:
+            for item in blocks:
+                while not stop.is_set():
+                    try:
+                        items.put(item, timeout=0.1)
+                        break
+                    except queue.Full:
+                        continue
+                if stop.is_set():
+                    return
+            items.put(done)
+        except BaseException as error:  # hand any failure to the consumer
+            items.put(error)
+
+    thread = threading.Thread(target=produce, name="wordvec-reader", daemon=True)
+    thread.start()
+    try:
+        while True:
+            item = items.get()
+            if item is done:
+                return
+            if isinstance(item, BaseException):
+                raise item
+            yield item
+    finally:
+        stop.set()
+
+
+class Corpus:
+    """A re-iterable stream of documents (lists of tokens).
+
+    ``source`` is a path (plain, .gz, .bz2 or .xz file, or a directory of such files) or
+    a re-iterable collection of token lists (a list, or an object whose ``__iter__``
+    starts over).  A one-shot iterator such as a generator is refused: training reads
+    the corpus several times, and a generator would silently be empty after the first.
+    """
+
+    def __init__(self, source, lowercase=False, max_document_length=10_000, block_size=DEFAULT_BLOCK_SIZE):
+        if max_document_length < 1:
+            raise WordvecError(f"max_document_length must be at least 1, not {max_document_length}")
+        self.lowercase = bool(lowercase)
+        self.max_document_length = int(max_document_length)
+        self.block_size = int(block_size)
+        self.decode_errors = 0
+        if isinstance(source, (str, os.PathLike)):
+            self.paths = list_files(source)
+            self.documents = None
+        elif isinstance(source, Corpus):
+            raise WordvecError("source is already a Corpus; pass it directly instead of wrapping it")
+        else:
+            try:
+                iterator = iter(source)
+            except TypeError:
+                raise WordvecError(
+                    f"a corpus must be a file path, a directory or an iterable of token lists, "
+                    f"not {type(source).__name__}") from None
+            if iterator is source:
+                raise WordvecError(
+                    "the corpus is a one-shot iterator (e.g. a generator), but training reads it "
+                    "once per epoch; pass a list, a file path, or an object whose __iter__ "
+                    "restarts (gensim would silently train on nothing after the first pass)")
+            self.paths = []
+            self.documents = source
+
+    @property
+    def is_text(self):
+        """True when the corpus is read from files (and so can use the byte-level kernels)."""
+        return self.documents is None
+
+    def __repr__(self):
+        what = ", ".join(map(str, self.paths[:3])) + ("..." if len(self.paths) > 3 else "")
+        return f"Corpus({what or 'in-memory documents'}, lowercase={self.lowercase})"
+
+    # -- byte blocks (fast path for files) ---------------------------------------------
+
+    def blocks(self):
+        """Yield clean UTF-8 byte blocks of the text, each ending on whitespace.
+
+        Every file ends with a newline so documents never run across files.  Invalid
+        UTF-8 is replaced and counted in ``self.decode_errors``.
+        """
+        if not self.is_text:
+            raise WordvecError("byte blocks exist only for corpora read from files")
+        self.decode_errors = 0
+        for path in self.paths:
+            errors_before = self.decode_errors
+            for block in _prefetch(_file_blocks(path, self.block_size)):
+                yield self._clean(block)
+            if self.decode_errors > errors_before:
+                log.warning("%s: replaced %d byte sequences that are not valid UTF-8 with U+FFFD",
+                            path, self.decode_errors - errors_before)
+
+    def _clean(self, block):
+        try:
+            text = block.decode("utf-8")
+        except UnicodeDecodeError:
+            text = block.decode("utf-8", errors="replace")
+            self.decode_errors += text.count(REPLACEMENT) - block.count(REPLACEMENT.encode("utf-8"))
+            block = text.encode("utf-8")
+        if self.lowercase:
+            lowered = text.lower()
+            if lowered != text:
+                block = lowered.encode("utf-8")
+        return block
+
+    # -- documents ---------------------------------------------------------------------
+
+    def __iter__(self):
+        if self.is_text:
+            yield from self._text_documents()
+        else:
+            yield from self._iterable_documents()
+
+    def _split(self, tokens):
+        limit = self.max_document_length
+        for start in range(0, len(tokens), limit):
+            yield tokens[start:start + limit]
+
+    def _text_documents(self):
+        limit = self.max_document_length
+        pending = []  # tokens of a line that continues into the next block
+        for block in self.blocks():
+            lines = block.split(b"\n")
+            for number, line in enumerate(lines):
+                tokens = pending + [token.decode("utf-8") for token in line.split()]
+                pending = []
+                last = number == len(lines) - 1
+                while len(tokens) >= limit:
+                    yield tokens[:limit]
+                    tokens = tokens[limit:]
+                if last:
+                    pending = tokens  # the line goes on in the next block
+                elif tokens:
+                    yield tokens
+        if pending:
+            yield pending
+
+    def _iterable_documents(self):
+        for number, document in enumerate(self.documents):
+            if isinstance(document, (str, bytes)):
+                raise WordvecError(
+                    f"document {number} is a string, but a corpus iterable must yield lists of "
+                    f"tokens (e.g. text.split()); to read a file, pass its path")
+            tokens = [str(token) for token in document]
+            if self.lowercase:
+                tokens = [token.lower() for token in tokens]
+            if tokens:
+                yield from self._split(tokens)
+
+    def fingerprint_parts(self):
+        """What identifies this corpus's content on disk: paths, sizes, mtimes, options."""
+        files = []
+        for path in self.paths:
+            stat = os.stat(path)
+            files.append([str(Path(path).resolve()), stat.st_size, stat.st_mtime_ns])
+        return {"files": files, "lowercase": self.lowercase,
+                "max_document_length": self.max_document_length}

@@ -1,0 +1,146 @@
+"""The encoded corpus: every in-vocabulary token as an int32 id, plus document offsets.
+
+Models train on this, never on text: the text is tokenised once, written to a cache
+file, and memory-mapped, so epochs 2..n (and later runs on the same corpus and
+vocabulary) cost no tokenisation.  Out-of-vocabulary tokens are dropped, as in
+word2vec.  Document ``d`` is ``ids[offsets[d]:offsets[d + 1]]``; documents left with no
+known word are omitted.
+
+Cache files live in ``cache_dir`` (default ``$WORDVEC_CACHE`` or ``~/.cache/wordvec``),
+named by a fingerprint of the corpus files (paths, sizes, modification times), the
+reading options and the vocabulary's word list, so a changed file or vocabulary never
+reuses a stale encoding.  Files are written atomically and the small JSON manifest
+last, so an interrupted encoding is simply redone.
+"""
+
+import hashlib
+import json
+import logging
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from wordvec.atomic import atomic_write, save_json, save_npy
+from wordvec.kernels import tokens as kernels
+
+log = logging.getLogger(__name__)
+FORMAT_VERSION = 1
+
+
+@dataclass
+class EncodedCorpus:
+    ids: np.ndarray  # int32[N], usually read-only and memory-mapped
+    offsets: np.ndarray  # int64[n_docs + 1]
+
+    @property
+    def num_tokens(self):
+        return int(self.ids.shape[0])
+
+    @property
+    def num_documents(self):
+        return int(self.offsets.shape[0] - 1)
+
+    def document(self, d):
+        return self.ids[self.offsets[d]:self.offsets[d + 1]]
+
+
+def default_cache_dir():
+    return Path(os.environ.get("WORDVEC_CACHE") or Path.home() / ".cache" / "wordvec")
+
+
+def fingerprint(corpus, vocab):
+    """A hex digest naming this corpus's encoding under this vocabulary."""
+    digest = hashlib.sha256()
+    digest.update(json.dumps({"version": FORMAT_VERSION, "corpus": corpus.fingerprint_parts()},
+                             sort_keys=True).encode())
+    for word in vocab.words:
+        digest.update(word.encode("utf-8"))
+        digest.update(b"\0")
+    return digest.hexdigest()[:32]
+
+
+def encode_corpus(corpus, vocab, cache_dir=None, use_cache=True):
+    """Encode ``corpus`` with ``vocab``; cached and memory-mapped for corpora read from files."""
+    if not corpus.is_text:
+        return _encode_documents(corpus, vocab)
+    if not use_cache:
+        return _encode_text(corpus, vocab, None)
+    directory = Path(cache_dir) if cache_dir is not None else default_cache_dir()
+    stem = directory / "encoded" / fingerprint(corpus, vocab)
+    cached = _load_cached(stem)
+    if cached is not None:
+        log.info("using the cached encoding %s (%d tokens)", stem, cached.num_tokens)
+        return cached
+    _encode_text(corpus, vocab, stem)
+    return _load_cached(stem)
+
+
+def _load_cached(stem):
+    manifest = stem.with_suffix(".json")
+    try:
+        meta = json.loads(manifest.read_text())
+        ids = np.memmap(stem.with_suffix(".ids"), dtype=np.int32, mode="r", shape=(meta["num_tokens"],))
+        offsets = np.load(stem.with_suffix(".offsets.npy"), allow_pickle=False)
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    if offsets.ndim != 1 or offsets[-1] != meta["num_tokens"]:
+        return None
+    # a plain ndarray view of the map: Numba does not accept the np.memmap subclass
+    return EncodedCorpus(ids.view(np.ndarray), offsets)
+
+
+def _encode_text(corpus, vocab, stem):
+    """Stream the text through the compiled encoder; write to ``stem`` or keep in memory."""
+    from wordvec.token_table import TokenTable
+
+    table = TokenTable.from_words(vocab.words)
+    if stem is None:
+        pieces = []
+        offsets = _encode_blocks(corpus, table, lambda ids: pieces.append(ids.copy()))
+        ids = np.concatenate(pieces) if pieces else np.zeros(0, dtype=np.int32)
+        return EncodedCorpus(ids, offsets)
+    with atomic_write(stem.with_suffix(".ids"), "wb") as handle:
+        offsets = _encode_blocks(corpus, table, lambda ids: handle.write(ids.tobytes()))
+    save_npy(stem.with_suffix(".offsets.npy"), offsets)
+    num_tokens = int(offsets[-1])
+    save_json(stem.with_suffix(".json"), {"format": "wordvec-encoded-corpus", "version": FORMAT_VERSION,
+                                          "num_tokens": num_tokens, "num_documents": len(offsets) - 1,
+                                          "corpus": corpus.fingerprint_parts(), "vocabulary_size": len(vocab)})
+    log.info("encoded %d tokens in %d documents into %s", num_tokens, len(offsets) - 1, stem)
+    return None
+
+
+def _encode_blocks(corpus, table, emit):
+    """Encode every block, passing each block's ids to ``emit``; return the document offsets."""
+    state = np.zeros(4, dtype=np.int64)
+    doc_ends = [np.zeros(1, dtype=np.int64)]
+    written = 0
+    for block in corpus.blocks():
+        buf = np.frombuffer(block, dtype=np.uint8)
+        out_ids = np.empty(buf.size // 2 + 1, dtype=np.int32)
+        out_ends = np.empty(buf.size // 2 + 2, dtype=np.int64)
+        state[kernels.N_IDS] = state[kernels.N_DOCS] = 0
+        n_ids = kernels.encode_block(buf, table.slots, table.hashes, table.word_start, table.word_len,
+                                     table.arena, corpus.max_document_length, out_ids, out_ends, state)
+        doc_ends.append(written + out_ends[:state[kernels.N_DOCS]])
+        emit(out_ids[:n_ids])
+        written += n_ids
+    if state[kernels.DOC_HAS_IDS]:
+        doc_ends.append(np.array([written], dtype=np.int64))
+    return np.concatenate(doc_ends)
+
+
+def _encode_documents(corpus, vocab):
+    pieces, lengths = [], []
+    for document in corpus:
+        ids = vocab.lookup(document)
+        ids = ids[ids >= 0]
+        if ids.size:
+            pieces.append(ids)
+            lengths.append(ids.size)
+    offsets = np.zeros(len(lengths) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    ids = np.concatenate(pieces) if pieces else np.zeros(0, dtype=np.int32)
+    return EncodedCorpus(ids, offsets)

@@ -1,0 +1,162 @@
+"""Compiled token hashing: count and encode whitespace-separated tokens in a byte block.
+
+Text is handled as UTF-8 bytes and split on ASCII whitespace (space, \\t, \\n, \\v, \\f,
+\\r: exactly what Python's ``bytes.split()`` does), which is what the word2vec C tool
+does and is ~10x faster than ``str.split`` + ``Counter``.  A token table is an
+open-addressing hash table (linear probing, FNV-1a hashes) whose keys live in one byte
+arena; word ``w`` is ``arena[start[w]:start[w] + length[w]]``.
+
+The table is a handful of plain arrays so that Numba can use it without jitclasses;
+``wordvec.vocab.TokenTable`` owns them and grows them when a kernel says it is full.
+"""
+
+import numba
+import numpy as np
+
+FNV_OFFSET = np.uint64(14695981039346656037)
+FNV_PRIME = np.uint64(1099511628211)
+NEWLINE = 10
+
+# Positions in the int64 ``state`` array shared with the Python side.
+N_WORDS, ARENA_USED = 0, 1
+N_IDS, N_DOCS, DOC_TOKENS, DOC_HAS_IDS = 0, 1, 2, 3
+
+
+@numba.njit(inline="always")
+def is_space(byte):
+    return byte == 32 or (9 <= byte <= 13)
+
+
+@numba.njit(inline="always")
+def fnv1a(buf, start, end):
+    h = FNV_OFFSET
+    for i in range(start, end):
+        h = (h ^ np.uint64(buf[i])) * FNV_PRIME
+    return h
+
+
+@numba.njit(inline="always")
+def find_slot(buf, start, end, h, slots, hashes, word_start, word_len, arena):
+    """Return (word index or -1, slot) for the token ``buf[start:end]`` with hash ``h``."""
+    mask = slots.shape[0] - 1
+    slot = np.int64(h & np.uint64(mask))
+    length = end - start
+    while True:
+        w = slots[slot]
+        if w < 0:
+            return -1, slot
+        if hashes[w] == h and word_len[w] == length:
+            base = word_start[w]
+            same = True
+            for k in range(length):
+                if arena[base + k] != buf[start + k]:
+                    same = False
+                    break
+            if same:
+                return w, slot
+        slot = (slot + 1) & mask
+
+
+@numba.njit(nogil=True, cache=True)
+def count_block(buf, position, slots, hashes, word_start, word_len, counts, arena, state):
+    """Count the tokens of ``buf[position:]`` into the table.
+
+    Returns the position reached: ``len(buf)`` when done, or the start of the first
+    token that did not fit (the table or arena is full; grow them and call again).
+    """
+    n = buf.shape[0]
+    max_words = word_start.shape[0]
+    i = position
+    while i < n:
+        while i < n and is_space(buf[i]):
+            i += 1
+        if i >= n:
+            break
+        start = i
+        while i < n and not is_space(buf[i]):
+            i += 1
+        h = fnv1a(buf, start, i)
+        w, slot = find_slot(buf, start, i, h, slots, hashes, word_start, word_len, arena)
+        if w >= 0:
+            counts[w] += 1
+            continue
+        length = i - start
+        used = state[ARENA_USED]
+        if state[N_WORDS] >= max_words or used + length > arena.shape[0]:
+            return start
+        w = state[N_WORDS]
+        state[N_WORDS] = w + 1
+        slots[slot] = w
+        hashes[w] = h
+        word_start[w] = used
+        word_len[w] = length
+        arena[used:used + length] = buf[start:i]
+        state[ARENA_USED] = used + length
+        counts[w] = 1
+    return n
+
+
+@numba.njit(nogil=True, cache=True)
+def rehash(hashes, n_words, slots):
+    """Insert words ``0..n_words-1`` into the empty (all -1) table ``slots``."""
+    mask = slots.shape[0] - 1
+    for w in range(n_words):
+        slot = np.int64(hashes[w] & np.uint64(mask))
+        while slots[slot] >= 0:
+            slot = (slot + 1) & mask
+        slots[slot] = w
+
+
+@numba.njit(nogil=True, cache=True)
+def encode_block(buf, slots, hashes, word_start, word_len, arena, max_document_length,
+                 out_ids, out_doc_ends, state):
+    """Translate ``buf`` into word ids (unknown tokens dropped) and document ends.
+
+    A document ends at a newline or after ``max_document_length`` tokens (counted
+    before dropping unknown words, so the split does not depend on the vocabulary).
+    ``state`` carries the open document across blocks: ``N_IDS`` and ``N_DOCS`` count
+    what was written into ``out_ids`` / ``out_doc_ends`` (reset by the caller per
+    block); ``DOC_TOKENS`` is the raw length of the open document.  ``out_doc_ends``
+    holds, for each closed document, the number of ids written so far in this block.
+    Documents with no known word are not recorded.
+    """
+    n = buf.shape[0]
+    n_ids = state[N_IDS]
+    n_docs = state[N_DOCS]
+    doc_tokens = state[DOC_TOKENS]
+    doc_start = n_ids  # ids of the open document written in this block start here
+    has_ids = state[DOC_HAS_IDS] > 0  # the open document already has ids from earlier blocks
+    i = 0
+    while i < n:
+        byte = buf[i]
+        if is_space(byte):
+            if byte == NEWLINE and doc_tokens > 0:
+                if has_ids or n_ids > doc_start:
+                    out_doc_ends[n_docs] = n_ids
+                    n_docs += 1
+                doc_tokens = 0
+                doc_start = n_ids
+                has_ids = False
+            i += 1
+            continue
+        start = i
+        while i < n and not is_space(buf[i]):
+            i += 1
+        h = fnv1a(buf, start, i)
+        w, slot = find_slot(buf, start, i, h, slots, hashes, word_start, word_len, arena)
+        if w >= 0:
+            out_ids[n_ids] = w
+            n_ids += 1
+        doc_tokens += 1
+        if doc_tokens == max_document_length:
+            if has_ids or n_ids > doc_start:
+                out_doc_ends[n_docs] = n_ids
+                n_docs += 1
+            doc_tokens = 0
+            doc_start = n_ids
+            has_ids = False
+    state[N_IDS] = n_ids
+    state[N_DOCS] = n_docs
+    state[DOC_TOKENS] = doc_tokens
+    state[DOC_HAS_IDS] = 1 if (has_ids or n_ids > doc_start) else 0
+    return n_ids

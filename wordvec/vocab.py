@@ -1,0 +1,238 @@
+"""Vocabulary: word counts, and the tables word2vec derives from them.
+
+``Vocabulary.build`` counts a corpus in one streaming pass (compiled byte hashing for
+files; a ``Counter`` for in-memory token lists), drops words below ``min_count`` and
+sorts the rest by descending count, ties in order of first appearance (a stable sort,
+as gensim does).  ``max_vocab_size`` bounds memory *during* counting the way gensim
+does: whenever the table outgrows it, every word seen at most ``min_reduce`` times is
+dropped and ``min_reduce`` grows by one.
+
+Derived tables (seed 002, "Negative Sampling" and "Hierarchical Softmax"):
+``keep_probability`` (word2vec's frequent-word subsampling), ``noise_distribution``
+(unigram^0.75) with an O(1) ``alias_table`` sampler, and ``huffman()`` (codes and
+inner-node paths for hierarchical softmax).
+"""
+
+import collections
+import json
+from pathlib import Path
+
+import numpy as np
+
+from wordvec.atomic import atomic_write, save_json
+from wordvec.errors import FormatError, VocabularyError, WordvecError
+from wordvec.huffman import HuffmanTree, build_huffman
+
+__all__ = ["Vocabulary", "alias_table", "HuffmanTree"]
+
+
+class Vocabulary:
+    """Words sorted by descending count, with their counts and an index."""
+
+    def __init__(self, words, counts, corpus_tokens=None, min_count=1):
+        self.words = list(words)
+        self.counts = np.asarray(counts, dtype=np.int64)
+        if self.counts.shape != (len(self.words),):
+            raise WordvecError("a vocabulary needs exactly one count per word")
+        self.index = {word: i for i, word in enumerate(self.words)}
+        if len(self.index) != len(self.words):
+            raise WordvecError("a vocabulary cannot list the same word twice")
+        self.min_count = int(min_count)
+        # tokens in the corpus, including those dropped by min_count / pruning
+        self.corpus_tokens = int(self.counts.sum() if corpus_tokens is None else corpus_tokens)
+        self._huffman = None
+
+    # -- construction ----------------------------------------------------------------
+
+    @classmethod
+    def build(cls, corpus, min_count=5, max_vocab_size=None):
+        """Count ``corpus`` (a ``Corpus``) and keep the words seen at least ``min_count`` times."""
+        if min_count < 1:
+            raise WordvecError(f"min_count must be at least 1, not {min_count}")
+        if max_vocab_size is not None and max_vocab_size < 1:
+            raise WordvecError(f"max_vocab_size must be at least 1, not {max_vocab_size}")
+        if corpus.is_text:
+            words, counts, total = _count_text(corpus, max_vocab_size)
+        else:
+            words, counts, total = _count_documents(corpus, max_vocab_size)
+        if total == 0:
+            raise WordvecError(f"the corpus is empty: {corpus} contains no tokens")
+        vocab = cls.from_counts(zip(words, counts), min_count=min_count, corpus_tokens=total)
+        if len(vocab) == 0:
+            raise WordvecError(
+                f"the vocabulary is empty: none of the {len(words)} distinct words occurs "
+                f"{min_count} times or more; lower min_count")
+        return vocab
+
+    @classmethod
+    def from_counts(cls, counts, min_count=1, corpus_tokens=None):
+        """From a ``{word: count}`` mapping or ``(word, count)`` pairs, in first-seen order for ties."""
+        pairs = list(counts.items() if hasattr(counts, "items") else counts)
+        words = [w for w, c in pairs if c >= min_count]
+        values = np.array([c for _, c in pairs if c >= min_count], dtype=np.int64)
+        order = np.argsort(-values, kind="stable")
+        return cls([words[i] for i in order], values[order], corpus_tokens=corpus_tokens,
+                   min_count=min_count)
+
+    # -- lookup ----------------------------------------------------------------------
+
+    def __len__(self):
+        return len(self.words)
+
+    def __contains__(self, word):
+        return word in self.index
+
+    def __iter__(self):
+        return iter(self.words)
+
+    def __repr__(self):
+        return f"Vocabulary({len(self)} words, {self.total} tokens, min_count={self.min_count})"
+
+    def id(self, word):
+        try:
+            return self.index[word]
+        except KeyError:
+            raise VocabularyError(f"word {word!r} is not in the vocabulary") from None
+
+    def lookup(self, tokens, unknown=-1):
+        """Ids of ``tokens`` as int32, ``unknown`` for words not in the vocabulary."""
+        get = self.index.get
+        return np.fromiter((get(t, unknown) for t in tokens), dtype=np.int32)
+
+    @property
+    def total(self):
+        """Tokens of the corpus that are in the vocabulary."""
+        return int(self.counts.sum())
+
+    # -- derived tables --------------------------------------------------------------
+
+    def keep_probability(self, sample):
+        """Probability of keeping each occurrence of each word under subsampling threshold ``sample``.
+
+        word2vec's formula (the C tool's and gensim's): with f = count / total and
+        t = sample, keep = (sqrt(f / t) + 1) * t / f, capped at 1.  ``sample=0`` keeps all.
+        """
+        if sample < 0:
+            raise WordvecError(f"sample must be >= 0, not {sample}")
+        if sample == 0:
+            return np.ones(len(self), dtype=np.float64)
+        threshold = sample * self.total
+        counts = self.counts.astype(np.float64)
+        return np.minimum(1.0, (np.sqrt(counts / threshold) + 1.0) * threshold / counts)
+
+    def noise_distribution(self, exponent=0.75):
+        """The negative-sampling distribution P_n(w) proportional to count(w)^exponent."""
+        weights = self.counts.astype(np.float64) ** exponent
+        return weights / weights.sum()
+
+    def huffman(self):
+        """The Huffman tree over word counts (cached): codes and inner-node paths for hierarchical softmax."""
+        if self._huffman is None:
+            self._huffman = build_huffman(self.counts)
+        return self._huffman
+
+    # -- persistence -----------------------------------------------------------------
+
+    def save(self, path):
+        """Write as JSON (``.json``) or as ``word<TAB>count`` lines (any other extension), atomically."""
+        path = Path(path)
+        if path.suffix.lower() == ".json":
+            save_json(path, {"format": "wordvec-vocabulary", "version": 1, "min_count": self.min_count,
+                             "corpus_tokens": self.corpus_tokens, "words": self.words,
+                             "counts": self.counts.tolist()})
+            return
+        bad = next((w for w in self.words if any(c in w for c in "\t\n\r")), None)
+        if bad is not None:
+            raise WordvecError(f"word {bad!r} contains a tab or newline and cannot be saved as TSV; use .json")
+        with atomic_write(path, "w", encoding="utf-8") as handle:
+            for word, count in zip(self.words, self.counts.tolist()):
+                handle.write(f"{word}\t{count}\n")
+
+    @classmethod
+    def load(cls, path):
+        """Read a vocabulary written by ``save`` (JSON or TSV), checking every line."""
+        path = Path(path)
+        if not path.exists():
+            raise WordvecError(f"vocabulary file {path} does not exist")
+        if path.suffix.lower() == ".json":
+            return cls._load_json(path)
+        pairs = []
+        with open(path, encoding="utf-8", errors="strict") as handle:
+            try:
+                for number, line in enumerate(handle, 1):
+                    word, sep, count = line.rstrip("\n").rpartition("\t")
+                    if not sep or not word or not count.isdigit():
+                        raise FormatError(path, number, "expected 'word<TAB>count'")
+                    pairs.append((word, int(count)))
+            except UnicodeDecodeError:
+                raise FormatError(path, number + 1, "not valid UTF-8") from None
+        if not pairs:
+            raise FormatError(path, None, "the vocabulary file is empty")
+        return cls.from_counts(pairs)
+
+    @classmethod
+    def _load_json(cls, path):
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            words, counts = data["words"], data["counts"]
+            if not (isinstance(words, list) and isinstance(counts, list) and len(words) == len(counts)):
+                raise ValueError
+            if not all(isinstance(w, str) for w in words) or not all(
+                    isinstance(c, int) and c >= 0 for c in counts):
+                raise ValueError
+        except (ValueError, KeyError, TypeError, UnicodeDecodeError):
+            raise FormatError(path, None, "not a wordvec vocabulary JSON file") from None
+        return cls(words, counts, corpus_tokens=data.get("corpus_tokens"),
+                   min_count=data.get("min_count", 1))
+
+
+def _count_text(corpus, max_vocab_size):
+    from wordvec.token_table import TokenTable
+
+    table = TokenTable()
+    min_reduce = 1
+    for block in corpus.blocks():
+        table.count(block)
+        if max_vocab_size is not None and len(table) > max_vocab_size:
+            table.keep(table.counts > min_reduce)
+            min_reduce += 1
+    n = len(table)
+    total = int(table.counts[:n].sum()) + table.pruned_tokens
+    return table.words(), table.counts[:n].tolist(), total
+
+
+def _count_documents(corpus, max_vocab_size):
+    counts = collections.Counter()
+    total = 0
+    min_reduce = 1
+    for document in corpus:
+        counts.update(document)
+        total += len(document)
+        if max_vocab_size is not None and len(counts) > max_vocab_size:
+            counts = collections.Counter({w: c for w, c in counts.items() if c > min_reduce})
+            min_reduce += 1
+    return list(counts), list(counts.values()), total
+
+
+def alias_table(probabilities):
+    """Walker/Vose alias table: draw ``i`` with probability p_i in O(1).
+
+    Returns ``(accept, alias)``: pick a uniform column ``k``, then a uniform ``u`` in
+    [0, 1); the draw is ``k`` if ``u < accept[k]`` else ``alias[k]``.
+    """
+    p = np.asarray(probabilities, dtype=np.float64)
+    if p.ndim != 1 or p.size == 0 or np.any(p < 0) or not np.isfinite(p).all() or p.sum() <= 0:
+        raise WordvecError("an alias table needs a non-empty vector of non-negative finite weights")
+    n = p.size
+    scaled = p * (n / p.sum())
+    accept = np.ones(n, dtype=np.float64)
+    alias = np.arange(n, dtype=np.int32)
+    small = [i for i in range(n) if scaled[i] < 1.0]
+    large = [i for i in range(n) if scaled[i] >= 1.0]
+    while small and large:
+        s, g = small.pop(), large.pop()
+        accept[s] = scaled[s]
+        alias[s] = g
+        scaled[g] -= 1.0 - scaled[s]
+        (small if scaled[g] < 1.0 else large).append(g)
+    return accept, alias  # leftovers (rounding) keep accept = 1
