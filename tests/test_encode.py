@@ -1,0 +1,52 @@
+import numpy as np
+
+from wordvec.corpus import Corpus
+from wordvec.encode import encode_corpus
+from wordvec.vocab import Vocabulary
+
+
+def reference_encoding(docs, vocab):
+    ids = [[vocab.index[w] for w in d if w in vocab] for d in docs]
+    ids = [d for d in ids if d]
+    return np.array([i for d in ids for i in d], dtype=np.int32), np.cumsum([0] + [len(d) for d in ids])
+
+
+def test_encoding_matches_a_python_reference_and_is_cached(tmp_path):
+    rng = np.random.default_rng(3)
+    docs = [[f"w{int(x)}" for x in rng.zipf(1.3, size=rng.integers(1, 60)) % 500] for _ in range(300)]
+    path = tmp_path / "c.txt"
+    path.write_text("\n".join(" ".join(d) for d in docs) + "\n")
+    corpus = Corpus(path, block_size=512)  # many blocks: documents cross block boundaries
+    vocab = Vocabulary.build(corpus, min_count=3)
+    encoded = encode_corpus(corpus, vocab, cache_dir=tmp_path / "cache")
+    ids, offsets = reference_encoding(docs, vocab)
+    np.testing.assert_array_equal(encoded.ids, ids)
+    np.testing.assert_array_equal(encoded.offsets, offsets)
+    assert isinstance(encoded.ids, np.ndarray) and not encoded.ids.flags.writeable  # memory-mapped
+    files = sorted(p.name for p in (tmp_path / "cache" / "encoded").iterdir())
+    assert len(files) == 3
+    again = encode_corpus(corpus, vocab, cache_dir=tmp_path / "cache")
+    np.testing.assert_array_equal(again.ids, ids)
+    in_memory = encode_corpus(Corpus(docs), vocab)
+    np.testing.assert_array_equal(in_memory.ids, ids)
+    np.testing.assert_array_equal(in_memory.offsets, offsets)
+
+
+def test_cache_is_invalidated_when_the_file_or_vocabulary_changes(tmp_path):
+    path = tmp_path / "c.txt"
+    path.write_text("a b a\n")
+    vocab = Vocabulary.from_counts({"a": 2, "b": 1})
+    first = encode_corpus(Corpus(path), vocab, cache_dir=tmp_path)
+    path.write_text("b b b b\n")
+    second = encode_corpus(Corpus(path), vocab, cache_dir=tmp_path)
+    assert first.ids.tolist() == [0, 1, 0] and second.ids.tolist() == [1, 1, 1, 1]
+    swapped = encode_corpus(Corpus(path), Vocabulary(["b", "a"], [4, 1]), cache_dir=tmp_path)
+    assert swapped.ids.tolist() == [0, 0, 0, 0]
+
+
+def test_long_lines_are_split_into_documents(tmp_path):
+    path = tmp_path / "c.txt"
+    path.write_text(" ".join(["a", "zz"] * 12))  # 24 tokens, one line, no newline
+    vocab = Vocabulary.from_counts({"a": 12})
+    encoded = encode_corpus(Corpus(path, max_document_length=10), vocab, use_cache=False)
+    assert encoded.offsets.tolist() == [0, 5, 10, 12]  # split by raw tokens, then OOV dropped
