@@ -1,0 +1,157 @@
+"""`wordvec lm train|eval|sample`: recurrent language models (RNN, LSTM) by hand.
+
+    wordvec lm train TRAIN_FILE --valid FILE --level char|word --cell rnn|lstm
+                     --hidden N --embedding N [--tie] [--epochs N] [--bptt N]
+                     [--batch-size N] [--lr F] [--clip F] [--seed N] -o MODEL
+    wordvec lm eval MODEL FILE [--json]
+    wordvec lm sample MODEL [-n N] [--temperature F] [--seed N]
+
+Each line of a text file is one sequence followed by an end-of-line symbol.  MODEL is
+a directory (npy + JSON), rewritten after every epoch; `--resume` continues it.
+"""
+
+import json
+import math
+import sys
+
+# Architecture options default to None so that --resume can tell "given" from "default".
+ARCHITECTURE_DEFAULTS = {"level": "char", "cell": "lstm", "hidden": 128, "embedding": 64}
+
+
+def register(subparsers):
+    lm = subparsers.add_parser("lm", help="train, evaluate and sample recurrent language models (RNN, LSTM)",
+                               description=__doc__.split("\n\n")[0])
+    actions = lm.add_subparsers(dest="lm_command", metavar="ACTION", required=True)
+
+    train = actions.add_parser("train", help="train a character- or word-level language model")
+    train.add_argument("train_file", metavar="TRAIN_FILE", help="training text, one sequence per line")
+    train.add_argument("--valid", metavar="FILE", help="validation text, scored after every epoch")
+    train.add_argument("--level", choices=("char", "word"), help="tokens are characters or words (default char)")
+    train.add_argument("--cell", choices=("rnn", "lstm"), help="recurrent cell (default lstm)")
+    train.add_argument("--hidden", type=int, metavar="N", help="hidden size H (default 128)")
+    train.add_argument("--embedding", type=int, metavar="N", help="embedding size D (default 64)")
+    train.add_argument("--tie", action="store_true", help="tie input and output embeddings (seed 003)")
+    train.add_argument("--epochs", type=int, default=10, metavar="N", help="total epochs (default 10)")
+    train.add_argument("--bptt", type=int, default=32, metavar="N", help="truncated-BPTT length T (default 32)")
+    train.add_argument("--batch-size", type=int, default=32, metavar="N", help="parallel streams B (default 32)")
+    train.add_argument("--optimizer", choices=("sgd", "adam"), default="adam", help="default adam")
+    train.add_argument("--lr", type=float, metavar="F", help="learning rate (default 0.002 adam, 1.0 sgd)")
+    train.add_argument("--lr-decay", type=float, default=1.0, metavar="F",
+                       help="multiply the learning rate by F when the valid loss does not improve (default 1: off)")
+    train.add_argument("--clip", type=float, default=5.0, metavar="F",
+                       help="clip gradients to this global norm; 0 disables (default 5)")
+    train.add_argument("--dropout", type=float, default=0.0, metavar="F", help="dropout rate (default 0)")
+    train.add_argument("--relu", action="store_true", help="RNN: ReLU instead of tanh")
+    train.add_argument("--identity-init", action="store_true", help="RNN: initialise W_aa to the identity")
+    train.add_argument("--lowercase", action="store_true", help="lowercase the text")
+    train.add_argument("--min-count", type=int, default=1, metavar="N", help="word level: rarer words become <unk>")
+    train.add_argument("--max-vocab", type=int, metavar="N", help="word level: keep the N most frequent tokens")
+    train.add_argument("--time-budget", type=float, metavar="SECONDS", help="stop training after this long")
+    train.add_argument("--seed", type=int, default=1, metavar="N", help="random seed (default 1)")
+    train.add_argument("--resume", action="store_true", help="continue training the checkpoint at -o MODEL")
+    train.add_argument("--no-progress", action="store_true", help="no progress bar")
+    train.add_argument("-o", "--output", required=True, metavar="MODEL", help="model directory to write")
+    train.set_defaults(run=run_train)
+
+    evaluate = actions.add_parser("eval", help="cross-entropy and perplexity of a model on a file")
+    evaluate.add_argument("model", metavar="MODEL")
+    evaluate.add_argument("file", metavar="FILE")
+    evaluate.add_argument("--json", action="store_true", help="print one JSON object")
+    evaluate.add_argument("--batch-size", type=int, default=16, metavar="N",
+                          help="score the file as N contiguous pieces in parallel (default 16)")
+    evaluate.set_defaults(run=run_eval)
+
+    sample = actions.add_parser("sample", help="generate lines from a model")
+    sample.add_argument("model", metavar="MODEL")
+    sample.add_argument("-n", type=int, default=10, metavar="N", help="number of lines (default 10)")
+    sample.add_argument("--temperature", type=float, default=1.0, metavar="F", help="default 1.0")
+    sample.add_argument("--max-length", type=int, default=200, metavar="N", help="tokens per line at most")
+    sample.add_argument("--seed", type=int, metavar="N", help="random seed (default: unpredictable)")
+    sample.set_defaults(run=run_sample)
+
+
+def _load_for_resume(args):
+    from wordvec.errors import WordvecError
+    from wordvec.models.rnnlm import RNNLM
+
+    model = RNNLM.load(args.output)
+    have = {"level": model.vocab.level, "cell": model.config["cell"], "hidden": model.config["hidden_size"],
+            "embedding": model.config["embedding_size"]}
+    for option, value in have.items():
+        given = getattr(args, option)
+        if given is not None and given != value:
+            raise WordvecError(f"--{option} {given} conflicts with the checkpoint {args.output} ({value})")
+    return model
+
+
+def run_train(args):
+    import logging
+    import os
+
+    from wordvec.errors import WordvecError
+    from wordvec.lm_data import LMVocab, read_lines, require_tokens
+    from wordvec.models.rnnlm import RNNLM
+
+    if args.bptt < 1:
+        raise WordvecError(f"--bptt must be at least 1 (a sequence length of {args.bptt} trains nothing)")
+    if args.epochs < 1 or args.batch_size < 1:
+        raise WordvecError("--epochs and --batch-size must be at least 1")
+    for path in [args.train_file] + ([args.valid] if args.valid else []):
+        if not os.path.isfile(path):
+            raise WordvecError(f"file not found: {path}")
+    if args.resume and os.path.isdir(args.output):
+        model = _load_for_resume(args)
+    else:
+        if args.resume:
+            logging.getLogger(__name__).warning("no checkpoint at %s yet: starting from scratch", args.output)
+        opts = {k: v if getattr(args, k) is None else getattr(args, k) for k, v in ARCHITECTURE_DEFAULTS.items()}
+        lines = read_lines(args.train_file, args.lowercase)
+        require_tokens(lines, opts["level"], args.train_file)
+        vocab = LMVocab.build(lines, opts["level"], args.lowercase, args.min_count, args.max_vocab)
+        model = RNNLM(vocab, cell=opts["cell"], hidden_size=opts["hidden"], embedding_size=opts["embedding"],
+                      tie_embeddings=args.tie, activation="relu" if args.relu else "tanh",
+                      identity_init=args.identity_init, dropout=args.dropout, seed=args.seed)
+    train_stream = model.vocab.encode_file(args.train_file)
+    valid_stream = model.vocab.encode_file(args.valid) if args.valid else None
+    model.fit(train_stream, valid_stream, epochs=args.epochs, bptt=args.bptt, batch_size=args.batch_size,
+              lr=args.lr, optimizer=args.optimizer, clip=args.clip, lr_decay=args.lr_decay,
+              progress=not args.no_progress, checkpoint=args.output, time_budget=args.time_budget)
+    for record in model.history:
+        valid = f", valid ppl {record['valid_perplexity']:.3f}" if "valid_perplexity" in record else ""
+        print(f"epoch {record['epoch']}: train ppl {record['train_perplexity']:.3f}{valid}, "
+              f"{record['tokens_per_sec']:.0f} tokens/s")
+    print(f"saved {args.output} ({len(model.vocab)} tokens, {model.num_parameters} parameters)")
+    return 0
+
+
+def run_eval(args):
+    import logging
+
+    from wordvec.models.rnnlm import RNNLM
+
+    model = RNNLM.load(args.model)
+    stream = model.vocab.encode_file(args.file)
+    unknown = model.vocab.unknown_rate(stream)
+    if unknown > 0:
+        logging.getLogger(__name__).warning("%.2f%% of the words of %s are not in the model's vocabulary "
+                                            "and are scored as <unk>", 100 * unknown, args.file)
+    cross_entropy, tokens = model.evaluate(stream, batch_size=args.batch_size)
+    result = {"cross_entropy": cross_entropy, "perplexity": math.exp(min(cross_entropy, 700.0)), "tokens": tokens}
+    if args.json:
+        print(json.dumps(result))
+    else:
+        print(f"cross-entropy {cross_entropy:.4f} nats/token, perplexity {result['perplexity']:.3f} "
+              f"over {tokens} tokens")
+    return 0
+
+
+def run_sample(args):
+    from wordvec.errors import WordvecError
+    from wordvec.models.rnnlm import RNNLM
+
+    if args.n < 1 or args.max_length < 1:
+        raise WordvecError("-n and --max-length must be at least 1")
+    model = RNNLM.load(args.model)
+    for ids in model.sample(args.n, args.max_length, args.temperature, args.seed):
+        sys.stdout.write(model.vocab.decode(ids) + "\n")
+    return 0

@@ -1,0 +1,220 @@
+"""Training loop for :class:`wordvec.models.rnnlm.RNNLM`: batching, truncated BPTT with
+the hidden state carried between segments, gradient clipping by global norm, SGD or
+Adam, per-epoch validation, checkpoints and resume.
+"""
+
+import logging
+import math
+import sys
+import time
+
+import numpy as np
+
+from wordvec.errors import TrainingError, WordvecError
+from wordvec.math.softmax_ce import IGNORE
+
+logger = logging.getLogger(__name__)
+
+
+# ---------------------------------------------------------------- batching
+def batchify(stream, batch_size, pad=False):
+    """Token stream (N,) -> (inputs, targets), each int64 (B, L), targets = next token.
+
+    Row b is the contiguous piece stream[b*L : b*L + L + 1]; consecutive segments of a
+    row continue each other, which is what lets truncated BPTT carry the hidden state.
+    Without ``pad`` the tail that does not fill a row is dropped (training); with
+    ``pad`` L = ceil((N-1)/B) and missing targets are IGNORE (evaluation: every token
+    is scored exactly once).
+    """
+    stream = np.asarray(stream, dtype=np.int64)
+    n_targets = stream.size - 1
+    if n_targets < 1:
+        raise WordvecError("the token stream is empty: nothing to predict")
+    B = max(1, min(int(batch_size), n_targets))
+    L = -(-n_targets // B) if pad else n_targets // B
+    inputs = np.zeros((B, L), dtype=np.int64)
+    targets = np.full((B, L), IGNORE, dtype=np.int64)
+    for b in range(B):  # B row copies, not a per-token loop
+        piece = stream[b * L : b * L + L + 1]
+        k = max(piece.size - 1, 0)
+        inputs[b, :k], targets[b, :k] = piece[:k], piece[1 : k + 1]
+    return inputs, targets
+
+
+# ---------------------------------------------------------------- clipping and optimizers
+def global_norm(grads):
+    """sqrt(sum over all arrays of sum g^2), in float64."""
+    return math.sqrt(sum(float(np.vdot(g, g)) for g in grads.values()))
+
+
+def clip_by_global_norm(grads, max_norm):
+    """Scale all gradients by max_norm/||g|| when ||g|| > max_norm (in place); return ||g||.
+
+    Seed 002, "Solution to the Exploding & Vanishing Gradients": Mikolov's clipping sets
+    an exploding gradient back to a fixed size; scaling by the *global* norm keeps its
+    direction (Pascanu et al. 2013).  ``max_norm`` None or <= 0 disables clipping.
+    """
+    norm = global_norm(grads)
+    if max_norm and max_norm > 0 and norm > max_norm:
+        scale = max_norm / norm
+        for g in grads.values():
+            g *= scale
+    return norm
+
+
+class SGD:
+    """theta <- theta - lr * g."""
+
+    name = "sgd"
+
+    def __init__(self, params, lr):
+        self.lr = lr
+
+    def step(self, params, grads):
+        for name, g in grads.items():
+            params[name] -= self.lr * g
+
+    def state(self):
+        return {}, {}
+
+    def load_state(self, scalars, arrays):
+        pass
+
+
+class Adam:
+    """Adam (Kingma & Ba 2015) with bias correction; m, v (float64 scalars step t)."""
+
+    name = "adam"
+
+    def __init__(self, params, lr, beta1=0.9, beta2=0.999, eps=1e-8):
+        self.lr, self.beta1, self.beta2, self.eps, self.t = lr, beta1, beta2, eps, 0
+        self.m = {k: np.zeros_like(v) for k, v in params.items()}
+        self.v = {k: np.zeros_like(v) for k, v in params.items()}
+
+    def step(self, params, grads):
+        self.t += 1
+        correction1 = 1.0 - self.beta1**self.t
+        correction2 = 1.0 - self.beta2**self.t
+        step_size = self.lr * math.sqrt(correction2) / correction1
+        for name, g in grads.items():
+            m, v = self.m[name], self.v[name]
+            m *= self.beta1
+            m += (1.0 - self.beta1) * g
+            v *= self.beta2
+            v += (1.0 - self.beta2) * (g * g)
+            params[name] -= step_size * m / (np.sqrt(v) + self.eps)
+
+    def state(self):
+        arrays = {f"m.{k}": a for k, a in self.m.items()} | {f"v.{k}": a for k, a in self.v.items()}
+        return {"t": self.t}, arrays
+
+    def load_state(self, scalars, arrays):
+        self.t = int(scalars["t"])
+        for k in self.m:
+            self.m[k][...] = arrays[f"m.{k}"]
+            self.v[k][...] = arrays[f"v.{k}"]
+
+
+OPTIMIZERS = {"sgd": SGD, "adam": Adam}
+
+
+# ---------------------------------------------------------------- the loop
+def _progress_enabled(progress):
+    return bool(progress) and sys.stderr.isatty()
+
+
+def train(model, train_stream, valid_stream=None, *, epochs=10, bptt=32, batch_size=32, lr=None,
+          optimizer="adam", clip=5.0, lr_decay=1.0, progress=True, checkpoint=None,
+          time_budget=None, on_step=None, eval_batch_size=16):
+    """Train ``model`` in place for epochs ``len(model.history)+1 .. epochs``; return history.
+
+    Each epoch walks the B row-streams (see :func:`batchify`) in segments of ``bptt``
+    tokens, carrying the hidden state from segment to segment (truncated BPTT), clips
+    the gradient to global norm ``clip`` and takes an optimizer step.  Valid loss is
+    measured after every epoch; with ``lr_decay`` < 1 the learning rate is multiplied
+    by it whenever the valid loss did not improve.  ``checkpoint`` (a path) is written
+    after every epoch, with optimizer state, so training can resume where it stopped.
+    ``time_budget`` (seconds) ends training early, mid-epoch, once exceeded.
+    ``on_step(step, loss, norm)`` is called after every update.
+    """
+    if bptt is None or int(bptt) < 1:
+        raise WordvecError(f"sequence length (--bptt) must be at least 1, got {bptt}")
+    if optimizer not in OPTIMIZERS:
+        raise WordvecError(f"unknown optimizer {optimizer!r}; choose sgd or adam")
+    bptt, batch_size = int(bptt), int(batch_size)
+    if batch_size < 1:
+        raise WordvecError(f"batch size must be at least 1, got {batch_size}")
+    inputs, targets = batchify(train_stream, batch_size)
+    if inputs.shape[1] < 1:
+        raise WordvecError(f"the training text has {len(train_stream) - 1} tokens, too few for "
+                           f"a batch size of {batch_size}")
+    ts = model.training_state
+    if lr is None:
+        lr = ts.get("lr", 1.0 if optimizer == "sgd" else 2e-3)
+    opt = OPTIMIZERS[optimizer](model.params, lr)
+    if ts.get("optimizer") == optimizer and "optimizer_arrays" in ts:  # resume
+        opt.load_state(ts["optimizer_scalars"], ts["optimizer_arrays"])
+    rng = np.random.default_rng(model.config["seed"] + 1)
+    if "rng" in ts:
+        rng.bit_generator.state = ts["rng"]
+    started, step = time.perf_counter(), len(model.steps)
+    best_valid = min((h["valid_loss"] for h in model.history if h.get("valid_loss") is not None),
+                     default=math.inf)
+    out_of_time = False
+
+    for epoch in range(len(model.history) + 1, epochs + 1):
+        epoch_start, state = time.perf_counter(), model.initial_state(inputs.shape[0])
+        total, count = 0.0, 0
+        segments = range(0, inputs.shape[1], bptt)
+        bar = _make_bar(len(segments), f"epoch {epoch}/{epochs}", progress)
+        for start in segments:
+            seg = slice(start, start + bptt)
+            loss, n, grads, state = model.loss_and_grads(inputs[:, seg], targets[:, seg], state, rng)
+            norm = clip_by_global_norm(grads, clip)
+            step += 1
+            model.steps.append((float(step), float(loss), norm))
+            if on_step is not None:
+                on_step(step, loss, norm)
+            if not (math.isfinite(loss) and math.isfinite(norm)):
+                raise TrainingError(f"the loss or gradient became infinite/NaN at epoch {epoch}, update "
+                                    f"{step}; lower the learning rate or clip gradients (--clip)")
+            opt.step(model.params, grads)
+            total, count = total + loss * n, count + n
+            if bar is not None:
+                bar.update(1)
+                bar.set_postfix(loss=f"{total / count:.3f}")
+            if time_budget is not None and time.perf_counter() - started > time_budget:
+                out_of_time = True
+                break
+        if bar is not None:
+            bar.close()
+        seconds = time.perf_counter() - epoch_start
+        record = {"epoch": epoch, "train_loss": float(total / count), "train_perplexity": math.exp(total / count),
+                  "tokens": count, "seconds": seconds, "tokens_per_sec": count / seconds, "lr": opt.lr,
+                  "complete": not out_of_time}
+        if valid_stream is not None:
+            valid_loss, _ = model.evaluate(valid_stream, eval_batch_size, max(bptt, 64))
+            record.update(valid_loss=float(valid_loss), valid_perplexity=math.exp(min(valid_loss, 700)))
+            if valid_loss >= best_valid and lr_decay < 1.0:
+                opt.lr *= lr_decay
+            best_valid = min(best_valid, valid_loss)
+        model.history.append(record)
+        logger.info("epoch %d: %s", epoch, ", ".join(f"{k} {v:.4g}" for k, v in record.items()
+                                                     if isinstance(v, float)))
+        scalars, arrays = opt.state()
+        ts.update(optimizer=opt.name, lr=opt.lr, optimizer_scalars=scalars, optimizer_arrays=arrays,
+                  rng=rng.bit_generator.state, bptt=bptt, batch_size=batch_size, clip=clip,
+                  lr_decay=lr_decay)
+        if checkpoint is not None:
+            model.save(checkpoint)
+        if out_of_time:
+            break
+    return model.history
+
+
+def _make_bar(total, description, progress):
+    if not _progress_enabled(progress):
+        return None
+    from tqdm import tqdm
+
+    return tqdm(total=total, desc=description, unit="batch", leave=False)

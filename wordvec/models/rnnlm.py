@@ -1,0 +1,230 @@
+"""Recurrent language model: embedding -> RNN or LSTM -> [projection] -> softmax.
+
+    X      = E[ids]                              (T, B, D)  input embedding (seed 003 U)
+    A      = cell(X, state)                      (T, B, H)  seed 002 RNN or LSTM
+    P      = A W_proj^T   (only if tied, H != D) (T*B, D)
+    logits = P W_out^T + b_y                     (T*B, V)   W_out = W_y (V, H), or E when tied
+    J      = mean cross-entropy of the targets
+
+Tying (seed 003, U = V = S) makes the output layer reuse E; since every backward
+function adds into its gradient buffer, E simply receives the input-side and the
+output-side gradient in the same buffer, no special case.  When H != D a projection
+W_proj (D, H) maps the hidden state into the embedding space first.
+
+Training lives in :mod:`wordvec.models.lm_training`; checkpoints in
+:mod:`wordvec.models.lm_checkpoint`; the token vocabulary in :mod:`wordvec.lm_data`.
+"""
+
+import numpy as np
+
+from wordvec.errors import WordvecError
+from wordvec.math.lstm import init_lstm_params, lstm_backward, lstm_cell_forward, lstm_forward
+from wordvec.math.rnn import ACTIVATIONS, init_rnn_params, rnn_backward, rnn_cell_forward, rnn_forward
+from wordvec.math.softmax_ce import (
+    IGNORE,
+    dropout_backward,
+    dropout_forward,
+    embedding_backward,
+    embedding_forward,
+    linear_backward,
+    linear_forward,
+    softmax_cross_entropy_backward,
+    softmax_cross_entropy_forward,
+)
+
+CELLS = ("rnn", "lstm")
+
+
+class RNNLM:
+    """A word- or character-level recurrent language model with hand-written gradients.
+
+    ``vocab`` is a :class:`wordvec.lm_data.LMVocab` (or anything with ``len``).
+    Hyperparameters: ``cell`` ("rnn" | "lstm"), ``hidden_size`` H, ``embedding_size`` D,
+    ``tie_embeddings`` (seed 003), ``activation`` ("tanh" | "relu", RNN only),
+    ``identity_init`` (W_aa = I, RNN only), ``recurrent_scale`` (multiplies W_aa's init),
+    ``dropout`` (on the embeddings and the hidden states), ``seed``, ``dtype``.
+    """
+
+    def __init__(self, vocab, cell="lstm", hidden_size=128, embedding_size=64, tie_embeddings=False,
+                 activation="tanh", identity_init=False, recurrent_scale=1.0, dropout=0.0, seed=1,
+                 dtype="float32"):
+        if cell not in CELLS:
+            raise WordvecError(f"unknown cell {cell!r}; choose one of {', '.join(CELLS)}")
+        if activation not in ACTIVATIONS:
+            raise WordvecError(f"unknown activation {activation!r}; choose tanh or relu")
+        if hidden_size < 1 or embedding_size < 1:
+            raise WordvecError("hidden and embedding sizes must be at least 1")
+        if not 0.0 <= dropout < 1.0:
+            raise WordvecError(f"dropout must be in [0, 1), got {dropout}")
+        self.vocab = vocab
+        self.config = dict(cell=cell, hidden_size=int(hidden_size), embedding_size=int(embedding_size),
+                           tie_embeddings=bool(tie_embeddings), activation=activation,
+                           identity_init=bool(identity_init), recurrent_scale=float(recurrent_scale),
+                           dropout=float(dropout), seed=int(seed), dtype=str(np.dtype(dtype)))
+        self.params = self._init_params(len(vocab), np.random.default_rng(seed))
+        self.history = []  # one dict per epoch (see lm_training)
+        self.steps = []  # one (tokens seen, loss, gradient norm before clipping) per update
+        self.training_state = {}  # optimizer name, its arrays, rng state, ... (lm_training)
+
+    # ------------------------------------------------------------ parameters
+    def _init_params(self, V, rng):
+        c = self.config
+        D, H, dtype = c["embedding_size"], c["hidden_size"], np.dtype(c["dtype"])
+        params = {"embedding": rng.uniform(-0.1, 0.1, (V, D)).astype(dtype)}
+        if c["cell"] == "rnn":
+            params.update(init_rnn_params(D, H, rng, dtype, c["identity_init"], c["recurrent_scale"]))
+        else:
+            params.update(init_lstm_params(D, H, rng, dtype))
+        if self.uses_projection:
+            params["W_proj"] = rng.normal(0.0, 1.0 / np.sqrt(H), (D, H)).astype(dtype)
+        if not c["tie_embeddings"]:
+            params["W_y"] = rng.uniform(-0.1, 0.1, (V, H)).astype(dtype)
+        params["b_y"] = np.zeros(V, dtype=dtype)
+        return params
+
+    @property
+    def uses_projection(self):
+        return self.config["tie_embeddings"] and self.config["hidden_size"] != self.config["embedding_size"]
+
+    @property
+    def output_name(self):
+        """The parameter used as output embedding: E itself when tied (seed 003)."""
+        return "embedding" if self.config["tie_embeddings"] else "W_y"
+
+    @property
+    def num_parameters(self):
+        return int(sum(p.size for p in self.params.values()))
+
+    def initial_state(self, B):
+        """Zero hidden state for B streams: (a,) for the RNN, (a, c) for the LSTM, each (B, H)."""
+        zeros = lambda: np.zeros((B, self.config["hidden_size"]), dtype=self.config["dtype"])  # noqa: E731
+        return (zeros(),) if self.config["cell"] == "rnn" else (zeros(), zeros())
+
+    # ------------------------------------------------------------ forward / backward
+    def loss_and_grads(self, inputs, targets, state, rng=None):
+        """inputs, targets int (B, T); state from :meth:`initial_state` ->
+        (loss, count, grads, new_state).
+
+        loss = mean cross-entropy (nats) over the ``count`` targets that are not IGNORE;
+        grads has one zero-initialised buffer per parameter, filled by ``+=``.  Dropout
+        is applied when ``rng`` is given and the model's dropout > 0.  The new state is
+        the last step's, to carry into the next segment (truncated BPTT: no gradient
+        flows into ``state``).
+        """
+        p, c = self.params, self.config
+        rate = c["dropout"] if rng is not None else 0.0
+        ids, target_ids = inputs.T, targets.T.reshape(-1)  # time-major (T, B)
+        T, B = ids.shape
+        X, mask_x = dropout_forward(embedding_forward(p["embedding"], ids), rate, rng)
+        if c["cell"] == "rnn":
+            A = rnn_forward(X, state[0], p, c["activation"])
+            new_state = (A[-1].copy(),)
+        else:
+            A, c_T, caches = lstm_forward(X, state[0], state[1], p)
+            new_state = (A[-1].copy(), c_T)
+        Ad, mask_a = dropout_forward(A, rate, rng)
+        Hflat = Ad.reshape(T * B, -1)
+        P = linear_forward(Hflat, p["W_proj"]) if self.uses_projection else Hflat
+        logits = linear_forward(P, p[self.output_name], p["b_y"])
+        loss, probs, count = softmax_cross_entropy_forward(logits, target_ids)
+
+        grads = {name: np.zeros_like(value) for name, value in p.items()}
+        dlogits = softmax_cross_entropy_backward(probs, target_ids, count)
+        dP = linear_backward(dlogits, P, p[self.output_name], grads[self.output_name], grads["b_y"])
+        dH = linear_backward(dP, Hflat, p["W_proj"], grads["W_proj"]) if self.uses_projection else dP
+        dA = dropout_backward(dH.reshape(T, B, -1), mask_a)
+        if c["cell"] == "rnn":
+            dX, _ = rnn_backward(dA, X, state[0], A, p, grads, c["activation"])
+        else:
+            dX, _, _ = lstm_backward(dA, caches, p, grads)
+        embedding_backward(grads["embedding"], ids, dropout_backward(dX, mask_x))
+        return loss, count, grads, new_state
+
+    def step_logits(self, ids, state):
+        """One time step without dropout: ids int (B,) -> (logits (B, V), new state)."""
+        p, c = self.params, self.config
+        x = embedding_forward(p["embedding"], ids)
+        if c["cell"] == "rnn":
+            a = rnn_cell_forward(x, state[0], p, c["activation"])
+            new_state = (a,)
+        else:
+            a, c_t, _ = lstm_cell_forward(x, state[0], state[1], p)
+            new_state = (a, c_t)
+        h = linear_forward(a, p["W_proj"]) if self.uses_projection else a
+        return linear_forward(h, p[self.output_name], p["b_y"]), new_state
+
+    def sequence_loss(self, inputs, targets, state):
+        """Forward only, no dropout: (B, T) ids -> (summed nats, count, new state)."""
+        total, count = 0.0, 0
+        for t in range(inputs.shape[1]):
+            logits, state = self.step_logits(inputs[:, t], state)
+            loss, _, n = softmax_cross_entropy_forward(logits.astype(np.float64), targets[:, t])
+            total, count = total + loss * n, count + n
+        return total, count, state
+
+    # ------------------------------------------------------------ use
+    def evaluate(self, stream, batch_size=16, bptt=64):
+        """Cross-entropy (nats/token) of a token-id stream: (cross_entropy, tokens scored).
+
+        The stream starts with the end symbol, so every real token and every line end is
+        predicted; it is cut into ``batch_size`` contiguous pieces scored in parallel
+        (each piece starts from a zero state), the tail padded with IGNORE targets.
+        """
+        from wordvec.models.lm_training import batchify
+
+        inputs, targets = batchify(stream, batch_size, pad=True)
+        state, total, count = self.initial_state(inputs.shape[0]), 0.0, 0
+        for start in range(0, inputs.shape[1], bptt):
+            seg = slice(start, start + bptt)
+            nats, n, state = self.sequence_loss(inputs[:, seg], targets[:, seg], state)
+            total, count = total + nats, count + n
+        return total / max(count, 1), count
+
+    def sample(self, n=10, max_length=200, temperature=1.0, seed=None):
+        """Draw ``n`` sequences (lists of token ids, end symbol excluded) in parallel.
+
+        Each starts after the end symbol (the start of a line) and stops at the next end
+        symbol or after ``max_length`` tokens.  ``temperature`` divides the logits: < 1
+        sharpens the distribution, > 1 flattens it.
+        """
+        if temperature <= 0:
+            raise WordvecError(f"temperature must be positive, got {temperature}")
+        rng = np.random.default_rng(seed)
+        end = self.vocab.end
+        state, prev = self.initial_state(n), np.full(n, end, dtype=np.int64)
+        out, done = [[] for _ in range(n)], np.zeros(n, dtype=bool)
+        for _ in range(max_length):
+            logits, state = self.step_logits(prev, state)
+            z = logits.astype(np.float64) / temperature
+            probs = np.exp(z - z.max(axis=1, keepdims=True))
+            cdf = np.cumsum(probs, axis=1)
+            u = rng.random(n)[:, None] * cdf[:, -1:]
+            prev = np.minimum((cdf < u).sum(axis=1), cdf.shape[1] - 1)
+            for i in np.flatnonzero(~done):
+                if prev[i] == end:
+                    done[i] = True
+                else:
+                    out[i].append(int(prev[i]))
+            if done.all():
+                break
+        return out
+
+    def fit(self, train_stream, valid_stream=None, **options):
+        """Train in place; see :func:`wordvec.models.lm_training.train` for the options."""
+        from wordvec.models.lm_training import train
+
+        return train(self, train_stream, valid_stream, **options)
+
+    def save(self, path):
+        from wordvec.models.lm_checkpoint import save_checkpoint
+
+        save_checkpoint(self, path)
+
+    @classmethod
+    def load(cls, path):
+        from wordvec.models.lm_checkpoint import load_checkpoint
+
+        return load_checkpoint(path)
+
+
+__all__ = ["RNNLM", "CELLS", "IGNORE"]
