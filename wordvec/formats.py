@@ -1,0 +1,390 @@
+"""Vector file formats: word2vec text and binary, GloVe text, and wordvec's native directory.
+
+Readers return ``(words, vectors, counts)`` (``counts`` is None unless the format stores
+them) and reject malformed input with ``FormatError(path, line, problem)``; writers take
+the same triple.  ``KeyedVectors`` in ``wordvec.vectors`` wraps both directions.
+
+Layouts
+-------
+word2vec text    ``"V D\\n"``, then V lines ``"word x1 ... xD\\n"`` (numbers in ``%.9g``,
+                 which round-trips float32 exactly).
+word2vec binary  ``"V D\\n"``, then per word ``"word "`` + D little-endian float32 + ``"\\n"``
+                 (the C tool's ``-binary 1`` output, read by its ``distance`` program).
+GloVe text       word2vec text without the header; D is taken from the first line.
+native           a directory (conventionally named ``*.wv``) holding ``vectors.npy``
+                 (V x D float32, loadable with ``mmap_mode="r"``) and ``vocab.json``
+                 (words, counts, vector size).  Never pickled.
+
+Atomic native saves: the whole directory is written into a temporary sibling and then
+renamed into place, so a reader (or a kill -9 mid-save) sees the complete old save or the
+complete new one.  Replacing an existing save takes two renames (old aside, new in); a
+crash between them leaves the old save at ``.NAME.old-*``, which ``read_native`` falls
+back to.  We chose a directory swap over per-file renames because with per-file renames a
+crash between ``vectors.npy`` and ``vocab.json`` pairs new vectors with old words.
+
+Rules shared with gensim's ``load_word2vec_format``: a word is everything before the first
+space; a leading newline before a binary record is skipped; duplicate words keep the
+first vector (with a warning); undecodable bytes in words become U+FFFD (counted and
+reported once).  Stricter than gensim: NaN/infinite values, empty words, lines with the
+wrong number of values and data after the announced V vectors are errors.
+"""
+
+import json
+import logging
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from wordvec.atomic import save_json, save_npy
+from wordvec.errors import FormatError, WordvecError
+
+logger = logging.getLogger(__name__)
+
+FORMATS = ("binary", "text", "glove", "native")
+_ALIASES = {
+    "binary": "binary", "bin": "binary", "word2vec-binary": "binary",
+    "text": "text", "txt": "text", "vec": "text", "word2vec": "text", "word2vec-text": "text",
+    "glove": "glove",
+    "native": "native", "wv": "native",
+}
+_EXTENSIONS = {".bin": "binary", ".txt": "text", ".vec": "text", ".glove": "glove", ".wv": "native"}
+NATIVE_VECTORS, NATIVE_META = "vectors.npy", "vocab.json"
+NATIVE_TAG = "wordvec-keyedvectors"
+
+
+def detect_format(path, fmt=None):
+    """Return one of FORMATS for ``path``: ``fmt`` if given, else by directory/extension."""
+    if fmt is not None:
+        if str(fmt).lower() not in _ALIASES:
+            raise WordvecError(f"unknown vector format {fmt!r}; choose one of {', '.join(FORMATS)}")
+        return _ALIASES[str(fmt).lower()]
+    path = Path(path)
+    if path.is_dir():
+        return "native"
+    if path.suffix.lower() in _EXTENSIONS:
+        return _EXTENSIONS[path.suffix.lower()]
+    raise WordvecError(
+        f"cannot tell the format of {path} from its name; use a .bin, .txt, .vec, .glove or .wv name "
+        "(or a directory), or name the format explicitly"
+    )
+
+
+# ----------------------------------------------------------------------------- reading
+
+class _WordDecoder:
+    """Decode words as UTF-8, replacing bad bytes; remember how many needed it."""
+
+    def __init__(self, path):
+        self.path, self.replaced = path, 0
+
+    def __call__(self, raw):
+        try:
+            return raw.decode("utf-8")
+        except UnicodeDecodeError:
+            self.replaced += 1
+            return raw.decode("utf-8", errors="replace")
+
+    def report(self):
+        if self.replaced:
+            logger.warning("%s: %d words were not valid UTF-8; bad bytes were replaced by U+FFFD",
+                           self.path, self.replaced)
+
+
+def _parse_header(path, line):
+    parts = line.split()
+    try:
+        if len(parts) != 2:
+            raise ValueError
+        n_words, dims = int(parts[0]), int(parts[1])
+    except ValueError:
+        shown = line[:60].decode("utf-8", errors="replace").strip()
+        raise FormatError(path, 1, f"bad header {shown!r}: expected two integers 'V D' "
+                                   "(number of words, vector size)") from None
+    if n_words < 0 or dims < 1:
+        raise FormatError(path, 1, f"bad header: {n_words} words of size {dims} is impossible")
+    return n_words, dims
+
+
+def _keep_first(path, words, vectors):
+    """Drop repeated words after the first, as gensim does; returns (words, vectors)."""
+    seen, keep = set(), []
+    for i, word in enumerate(words):
+        if word not in seen:
+            seen.add(word)
+            keep.append(i)
+    if len(keep) == len(words):
+        return words, vectors
+    logger.warning("%s: %d duplicate words; kept the first vector of each", path, len(words) - len(keep))
+    return [words[i] for i in keep], vectors[np.asarray(keep, dtype=np.int64)]
+
+
+def _check_finite(path, words, vectors, first_line):
+    bad = np.flatnonzero(~np.isfinite(vectors).all(axis=1))
+    if bad.size:
+        i = int(bad[0])
+        raise FormatError(path, first_line + i, f"the vector of {words[i]!r} contains NaN or infinity")
+
+
+def has_word2vec_header(path):
+    """True if the first line of ``path`` is two integers (word2vec text), False for GloVe."""
+    with open(path, "rb") as handle:
+        parts = handle.readline().split()
+    return len(parts) == 2 and all(p.isdigit() for p in parts)
+
+
+def read_word2vec_text(path, header=True):
+    """Read word2vec text (``header=True``), GloVe text (False) or either (None: sniff)."""
+    if header is None:
+        header = has_word2vec_header(path)
+    decode = _WordDecoder(path)
+    words, rows = [], []
+    n_words, dims = None, None
+    blank_line = None  # a blank line is fine only at the very end
+    with open(path, "rb") as handle, np.errstate(over="ignore"):  # overflow -> inf -> error below
+        size = os.fstat(handle.fileno()).st_size
+        line_no = 0
+        if header:
+            line_no = 1
+            n_words, dims = _parse_header(path, handle.readline())
+            if n_words * (2 * dims + 2) > size:  # each line is at least "w x x ... x\n"
+                raise FormatError(path, 1, f"header promises {n_words} vectors of size {dims}, "
+                                           f"more than a {size}-byte file can hold")
+        for raw in handle:
+            line_no += 1
+            line = raw.rstrip(b"\r\n").rstrip(b" ")
+            if not line.strip():
+                blank_line = blank_line or line_no
+                continue
+            if blank_line:
+                raise FormatError(path, blank_line, "empty line")
+            if n_words is not None and len(words) == n_words:
+                raise FormatError(path, line_no, f"more vectors than the {n_words} the header announces")
+            raw_word, _, rest = line.partition(b" ")
+            if not raw_word:
+                raise FormatError(path, line_no, "line starts with a space (empty word)")
+            values = rest.split()
+            if dims is None:
+                dims = len(values)
+                if dims == 0:
+                    raise FormatError(path, line_no, "a word with no numbers after it")
+            if len(values) != dims:
+                raise FormatError(path, line_no, f"expected {dims} numbers after the word, found {len(values)}")
+            try:
+                rows.append(np.array(values, dtype=np.float32))
+            except ValueError:
+                bad = next(v for v in values if not _is_number(v))
+                raise FormatError(path, line_no, f"{bad[:30].decode('utf-8', 'replace')!r} is not a number") from None
+            words.append(decode(raw_word))
+    if n_words is not None and len(words) < n_words:
+        raise FormatError(path, line_no, f"file ends after {len(words)} of the {n_words} vectors the header announces")
+    if not words and not header:
+        raise FormatError(path, None, "no vectors in the file")
+    decode.report()
+    vectors = np.vstack(rows) if rows else np.zeros((0, dims), dtype=np.float32)
+    _check_finite(path, words, vectors, 2 if header else 1)
+    words, vectors = _keep_first(path, words, vectors)
+    return words, vectors, None
+
+
+def _is_number(token):
+    try:
+        float(token)
+        return True
+    except ValueError:
+        return False
+
+
+def read_glove(path):
+    """Read headerless GloVe text (one ``word x1 ... xD`` line per word)."""
+    return read_word2vec_text(path, header=False)
+
+
+def read_word2vec_binary(path):
+    """Read the C tool's binary format, one whole float32 row per ``np.frombuffer``."""
+    decode = _WordDecoder(path)
+    with open(path, "rb") as handle:
+        header = handle.readline()
+        n_words, dims = _parse_header(path, header)
+        data = handle.read()
+    row_bytes = 4 * dims
+    if n_words * (row_bytes + 2) > len(data):  # "w" + " " + floats per record, at least
+        raise FormatError(path, 1, f"header promises {n_words} vectors of size {dims} "
+                                   f"({n_words * (row_bytes + 2)}+ bytes) but only {len(data)} bytes follow")
+    words, vectors = [], np.empty((n_words, dims), dtype=np.float32)
+    pos, end = 0, len(data)
+    for i in range(n_words):
+        while pos < end and data[pos] == 0x0A:  # the "\n" that ends the previous record
+            pos += 1
+        space = data.find(b" ", pos)
+        record = i + 2  # counted like lines: header is line 1
+        if space < 0 or space + 1 + row_bytes > end:
+            raise FormatError(path, record, f"vector {i + 1} of {n_words} is truncated (file ends at byte "
+                                            f"{len(header) + end})")
+        if space == pos:
+            raise FormatError(path, record, f"vector {i + 1} of {n_words} has an empty word")
+        words.append(decode(data[pos:space]))
+        vectors[i] = np.frombuffer(data, dtype="<f4", count=dims, offset=space + 1)
+        pos = space + 1 + row_bytes
+    if data[pos:].strip():
+        raise FormatError(path, n_words + 2, f"unexpected data after the {n_words} vectors the header announces")
+    decode.report()
+    _check_finite(path, words, vectors, 2)
+    words, vectors = _keep_first(path, words, vectors)
+    return words, vectors, None
+
+
+def read_native(path, mmap_mode=None):
+    """Read a native directory: ``vocab.json`` then ``vectors.npy`` (optionally memory-mapped)."""
+    path = Path(path)
+    if not path.exists():
+        backups = sorted(path.parent.glob(f".{path.name}.old-*"))
+        if backups and (backups[-1] / NATIVE_META).is_file():
+            logger.warning("%s is missing; loading the save left at %s by an interrupted replace", path, backups[-1])
+            path = backups[-1]
+        else:
+            raise WordvecError(f"cannot access {path}: no such file or directory")
+    if not path.is_dir():
+        raise FormatError(path, None, "a native vectors save must be a directory holding vectors.npy and vocab.json")
+    meta_path, npy_path = path / NATIVE_META, path / NATIVE_VECTORS
+    if not meta_path.is_file():
+        raise FormatError(path, None, f"not a wordvec vectors directory (no {NATIVE_META})")
+    meta = _read_meta(meta_path)
+    words, counts, dims = meta["words"], meta.get("counts"), meta["vector_size"]
+    try:
+        vectors = np.load(npy_path, mmap_mode=mmap_mode, allow_pickle=False)
+    except FileNotFoundError:
+        raise FormatError(path, None, f"{NATIVE_VECTORS} is missing") from None
+    except (ValueError, OSError, EOFError, TypeError, AttributeError) as error:
+        raise FormatError(npy_path, None, f"not a valid NumPy array file ({_one_line(error)})") from None
+    if vectors.ndim != 2 or vectors.shape != (len(words), dims):
+        raise FormatError(npy_path, None, f"array of shape {vectors.shape} does not match the "
+                                          f"{len(words)} words of size {dims} in {NATIVE_META}")
+    if vectors.dtype.kind != "f":
+        raise FormatError(npy_path, None, f"array holds {vectors.dtype}, not floating-point numbers")
+    if vectors.dtype != np.float32:
+        vectors = vectors.astype(np.float32)
+    if mmap_mode is None:
+        _check_finite(npy_path, words, vectors, 0)
+    return words, vectors, counts
+
+
+def _one_line(error):
+    return " ".join(str(error).split())[:200] or type(error).__name__
+
+
+def _read_meta(meta_path):
+    try:
+        with open(meta_path, "rb") as handle:
+            meta = json.loads(handle.read().decode("utf-8"))
+    except UnicodeDecodeError:
+        raise FormatError(meta_path, None, "not UTF-8 text") from None
+    except json.JSONDecodeError as error:
+        raise FormatError(meta_path, error.lineno, f"invalid JSON ({error.msg})") from None
+    except RecursionError:
+        raise FormatError(meta_path, None, "JSON nested too deeply") from None
+    if not isinstance(meta, dict) or meta.get("format") != NATIVE_TAG:
+        raise FormatError(meta_path, None, f"not a wordvec vocabulary file (missing \"format\": \"{NATIVE_TAG}\")")
+    words, counts, dims = meta.get("words"), meta.get("counts"), meta.get("vector_size")
+    if not isinstance(words, list) or not all(isinstance(w, str) and w for w in words):
+        raise FormatError(meta_path, None, "\"words\" must be a list of non-empty strings")
+    if len(set(words)) != len(words):
+        raise FormatError(meta_path, None, "\"words\" contains duplicates")
+    if type(dims) is not int or dims < 1:
+        raise FormatError(meta_path, None, "\"vector_size\" must be a positive integer")
+    if counts is not None and (not isinstance(counts, list) or len(counts) != len(words)
+                               or not all(type(c) is int and c >= 0 for c in counts)):
+        raise FormatError(meta_path, None, "\"counts\" must be null or one non-negative integer per word")
+    return meta
+
+
+# ----------------------------------------------------------------------------- writing
+
+def _check_writable_words(words):
+    for word in words:
+        if not word or word.split() != [word]:
+            raise WordvecError(f"cannot write {word!r} in a word2vec/GloVe file: words must be "
+                               "non-empty and contain no whitespace")
+
+
+def write_word2vec_text(path, words, vectors, header=True):
+    """word2vec text (``header=True``) or GloVe text (``header=False``), written atomically."""
+    from wordvec.atomic import atomic_write
+
+    _check_writable_words(words)
+    vectors = np.asarray(vectors, dtype=np.float32)
+    with atomic_write(path, "w", encoding="utf-8") as handle:
+        if header:
+            handle.write(f"{vectors.shape[0]} {vectors.shape[1]}\n")
+        for word, row in zip(words, vectors.tolist()):
+            handle.write(word + " " + " ".join(["%.9g" % x for x in row]) + "\n")
+
+
+def write_word2vec_binary(path, words, vectors):
+    """The C tool's binary layout: ``"V D\\n"`` then ``word`` ``" "`` float32[D] ``"\\n"``."""
+    from wordvec.atomic import atomic_write
+
+    _check_writable_words(words)
+    rows = np.ascontiguousarray(vectors, dtype="<f4")
+    with atomic_write(path, "wb") as handle:
+        handle.write(f"{rows.shape[0]} {rows.shape[1]}\n".encode())
+        for word, row in zip(words, rows):
+            handle.write(word.encode("utf-8") + b" " + row.tobytes() + b"\n")
+
+
+def write_native(path, words, vectors, counts=None):
+    """Write ``vectors.npy`` + ``vocab.json`` into a temporary directory, then rename it into place."""
+    path = Path(path)
+    if path.exists():
+        _check_replaceable(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    vectors = np.asarray(vectors, dtype=np.float32)
+    meta = {
+        "format": NATIVE_TAG, "version": 1, "vector_size": int(vectors.shape[1]),
+        "words": list(words), "counts": None if counts is None else [int(c) for c in counts],
+    }
+    tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent))
+    try:
+        os.chmod(tmp, 0o777 & ~_current_umask())  # mkdtemp makes it private (0700)
+        save_npy(tmp / NATIVE_VECTORS, vectors)
+        save_json(tmp / NATIVE_META, meta)
+        if path.exists():
+            old = Path(tempfile.mkdtemp(prefix=f".{path.name}.old-", dir=path.parent))
+            os.replace(path, old)  # replaces the empty placeholder directory
+            os.replace(tmp, path)
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            os.replace(tmp, path)
+        _fsync_directory(path.parent)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+
+
+def _check_replaceable(path):
+    """Only ever replace a previous native save, never a user's other files."""
+    ours = {NATIVE_VECTORS, NATIVE_META}
+    if not path.is_dir() or not (path / NATIVE_META).is_file() or not {p.name for p in path.iterdir()} <= ours:
+        raise WordvecError(f"refusing to replace {path}: it is not a wordvec vectors directory "
+                           f"(only {NATIVE_VECTORS} and {NATIVE_META})")
+
+
+def _current_umask():
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def _fsync_directory(directory):
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
