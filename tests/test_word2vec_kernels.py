@@ -1,0 +1,145 @@
+"""Compiled word2vec steps against the NumPy reference, and the training loop's bookkeeping."""
+
+import numpy as np
+import pytest
+
+from wordvec.kernels import word2vec as K
+from wordvec.math import word2vec as ref
+from wordvec.vocab import alias_table
+
+V, D = 9, 6
+ALPHA = 0.05
+POINTS = np.array([[7, 3, 0, 0], [7, 3, 1, 0], [7, 5, 2, 4]] * 3, dtype=np.int32)
+CODES = np.array([[0, 1, 0, 0], [1, 1, 0, 0], [0, 0, 1, 1]] * 3, dtype=np.uint8)
+LENGTHS = np.array([2, 3, 4] * 3, dtype=np.int32)
+
+
+def _matrices(seed):
+    rng = np.random.default_rng(seed)
+    W_in = rng.normal(scale=0.5, size=(V, D)).astype(np.float32)
+    W_out = rng.normal(scale=0.5, size=(V, D)).astype(np.float32)
+    W_inner = rng.normal(scale=0.5, size=(V - 1, D)).astype(np.float32)
+    return W_in, W_out, W_inner
+
+
+def _kernel_step(sg, mode, W_in, W_out, W_inner, inputs, output, negatives, mean=True):
+    neu1 = np.zeros(D, np.float32)
+    neu1e = np.zeros(D, np.float32)
+    coeff = np.zeros(max(V, 8), np.float32)
+    negatives = np.asarray(negatives, dtype=np.int64)
+    if sg:
+        return K.skipgram_step(W_in, inputs, output, mode, W_out, W_inner, POINTS, CODES, LENGTHS,
+                               negatives, np.float32(ALPHA), neu1e, coeff)
+    context = np.asarray(inputs, dtype=np.int32)
+    return K.cbow_step(W_in, context, context.size, output, mean, mode, W_out, W_inner, POINTS,
+                       CODES, LENGTHS, negatives, np.float32(ALPHA), neu1, neu1e, coeff)
+
+
+def _reference(sg, mode, W_in, W_out, W_inner, inputs, output, negatives, mean=True):
+    W_in, W_out, W_inner = (W.astype(np.float64) for W in (W_in, W_out, W_inner))
+    path = (POINTS[output, :LENGTHS[output]], CODES[output, :LENGTHS[output]])
+    if mode == K.NEGATIVE_SAMPLING:
+        f = ref.skipgram_negative_sampling if sg else ref.cbow_negative_sampling
+        args, second = (output, negatives), W_out
+    elif mode == K.HIERARCHICAL_SOFTMAX:
+        f = ref.skipgram_hierarchical_softmax if sg else ref.cbow_hierarchical_softmax
+        args, second = path, W_inner
+    else:
+        f = ref.skipgram_softmax if sg else ref.cbow_softmax
+        args, second = (output,), W_out
+    kwargs = {} if sg else {"mean": mean}
+    loss, d_in, d_second = f(W_in, second, inputs, *args, **kwargs)
+    new_in, new_second = ref.sgd_step([W_in, second], [d_in, d_second], ALPHA)
+    return loss, new_in, new_second
+
+
+NS, HS, SOFTMAX = K.NEGATIVE_SAMPLING, K.HIERARCHICAL_SOFTMAX, K.FULL_SOFTMAX
+PLAIN, TARGET_DRAWN, REPEATED = [2, 5, 7], [4, 1, 1], [4, 4, 4]
+STEP_CASES = (
+    [(NS, 1, negs, True) for negs in (PLAIN, TARGET_DRAWN, REPEATED)]
+    + [(NS, 0, negs, mean) for negs in (PLAIN, TARGET_DRAWN, REPEATED) for mean in (True, False)]
+    + [(mode, sg, PLAIN, mean) for mode in (HS, SOFTMAX) for sg, mean in ((1, True), (0, True), (0, False))]
+)
+
+
+@pytest.mark.parametrize("mode, sg, negatives, mean", STEP_CASES)
+def test_one_kernel_step_equals_reference_sgd_step(mode, sg, negatives, mean):
+    W_in, W_out, W_inner = _matrices(sg * 10 + mode)
+    inputs = 3 if sg else [0, 3, 3, 8]  # CBOW context repeats a word
+    output = 4
+    expected_loss, expected_in, expected_second = _reference(sg, mode, W_in, W_out, W_inner, inputs,
+                                                             output, negatives, mean)
+    loss = _kernel_step(sg, mode, W_in, W_out, W_inner, inputs, output, negatives, mean)
+    second = W_inner if mode == K.HIERARCHICAL_SOFTMAX else W_out
+    assert loss == pytest.approx(expected_loss, rel=1e-5)
+    np.testing.assert_allclose(W_in, expected_in, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(second, expected_second, rtol=1e-5, atol=1e-6)
+
+
+def test_saturated_terms_are_counted_in_the_loss():
+    W_in, W_out, W_inner = _matrices(0)
+    W_in[3] = 10.0
+    W_out[4] = -10.0  # target score -600: sigma saturates, loss ~ 600
+    loss = _kernel_step(1, K.NEGATIVE_SAMPLING, W_in, W_out, W_inner, 3, 4, [2])
+    assert loss > 590.0 and np.isfinite(loss)
+
+
+def test_alias_sampler_matches_distribution():
+    p = np.array([0.5, 0.25, 0.125, 0.0625, 0.0625])
+    table = K.pack_alias_table(*alias_table(p))
+    draws = _draw_many(table, 200_000)
+    freq = np.bincount(draws, minlength=p.size) / draws.size
+    np.testing.assert_allclose(freq, p, atol=0.005)
+
+
+def _draw_many(table, n):
+    state = np.array([12345], dtype=np.uint64)
+    return np.array([K.draw_alias(table, state) for _ in range(n)])
+
+
+def _toy_corpus(seed=0, docs=40):
+    rng = np.random.default_rng(seed)
+    lengths = rng.integers(1, 60, size=docs)
+    ids = rng.integers(0, V, size=lengths.sum()).astype(np.int32)
+    offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
+    return ids, offsets
+
+
+def _run_chunk(ids, offsets, begin, end, W_in, W_out, sg, sample_keep=1.0, seed=7):
+    keep = np.full(V, sample_keep, dtype=np.float32)
+    noise = K.pack_alias_table(*alias_table(np.full(V, 1.0 / V)))
+    W_inner = np.zeros((V - 1, D), np.float32)
+    return K.train_chunk(ids, offsets, begin, end, W_in, W_out, W_inner, POINTS, CODES, LENGTHS,
+                         keep, noise, sg, K.NEGATIVE_SAMPLING, True, 3, 2, 0.025, 0.0001,
+                         0, int(offsets[-1]), np.uint64(seed))
+
+
+@pytest.mark.parametrize("sg", [1, 0])
+def test_chunk_counts_every_token_and_examples(sg):
+    ids, offsets = _toy_corpus()
+    W_in, W_out, _ = _matrices(1)
+    total = 0
+    for begin, end in [(0, 13), (13, 14), (14, 40)]:
+        loss, stats = _run_chunk(ids, offsets, begin, end, W_in, W_out, sg, sample_keep=0.3)
+        assert np.isfinite(loss) and loss > 0
+        total += stats[K.STAT_WORDS]
+    assert total == ids.size  # subsampling never hides tokens from the count
+
+
+def test_chunk_without_subsampling_counts_cbow_examples():
+    ids, offsets = _toy_corpus()
+    W_in, W_out, _ = _matrices(2)
+    _, stats = _run_chunk(ids, offsets, 0, 40, W_in, W_out, 0)
+    one_word_docs = int(np.sum(np.diff(offsets) == 1))
+    assert stats[K.STAT_EXAMPLES] == ids.size - one_word_docs  # every word with a context
+
+
+def test_chunk_is_deterministic_for_a_seed():
+    ids, offsets = _toy_corpus()
+    results = []
+    for seed in (7, 7, 8):
+        W_in, W_out, _ = _matrices(3)
+        loss, _ = _run_chunk(ids, offsets, 0, 40, W_in, W_out, 1, sample_keep=0.5, seed=seed)
+        results.append((loss, W_in.copy()))
+    assert results[0][0] == results[1][0] and np.array_equal(results[0][1], results[1][1])
+    assert not np.array_equal(results[0][1], results[2][1])

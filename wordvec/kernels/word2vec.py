@@ -1,0 +1,341 @@
+"""Compiled word2vec training: the updates of ``wordvec.math.word2vec``, fast.
+
+One call of :func:`train_chunk` trains a run of whole documents of the encoded corpus
+with word2vec's procedure: frequent-word subsampling (``keep`` probabilities), a
+reduced window (``b`` uniform in [0, window), effective window ``window - b``), and a
+learning rate that is a pure function of the position of each document in the whole
+training run (linear decay, :mod:`wordvec.schedule`).  The model runs several chunks
+at once in Python threads; the kernels release the GIL (``nogil=True``) and update the
+shared float32 matrices without locks (Hogwild), as word2vec.c and gensim do.
+
+Every example performs exactly one reference SGD step (``wordvec.math.word2vec``):
+
+    W <- W - alpha * dL/dW, every term evaluated at the parameters before the step.
+
+Per example, the output layer first computes all its scores from the current rows,
+then accumulates ``neu1e = -alpha dL/dh`` from the output rows *before* changing them,
+then updates the rows; finally ``neu1e`` goes to the input row(s).  A negative equal
+to the target, or a repeated negative, therefore gets both updates from the same
+pre-step rows (seed 004, section 2.2).  word2vec.c/gensim interleave per term instead
+(and skip a negative equal to the target); the difference is O(alpha^2).
+
+The loss is the exact objective, saturated terms included: for each logistic term
+``-log sigma(z) = max(-z, 0) + log(1 + exp(-|z|))``; the ``exp(-|z|)`` also gives the
+sigmoid, and the ``log(1 + ...)`` factors are multiplied and logged once per example,
+so an exact loss costs one ``exp`` per term and one ``log`` per example.
+
+Random numbers: word2vec's 64-bit linear congruential generator
+(x <- x * 25214903917 + 11 mod 2^64), using only its high bits; each chunk gets its own
+state derived from the seed (see ``wordvec.models.word2vec``), so results do not depend
+on which thread ran which chunk.
+
+Shapes: V vocabulary, D vector size, K negatives, L Huffman code length.
+"""
+
+import numba
+import numpy as np
+
+LCG_MULTIPLIER = np.uint64(25214903917)
+LCG_INCREMENT = np.uint64(11)
+SHIFT_32 = np.uint64(32)
+SHIFT_11 = np.uint64(11)
+TWO_POW_M53 = 1.0 / 9007199254740992.0
+LOW_32 = np.uint64(0xFFFFFFFF)
+
+# Which output layer(s) an example trains (flags, so ns and hs can be combined as in gensim).
+NEGATIVE_SAMPLING, HIERARCHICAL_SOFTMAX, FULL_SOFTMAX = 1, 2, 4
+
+# Layout of the statistics a chunk returns.
+STAT_WORDS, STAT_EXAMPLES = 0, 1
+
+jit = numba.njit(nogil=True, cache=True)
+jit_fast = numba.njit(nogil=True, cache=True, fastmath=True)  # only the dot / axpy loops
+
+
+# ---------------------------------------------------------------------------------------
+# Random numbers and the alias sampler
+# ---------------------------------------------------------------------------------------
+
+
+@jit
+def lcg_next(state):
+    """Advance the one-element uint64 ``state``; return its top 32 bits as uint64."""
+    x = state[0] * LCG_MULTIPLIER + LCG_INCREMENT
+    state[0] = x
+    return x >> SHIFT_32
+
+
+@jit
+def uniform(state):
+    """A float64 uniform in [0, 1) from the top 53 bits of the next LCG state."""
+    x = state[0] * LCG_MULTIPLIER + LCG_INCREMENT
+    state[0] = x
+    return float(x >> SHIFT_11) * TWO_POW_M53
+
+
+@jit
+def below(state, n):
+    """A uniform integer in [0, n) (n < 2^32) by multiply-shift of 32 random bits."""
+    return np.int64((lcg_next(state) * np.uint64(n)) >> SHIFT_32)
+
+
+def pack_alias_table(accept, alias):
+    """Pack an alias table into one uint64 per column: (threshold << 32) | alias.
+
+    ``threshold = floor(accept * 2^32)`` (2^32 - 1 when accept is 1), so a draw is one
+    random column, one memory read and one comparison with 32 random bits.
+    """
+    accept = np.asarray(accept, dtype=np.float64)
+    alias = np.asarray(alias, dtype=np.int64)
+    threshold = np.minimum(np.floor(accept * 2.0**32), 2.0**32 - 1).astype(np.uint64)
+    # accept = 1: a draw of exactly 2^32 - 1 falls to the alias, which is the column itself
+    return (threshold << np.uint64(32)) | alias.astype(np.uint64)
+
+
+@jit
+def draw_alias(table, state):
+    """One draw from the packed alias table (see :func:`pack_alias_table`)."""
+    column = below(state, table.shape[0])
+    entry = table[column]
+    if lcg_next(state) < (entry >> SHIFT_32):
+        return column
+    return np.int64(entry & LOW_32)
+
+
+# ---------------------------------------------------------------------------------------
+# Vector loops (fastmath so LLVM vectorises the reductions)
+# ---------------------------------------------------------------------------------------
+
+
+@jit_fast
+def dot(a, b):
+    total = np.float32(0.0)
+    for i in range(a.shape[0]):
+        total += a[i] * b[i]
+    return total
+
+
+@jit_fast
+def axpy(scale, x, y):
+    """y += scale * x"""
+    for i in range(y.shape[0]):
+        y[i] += scale * x[i]
+
+
+@jit
+def logistic_term(x, label):
+    """For score x and label 1/0: (sigma(x), 1 + exp(-|x|), max(-z, 0)) with z = ±x.
+
+    The loss of the term is ``-log sigma(z) = max(-z, 0) + log(1 + exp(-|x|))``.
+    """
+    e = np.exp(-abs(x))
+    s = 1.0 / (1.0 + e) if x >= 0.0 else e / (1.0 + e)
+    z = x if label == 1.0 else -x
+    return s, 1.0 + e, (-z if z < 0.0 else 0.0)
+
+
+# ---------------------------------------------------------------------------------------
+# Output layers: given h, update output rows, accumulate neu1e = -alpha dL/dh, return loss
+# ---------------------------------------------------------------------------------------
+
+
+@jit
+def negative_sampling_update(h, W_out, target, negatives, alpha, neu1e, coeff):
+    """Reference: ``wordvec.math.word2vec.negative_sampling_output`` (seed 004 sec. 2).
+
+    ``negatives`` (K,) are already drawn; ``coeff`` is a float32 buffer of >= K+1.
+    """
+    count = negatives.shape[0] + 1
+    linear = 0.0
+    product = 1.0
+    for k in range(count):  # scores from the rows before the step
+        row = target if k == 0 else negatives[k - 1]
+        label = 1.0 if k == 0 else 0.0
+        s, one_plus_e, lin = logistic_term(np.float64(dot(h, W_out[row])), label)
+        linear += lin
+        product *= one_plus_e
+        coeff[k] = alpha * (label - s)  # -alpha dL/dx
+    for k in range(count):  # neu1e from the rows before the step
+        row = target if k == 0 else negatives[k - 1]
+        axpy(coeff[k], W_out[row], neu1e)
+    for k in range(count):  # then the rows themselves (repeats get both updates)
+        row = target if k == 0 else negatives[k - 1]
+        axpy(coeff[k], h, W_out[row])
+    return linear + np.log(product)
+
+
+@jit
+def hierarchical_softmax_update(h, W_inner, points, codes, length, alpha, neu1e, coeff):
+    """Reference: ``wordvec.math.word2vec.hierarchical_softmax_output`` (seed 002).
+
+    A path never visits a node twice, so each node's neu1e term and update can be
+    applied together once all scores are known.
+    """
+    linear = 0.0
+    product = 1.0
+    for l in range(length):
+        label = 1.0 - codes[l]
+        s, one_plus_e, lin = logistic_term(np.float64(dot(h, W_inner[points[l]])), label)
+        linear += lin
+        product *= one_plus_e
+        coeff[l] = alpha * (label - s)
+    for l in range(length):
+        node = W_inner[points[l]]
+        axpy(coeff[l], node, neu1e)
+        axpy(coeff[l], h, node)
+    return linear + np.log(product)
+
+
+@jit
+def softmax_update(h, W_out, target, alpha, neu1e, scores):
+    """Reference: ``wordvec.math.word2vec.softmax_output`` (seed 004 sec. 1).
+
+    O(V D) per example through BLAS: meant for small vocabularies and for checking the
+    approximate objectives, not for real corpora.  ``scores`` is a float32 buffer of >= V.
+    """
+    scores = scores[:W_out.shape[0]]
+    scores[:] = np.dot(W_out, h)
+    top = np.float64(scores.max())
+    norm = 0.0
+    for j in range(scores.shape[0]):
+        norm += np.exp(np.float64(scores[j]) - top)
+    log_norm = top + np.log(norm)
+    loss = log_norm - np.float64(scores[target])
+    for j in range(scores.shape[0]):  # coefficient -alpha (y_hat - t)
+        scores[j] = np.float32(-alpha * np.exp(np.float64(scores[j]) - log_norm))
+    scores[target] += np.float32(alpha)
+    neu1e += np.dot(scores, W_out)
+    for j in range(scores.shape[0]):
+        axpy(scores[j], h, W_out[j])
+    return loss
+
+
+@jit
+def output_update(h, target, mode, W_out, W_inner, points, codes, lengths, negatives,
+                  alpha, neu1e, coeff):
+    """All output layers selected by ``mode`` for one example; returns the loss."""
+    loss = 0.0
+    if mode & HIERARCHICAL_SOFTMAX:
+        loss += hierarchical_softmax_update(h, W_inner, points[target], codes[target],
+                                            lengths[target], alpha, neu1e, coeff)
+    if mode & NEGATIVE_SAMPLING:
+        loss += negative_sampling_update(h, W_out, target, negatives, alpha, neu1e, coeff)
+    if mode & FULL_SOFTMAX:
+        loss += softmax_update(h, W_out, target, alpha, neu1e, coeff)
+    return loss
+
+
+# ---------------------------------------------------------------------------------------
+# One example of each architecture (reference: skipgram_* and cbow_* in math/word2vec)
+# ---------------------------------------------------------------------------------------
+
+
+@jit
+def skipgram_step(W_in, input_word, output_word, mode, W_out, W_inner, points, codes, lengths,
+                  negatives, alpha, neu1e, coeff):
+    """One skip-gram example: h = W_in[input_word]; W_in[input_word] += neu1e."""
+    neu1e[:] = 0.0
+    h = W_in[input_word]
+    loss = output_update(h, output_word, mode, W_out, W_inner, points, codes, lengths,
+                         negatives, alpha, neu1e, coeff)
+    axpy(np.float32(1.0), neu1e, h)
+    return loss
+
+
+@jit
+def cbow_step(W_in, context, n_context, output_word, mean, mode, W_out, W_inner, points, codes,
+              lengths, negatives, alpha, neu1, neu1e, coeff):
+    """One CBOW example: h = mean (or sum) of the context rows; each gets scale * neu1e."""
+    neu1[:] = 0.0
+    neu1e[:] = 0.0
+    for c in range(n_context):
+        axpy(np.float32(1.0), W_in[context[c]], neu1)
+    scale = np.float32(1.0 / n_context) if mean else np.float32(1.0)
+    if mean:
+        for i in range(neu1.shape[0]):
+            neu1[i] *= scale
+    loss = output_update(neu1, output_word, mode, W_out, W_inner, points, codes, lengths,
+                         negatives, alpha, neu1e, coeff)
+    for c in range(n_context):
+        axpy(scale, neu1e, W_in[context[c]])
+    return loss
+
+
+# ---------------------------------------------------------------------------------------
+# The training loop over a chunk of documents
+# ---------------------------------------------------------------------------------------
+
+
+@jit
+def train_chunk(ids, offsets, doc_begin, doc_end, W_in, W_out, W_inner, points, codes, lengths,
+                keep, noise, sg, mode, cbow_mean, window, negative, alpha, min_alpha,
+                words_before, total_words, seed):
+    """Train documents ``doc_begin..doc_end-1``; return (loss, [words, examples]).
+
+    ``words_before``: tokens of the whole run (all epochs, before subsampling) that
+    precede ``doc_begin`` in this epoch; the learning rate of a document is the linear
+    schedule at its first token's position: alpha - (alpha - min_alpha) * pos / total.
+    ``keep``: float32 (V,) subsampling keep probabilities (all 1 to disable).
+    ``noise``: packed alias table (:func:`pack_alias_table`) of the noise distribution.
+    ``words`` counts every token of the documents before subsampling.
+    """
+    D = W_in.shape[1]
+    state = np.empty(1, dtype=np.uint64)
+    state[0] = seed
+    neu1 = np.zeros(D, dtype=np.float32)
+    neu1e = np.zeros(D, dtype=np.float32)
+    coeff_size = max(negative + 1, codes.shape[1] + 1)
+    if mode & FULL_SOFTMAX:
+        coeff_size = max(coeff_size, W_out.shape[0])
+    coeff = np.zeros(coeff_size, dtype=np.float32)
+    negatives = np.zeros(negative if mode & NEGATIVE_SAMPLING else 0, dtype=np.int64)
+    longest = 0
+    for d in range(doc_begin, doc_end):
+        longest = max(longest, offsets[d + 1] - offsets[d])
+    sentence = np.zeros(longest, dtype=np.int32)
+    context = np.zeros(2 * window, dtype=np.int32)
+
+    loss = 0.0
+    stats = np.zeros(2, dtype=np.int64)
+    position = words_before
+    for d in range(doc_begin, doc_end):
+        start, stop = offsets[d], offsets[d + 1]
+        progress = min(1.0, position / total_words)
+        lr = np.float32(alpha - (alpha - min_alpha) * progress)
+        position += stop - start
+        stats[STAT_WORDS] += stop - start
+        n = 0  # subsample the document into ``sentence``
+        for i in range(start, stop):
+            w = ids[i]
+            if keep[w] < 1.0 and keep[w] < uniform(state):
+                continue
+            sentence[n] = w
+            n += 1
+        for i in range(n):
+            reach = window - below(state, window)  # reduced window in 1..window
+            lo = max(0, i - reach)
+            hi = min(n, i + reach + 1)
+            word = sentence[i]
+            if sg:
+                for j in range(lo, hi):
+                    if j == i:
+                        continue
+                    for k in range(negatives.shape[0]):
+                        negatives[k] = draw_alias(noise, state)
+                    loss += skipgram_step(W_in, sentence[j], word, mode, W_out, W_inner, points,
+                                          codes, lengths, negatives, lr, neu1e, coeff)
+                    stats[STAT_EXAMPLES] += 1
+            else:
+                m = 0
+                for j in range(lo, hi):
+                    if j != i:
+                        context[m] = sentence[j]
+                        m += 1
+                if m == 0:
+                    continue
+                for k in range(negatives.shape[0]):
+                    negatives[k] = draw_alias(noise, state)
+                loss += cbow_step(W_in, context, m, word, cbow_mean, mode, W_out, W_inner, points,
+                                  codes, lengths, negatives, lr, neu1, neu1e, coeff)
+                stats[STAT_EXAMPLES] += 1
+    return loss, stats
