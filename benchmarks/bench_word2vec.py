@@ -1,0 +1,202 @@
+"""Side-by-side word2vec benchmark: wordvec vs gensim 4.4.0 vs the word2vec C tool.
+
+    benchmarks/setup_peers.sh                       # once: builds benchmarks/.peers
+    .venv/bin/python benchmarks/bench_word2vec.py   # sg-ns, cbow-ns, sg-hs on wordbench-10m
+    .venv/bin/python benchmarks/bench_word2vec.py --quick --systems gensim,c   # smoke test
+
+The three systems train the same model (same corpus file, hyperparameters and 2
+threads), one at a time, never concurrently. All three read the same plain-text
+copy of the corpus, decompressed once into the cache folder. Each output `.bin` is
+then scored by the same evaluator (gensim's, in the peers environment:
+benchmarks/gensim_tasks.py), so quality differences come from training alone.
+
+Reported per run: whole-process wall time, training-only throughput (corpus
+tokens x epochs / training seconds), peak RSS, CPU seconds, Google-analogy
+accuracy (restrict_vocab 30000), WordSim-353 and SimLex-999 Spearman, then the
+ratios wordvec/peer. The machine's load average before and after each run is
+recorded too: on a shared machine a run whose CPU seconds fall well short of
+workers x wall time was starved, and its speed figures mean little.
+"""
+
+import argparse
+import json
+import lzma
+import os
+import platform
+import subprocess
+import sys
+import time
+from dataclasses import asdict, replace
+from pathlib import Path
+
+import peers
+from report import print_table
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+DATA = REPO.parent / "shared" / "data"
+SYSTEMS = ("wordvec", "gensim", "c")
+
+
+def prepare_corpus(source, cache_dir, max_tokens=None):
+    """Plain-text copy of `source` (whole lines, up to max_tokens), made once and cached."""
+    source = Path(source)
+    name = source.name.removesuffix(".xz")
+    if max_tokens:
+        name = f"{Path(name).stem}-first{max_tokens}{Path(name).suffix}"
+    plain, info_path = Path(cache_dir) / name, Path(cache_dir) / (name + ".json")
+    if plain.exists() and info_path.exists():
+        return plain, json.loads(info_path.read_text())
+    Path(cache_dir).mkdir(parents=True, exist_ok=True)
+    opener = lzma.open if source.suffix == ".xz" else open
+    tokens = lines = 0
+    partial = plain.with_suffix(plain.suffix + ".partial")
+    with opener(source, "rt", encoding="utf-8") as reader, open(partial, "w", encoding="utf-8") as writer:
+        for line in reader:
+            if max_tokens and tokens >= max_tokens:
+                break
+            writer.write(line)
+            tokens += len(line.split())
+            lines += 1
+    os.replace(partial, plain)
+    info = {"source": str(source), "tokens": tokens, "lines": lines, "bytes": plain.stat().st_size}
+    info_path.write_text(json.dumps(info))
+    return plain, info
+
+
+def machine_info():
+    model = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo")
+                  if line.startswith("model name")), platform.processor())
+    memory = next((line.split()[1] for line in open("/proc/meminfo") if line.startswith("MemTotal")), "0")
+    return {
+        "cpu_model": model,
+        "nproc": os.cpu_count(),
+        "usable_cpus": len(os.sched_getaffinity(0)),
+        "memory_gb": round(int(memory) / 2**20, 1),
+        "platform": platform.platform(),
+        "load_average_at_start": os.getloadavg(),
+    }
+
+
+def _output_of(command):
+    try:
+        return subprocess.run(command, capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return None
+
+
+def versions(args):
+    meta = "import importlib.metadata as m, sys; print(' '.join(m.version(p) for p in sys.argv[1:]))"
+    ours = _output_of([sys.executable, "-c", meta, "wordvec", "numpy", "numba"])
+    theirs = _output_of([args.peers_python, "-c", meta, "gensim", "word2vec", "numpy"])
+    commit = _output_of(["git", "-C", str(REPO), "describe", "--always", "--dirty"])
+    return {
+        "wordvec_numpy_numba": ours, "gensim_word2vec-pypi_numpy": theirs,
+        "wordvec_git": commit, "python": platform.python_version(),
+    }
+
+
+def evaluate(args, vector_files):
+    """Score every .bin with gensim_tasks.py evaluate; returns {path: scores}."""
+    if not vector_files:
+        return {}
+    eval_dir = Path(args.eval_dir)
+    command = [args.peers_python, str(HERE / "gensim_tasks.py"), "evaluate", *map(str, vector_files),
+               "--analogies", str(eval_dir / "questions-words.txt"),
+               "--wordsim", str(eval_dir / "wordsim353.tsv"),
+               "--simlex", str(eval_dir / "simlex999.txt"), "--restrict-vocab", "30000"]
+    finished = subprocess.run(command, capture_output=True, text=True)
+    (Path(args.out) / "evaluate.log").write_text(finished.stderr)
+    if finished.returncode != 0:
+        print(f"evaluation failed, see {args.out}/evaluate.log", file=sys.stderr)
+    scores = [json.loads(line) for line in finished.stdout.splitlines() if line.startswith("{")]
+    return {score["vectors"]: score for score in scores}
+
+
+def train_one(system, args, corpus, config, params):
+    out = Path(args.out)
+    vectors, log = out / f"{config}-{system}.bin", out / f"{config}-{system}.log"
+    if system == "wordvec":
+        return peers.run_wordvec(args.wordvec, str(corpus), str(vectors), config, params, log), vectors
+    if system == "gensim":
+        script = str(HERE / "gensim_tasks.py")
+        return peers.run_gensim(args.peers_python, script, str(corpus), str(vectors), config, params, log), vectors
+    return peers.run_c_tool(args.c_binary, str(corpus), str(vectors), config, params, log), vectors
+
+
+def run(args):
+    params = replace(peers.Params(), epochs=args.epochs, workers=args.workers)
+    if args.alpha is not None:
+        params = replace(params, alpha=args.alpha)
+    Path(args.out).mkdir(parents=True, exist_ok=True)
+    corpus, corpus_info = prepare_corpus(args.corpus, args.cache, args.max_tokens)
+    results = {"machine": machine_info(), "versions": versions(args), "corpus": corpus_info,
+               "corpus_file": str(corpus), "params": asdict(params), "runs": []}
+    print(f"corpus {corpus} ({corpus_info['tokens']:,} tokens), epochs {params.epochs}, "
+          f"workers {params.workers}, load average {results['machine']['load_average_at_start']}", flush=True)
+    trained = []
+    for config in args.configs:
+        for system in args.systems:
+            load_before = os.getloadavg()
+            print(f"[{time.strftime('%H:%M:%S')}] {config} {system} ...", end=" ", flush=True)
+            run_result, vectors = train_one(system, args, corpus, config, params)
+            run_result.update(config=config, load_before=load_before, load_after=os.getloadavg(),
+                              tokens=corpus_info["tokens"], epochs=params.epochs)
+            if run_result["train_seconds"]:
+                run_result["train_words_per_sec"] = corpus_info["tokens"] * params.epochs / run_result["train_seconds"]
+            print(f"exit {run_result['returncode']}, {run_result['wall_seconds']:.1f} s", flush=True)
+            results["runs"].append(run_result)
+            if run_result["returncode"] == 0 and vectors.exists():
+                trained.append(vectors)
+    scores = evaluate(args, trained)
+    for run_result in results["runs"]:
+        vectors = str(Path(args.out) / f"{run_result['config']}-{run_result['system']}.bin")
+        run_result["quality"] = scores.get(vectors)
+    json_path = args.json or str(Path(args.out) / "results.json")
+    from wordvec.atomic import save_json  # atomic, like every write in the project
+
+    save_json(json_path, results)
+    print_table(results)
+    print(f"\nresults: {json_path}; logs and vectors: {args.out}")
+    return 0 if all(r["returncode"] == 0 for r in results["runs"]) else 1
+
+
+def parse_args(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--corpus", default=str(DATA / "corpus" / "wordbench-10m.txt.xz"),
+                        help="plain or .xz text, one document per line (default: %(default)s)")
+    parser.add_argument("--configs", default="sg-ns,cbow-ns,sg-hs", help="comma list of " + ",".join(peers.CONFIGS))
+    parser.add_argument("--systems", default=",".join(SYSTEMS), help="comma list of wordvec,gensim,c")
+    parser.add_argument("--epochs", type=int, default=5)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--alpha", type=float, default=None, help="override the shared starting alpha (0.025)")
+    parser.add_argument("--max-tokens", type=int, default=None, help="use only the first whole lines up to N tokens")
+    parser.add_argument("--quick", action="store_true", help="smoke test: first 1M tokens, 1 epoch")
+    parser.add_argument("--out", default=None, help="folder for vectors and logs (default benchmarks/out/word2vec-TIME)")
+    parser.add_argument("--json", default=None, help="results file (default OUT/results.json)")
+    parser.add_argument("--cache", default=str(HERE / "out" / "cache"), help="where the plain corpus is kept")
+    parser.add_argument("--eval-dir", default=str(DATA / "eval"))
+    parser.add_argument("--wordvec", default=str(REPO / ".venv" / "bin" / "wordvec"))
+    parser.add_argument("--peers-env", default=str(HERE / ".peers"), help="made by setup_peers.sh")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.max_tokens, args.epochs = args.max_tokens or 1_000_000, 1
+    args.configs = [c for c in args.configs.split(",") if c]
+    args.systems = [s for s in args.systems.split(",") if s]
+    unknown = [c for c in args.configs if c not in peers.CONFIGS] + [s for s in args.systems if s not in SYSTEMS]
+    if unknown:
+        parser.error(f"unknown config or system: {', '.join(unknown)}")
+    args.peers_python = str(Path(args.peers_env) / "bin" / "python")
+    args.c_binary = str(Path(args.peers_env) / "bin" / "word2vec")
+    needed = {"wordvec": [args.wordvec], "gensim": [args.peers_python], "c": [args.c_binary]}
+    missing = [path for system in args.systems for path in needed[system] if not os.access(path, os.X_OK)]
+    if not os.access(args.peers_python, os.X_OK):
+        missing.append(args.peers_python + " (needed by the evaluator)")
+    if missing:
+        parser.error("missing " + "; ".join(missing) + " (run benchmarks/setup_peers.sh?)")
+    args.out = args.out or str(HERE / "out" / time.strftime("word2vec-%Y%m%d-%H%M%S"))
+    return args
+
+
+if __name__ == "__main__":
+    sys.exit(run(parse_args()))

@@ -1,0 +1,171 @@
+"""Run one word2vec trainer as a child process and measure it.
+
+For each system (wordvec's CLI, gensim 4.4.0, the word2vec C tool) this module
+builds the command line for a configuration, runs it alone, and reports:
+
+* wall_seconds   the whole process: start-up, reading, vocabulary, training, saving;
+* train_seconds  training only, from the system's own report (see each runner);
+* peak_rss_mb    the child's peak resident memory, from wait4()'s rusage;
+* the log (stdout and stderr, each piece time-stamped on arrival) in a file.
+
+Hyperparameters are given once (`Params`, `CONFIGS`) and translated into each
+system's flags, so all three train the same model.
+"""
+
+import json
+import os
+import re
+import subprocess
+import time
+from dataclasses import dataclass
+
+# name -> (sg, hs, negative): the three objectives the targets cover.
+CONFIGS = {
+    "sg-ns": (1, 0, 5),
+    "cbow-ns": (0, 0, 5),
+    "sg-hs": (1, 1, 0),
+}
+
+
+@dataclass(frozen=True)
+class Params:
+    """Shared hyperparameters (gensim's / wordvec's defaults)."""
+
+    vector_size: int = 100
+    window: int = 5
+    min_count: int = 5
+    sample: float = 1e-3
+    # 0.025 for every config, skip-gram and CBOW alike: the default of gensim and
+    # wordvec. The C tool would pick 0.05 for CBOW by itself, so it gets -alpha.
+    alpha: float = 0.025
+    min_alpha: float = 0.0001  # the C tool has no flag; it decays to alpha * 1e-4
+    epochs: int = 5
+    workers: int = 2
+    seed: int = 1
+
+
+@dataclass
+class Measured:
+    command: list
+    returncode: int
+    wall_seconds: float
+    peak_rss_mb: float
+    cpu_seconds: float  # user + system; cpu_seconds / wall_seconds < workers hints at a busy machine
+    chunks: list  # (seconds since start, text) for each \r- or \n-terminated piece
+
+
+def run_measured(command, log_path, env=None):
+    """Run `command` to completion, recording wall time, peak RSS and its output."""
+    started = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
+    chunks, pending = [], b""
+    with open(log_path, "wb") as log:
+        log.write(("$ " + " ".join(map(str, command)) + "\n").encode())
+        while True:
+            data = os.read(process.stdout.fileno(), 1 << 16)
+            if not data:
+                break
+            log.write(data)
+            now = time.perf_counter() - started
+            pieces = re.split(rb"[\r\n]", pending + data)
+            pending = pieces.pop()
+            chunks.extend((now, piece.decode(errors="replace")) for piece in pieces if piece.strip())
+        if pending.strip():
+            chunks.append((time.perf_counter() - started, pending.decode(errors="replace")))
+    # wait4 instead of Popen.wait: it also hands back the child's resource usage.
+    _, status, usage = os.wait4(process.pid, 0)
+    wall = time.perf_counter() - started
+    process.returncode = os.waitstatus_to_exitcode(status)
+    process.stdout.close()
+    cpu = usage.ru_utime + usage.ru_stime
+    return Measured(list(map(str, command)), process.returncode, wall, usage.ru_maxrss / 1024, cpu, chunks)
+
+
+def _result(system, measured, log_path, train_seconds, train_source, extra=None):
+    result = {
+        "system": system,
+        "command": " ".join(measured.command),
+        "returncode": measured.returncode,
+        "wall_seconds": measured.wall_seconds,
+        "peak_rss_mb": measured.peak_rss_mb,
+        "cpu_seconds": measured.cpu_seconds,
+        "train_seconds": train_seconds,
+        "train_seconds_source": train_source,
+        "log": str(log_path),
+    }
+    result.update(extra or {})
+    return result
+
+
+def run_gensim(peers_python, tasks_script, corpus, output, config, params, log_path):
+    """gensim: gensim_tasks.py times build_vocab / train / save itself and prints JSON."""
+    sg, hs, negative = CONFIGS[config]
+    command = [
+        peers_python, tasks_script, "train", corpus, output,
+        "--vector-size", params.vector_size, "--window", params.window,
+        "--min-count", params.min_count, "--sg", sg, "--hs", hs, "--negative", negative,
+        "--sample", params.sample, "--alpha", params.alpha, "--min-alpha", params.min_alpha,
+        "--epochs", params.epochs, "--workers", params.workers, "--seed", params.seed,
+    ]
+    measured = run_measured([str(part) for part in command], log_path)
+    report = next((json.loads(text) for _, text in measured.chunks if text.startswith("{")), {})
+    return _result("gensim", measured, log_path, report.get("train_seconds"),
+                   "Word2Vec.train() timed inside the process", {"phases": report})
+
+
+def run_c_tool(c_binary, corpus, output, config, params, log_path):
+    """The C tool prints 'Alpha: .. Progress: P%' every 10k words per thread, flushed.
+
+    Training seconds = time between the first and last progress line, scaled up
+    by the share of the work they bracket (the lines are time-stamped on arrival;
+    the tool's own Words/thread/sec uses clock(), i.e. CPU time of all threads).
+    """
+    sg, hs, negative = CONFIGS[config]
+    command = [
+        c_binary, "-train", corpus, "-output", output, "-binary", 1,
+        "-cbow", 1 - sg, "-size", params.vector_size, "-window", params.window,
+        "-negative", negative, "-hs", hs, "-sample", params.sample,
+        "-min-count", params.min_count, "-iter", params.epochs,
+        "-threads", params.workers, "-alpha", params.alpha,
+    ]
+    measured = run_measured([str(part) for part in command], log_path)
+    progress = [(t, float(m.group(1))) for t, text in measured.chunks
+                if (m := re.search(r"Progress: ([0-9.]+)%", text))]
+    train_seconds, final_percent = None, None
+    if len(progress) >= 2 and progress[-1][1] > progress[0][1]:
+        (t0, p0), (t1, p1) = progress[0], progress[-1]
+        final_percent = p1
+        train_seconds = (t1 - t0) * 100.0 / (p1 - p0)
+    words = re.search(r"Words in train file: (\d+)", "\n".join(text for _, text in measured.chunks))
+    extra = {"final_progress_percent": final_percent,
+             "train_words_reported": int(words.group(1)) if words else None}
+    return _result("c", measured, log_path, train_seconds,
+                   "first-to-last progress line, scaled to 100%", extra)
+
+
+# wordvec's per-epoch log line; the trainer logs words/s and seconds for each epoch.
+WORDVEC_EPOCH = re.compile(r"epoch\s+(\d+)\D.*?(\d+(?:\.\d+)?)\s*s(?:econds)?\b", re.IGNORECASE)
+
+
+def run_wordvec(wordvec_exe, corpus, output, config, params, log_path):
+    """wordvec: its CLI, exactly as a user would type it; training seconds from its log."""
+    sg, hs, negative = CONFIGS[config]
+    command = [
+        wordvec_exe, "train", corpus, "-o", output,
+        "--model", "sg" if sg else "cbow", "--loss", "hs" if hs else "ns",
+        "--vector-size", params.vector_size, "--window", params.window,
+        "--min-count", params.min_count, "--negative", negative if negative else 0,
+        "--sample", params.sample, "--alpha", params.alpha, "--min-alpha", params.min_alpha,
+        "--epochs", params.epochs, "--workers", params.workers, "--seed", params.seed,
+        "--no-progress",
+    ]
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    measured = run_measured([str(part) for part in command], log_path, env=env)
+    epochs = {}
+    for _, text in measured.chunks:
+        match = WORDVEC_EPOCH.search(text)
+        if match:
+            epochs[int(match.group(1))] = float(match.group(2))
+    train_seconds = sum(epochs.values()) if len(epochs) == params.epochs else None
+    source = "sum of the per-epoch seconds in its log" if train_seconds else "not found in its log"
+    return _result("wordvec", measured, log_path, train_seconds, source, {"epoch_seconds": epochs})
