@@ -66,10 +66,24 @@ def detect_format(path, fmt=None):
         return "native"
     if path.suffix.lower() in _EXTENSIONS:
         return _EXTENSIONS[path.suffix.lower()]
+    if path.is_file():
+        return sniff_format(path)
     raise WordvecError(
         f"cannot tell the format of {path} from its name; use a .bin, .txt, .vec, .glove or .wv name "
         "(or a directory), or name the format explicitly"
     )
+
+
+def sniff_format(path):
+    """Guess the format of a file with an unfamiliar name from its first bytes."""
+    with open(path, "rb") as handle:
+        first_line = handle.readline()
+        sample = handle.read(4096)
+    parts = first_line.split()
+    if not (len(parts) == 2 and all(p.isdigit() for p in parts)):
+        return "glove"
+    text = sample.decode("utf-8", errors="replace")[:-4]  # the sample may end mid-character
+    return "binary" if any(ch == "\ufffd" or (ch < " " and ch not in "\t\r\n") for ch in text) else "text"
 
 
 # ----------------------------------------------------------------------------- reading

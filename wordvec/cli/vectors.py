@@ -1,0 +1,186 @@
+"""`wordvec similar|analogy|evaluate|convert|info`: query, evaluate and convert word vectors.
+
+VECTORS is any supported file, chosen by its name: `.bin` word2vec binary, `.txt`/`.vec`
+word2vec text (a file without the "V D" header line is read as GloVe), `.glove`
+headerless GloVe text, a directory or `.wv` path the native format.  `--glove` forces
+GloVe text for a file with any other name.
+"""
+
+import argparse
+import json
+
+FORMATS_HELP = """\
+vector files (chosen by name):
+  .bin        word2vec binary (the C tool's -binary 1; gensim binary=True)
+  .txt .vec   word2vec text with a "V D" header (headerless files are read as GloVe)
+  .glove      GloVe text: one "word x1 ... xD" line per word, no header
+  DIR, .wv    wordvec native: vectors.npy + vocab.json (memory-mappable, no pickle)
+"""
+
+
+def _parser(subparsers, name, help, description, examples):
+    parser = subparsers.add_parser(
+        name, help=help, description=description,
+        epilog="examples:\n" + examples + "\n" + FORMATS_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    return parser
+
+
+def _vectors_argument(parser, name="vectors", metavar="VECTORS"):
+    parser.add_argument(name, metavar=metavar, help="vector file or native directory")
+    parser.add_argument("--glove", action="store_true", help=f"read {metavar} as headerless GloVe text")
+
+
+def register(subparsers):
+    similar = _parser(
+        subparsers, "similar", "nearest neighbours of words by cosine similarity",
+        "Print the words whose vectors are closest (cosine) to the mean of the unit vectors\n"
+        "of the given WORDs, minus those of the --negative words (the word2vec `distance` tool).",
+        "  wordvec similar vectors.bin king\n"
+        "  wordvec similar vectors.bin king woman --negative man --topn 5\n",
+    )
+    _vectors_argument(similar)
+    similar.add_argument("words", nargs="+", metavar="WORD", help="query words (their vectors are added)")
+    similar.add_argument("--negative", nargs="+", default=[], metavar="WORD", help="words subtracted from the query")
+    similar.add_argument("--topn", type=int, default=10, metavar="N", help="how many neighbours (default 10)")
+    similar.add_argument("--restrict-vocab", type=int, metavar="N", help="search only the N most frequent words")
+    similar.set_defaults(run=run_similar)
+
+    analogy = _parser(
+        subparsers, "analogy", "solve 'A is to B as C is to ?'",
+        "Answer the analogy A : B :: C : ? with 3CosAdd (cosine with B - A + C, the word2vec\n"
+        "`word-analogy` tool) or 3CosMul (Levy & Goldberg 2014, less dominated by one term).\n"
+        "The three question words are never answers.",
+        "  wordvec analogy vectors.bin man king woman          # -> queen\n"
+        "  wordvec analogy vectors.bin paris france rome --method 3cosmul --topn 3\n",
+    )
+    _vectors_argument(analogy)
+    for letter in "abc":
+        analogy.add_argument(letter, metavar=letter.upper())
+    analogy.add_argument("--method", choices=("3cosadd", "3cosmul"), default="3cosadd", help="default 3cosadd")
+    analogy.add_argument("--topn", type=int, default=5, metavar="N", help="how many answers (default 5)")
+    analogy.add_argument("--restrict-vocab", type=int, metavar="N", help="answer only from the N most frequent words")
+    analogy.set_defaults(run=run_analogy)
+
+    evaluate = _parser(
+        subparsers, "evaluate", "analogy accuracy and word-similarity correlation",
+        "Evaluate vectors on the Google analogy questions (per section, semantic, syntactic,\n"
+        "total; only questions whose four words are among the --restrict-vocab most frequent\n"
+        "words are answered) and on word-pair similarity sets (Spearman rho of cosine vs human\n"
+        "scores).  Uses the sets bundled with wordvec (questions-words.txt, wordsim353.tsv,\n"
+        "simlex999.txt) unless files are given.  Same rules and numbers as gensim's\n"
+        "evaluate_word_analogies / evaluate_word_pairs.",
+        "  wordvec evaluate vectors.bin\n"
+        "  wordvec evaluate vectors.bin --json --method 3cosmul\n"
+        "  wordvec evaluate vectors.txt --analogies my-questions.txt --similarity men.tsv --similarity rw.tsv\n",
+    )
+    _vectors_argument(evaluate)
+    evaluate.add_argument("--json", action="store_true",
+                          help='print one JSON object {"analogy": {...}, "similarity": {...}}')
+    evaluate.add_argument("--analogies", metavar="FILE", help="questions in questions-words.txt format")
+    evaluate.add_argument("--similarity", action="append", metavar="FILE",
+                          help="word1<TAB>word2<TAB>score file (repeatable)")
+    evaluate.add_argument("--restrict-vocab", type=int, default=30000, metavar="N",
+                          help="analogies use only the N most frequent words (default 30000, as gensim)")
+    evaluate.add_argument("--method", choices=("3cosadd", "3cosmul"), default="3cosadd", help="default 3cosadd")
+    evaluate.set_defaults(run=run_evaluate)
+
+    convert = _parser(
+        subparsers, "convert", "convert vectors between formats",
+        "Read IN and write OUT, each in the format its name implies (see below).\n"
+        "--binary or --text force word2vec binary/text output whatever OUT is called.",
+        "  wordvec convert vectors.bin vectors.txt             # binary -> text\n"
+        "  wordvec convert glove.6B.100d.txt glove.wv          # GloVe -> native (mmap-able)\n"
+        "  wordvec convert vectors.wv out.vectors --binary\n",
+    )
+    _vectors_argument(convert, "input", "IN")
+    convert.add_argument("output", metavar="OUT", help="file or directory to write (replaced atomically)")
+    kind = convert.add_mutually_exclusive_group()
+    kind.add_argument("--binary", action="store_true", help="write word2vec binary")
+    kind.add_argument("--text", action="store_true", help="write word2vec text")
+    convert.set_defaults(run=run_convert)
+
+    info = _parser(
+        subparsers, "info", "size, format and norms of a vector file",
+        "Show the number of words, the vector size, the format, the first words and\n"
+        "statistics of the vector norms.",
+        "  wordvec info vectors.bin\n",
+    )
+    _vectors_argument(info)
+    info.add_argument("--head", type=int, default=10, metavar="N", help="how many first words to show (default 10)")
+    info.set_defaults(run=run_info)
+
+
+def _load(args, path=None):
+    from wordvec.vectors import load_vectors
+
+    return load_vectors(path or args.vectors, fmt="glove" if args.glove else None)
+
+
+def _print_neighbours(pairs):
+    width = max([len(word) for word, _ in pairs] + [4])
+    for word, score in pairs:
+        print(f"{word:<{width}}  {score:.4f}")
+
+
+def run_similar(args):
+    kv = _load(args)
+    _print_neighbours(kv.most_similar(positive=args.words, negative=args.negative, topn=args.topn,
+                                      restrict_vocab=args.restrict_vocab))
+    return 0
+
+
+def run_analogy(args):
+    kv = _load(args)
+    _print_neighbours(kv.analogy(args.a, args.b, args.c, topn=args.topn, method=args.method,
+                                 restrict_vocab=args.restrict_vocab))
+    return 0
+
+
+def run_evaluate(args):
+    from wordvec.evaluate import evaluate_all, format_report
+
+    kv = _load(args)
+    result = evaluate_all(kv, restrict_vocab=args.restrict_vocab, method=args.method,
+                          analogies=args.analogies, similarity=args.similarity)
+    if args.json:
+        print(json.dumps(result))
+    else:
+        print(f"{args.vectors}: {len(kv)} words x {kv.vector_size} dimensions; analogies by {args.method} "
+              f"over the {min(args.restrict_vocab, len(kv))} most frequent words\n")
+        print(format_report(result))
+    return 0
+
+
+def run_convert(args):
+    from wordvec.vectors import save_vectors
+
+    kv = _load(args, args.input)
+    fmt = "binary" if args.binary else "text" if args.text else None
+    save_vectors(kv, args.output, fmt=fmt)
+    print(f"wrote {len(kv)} vectors of size {kv.vector_size} to {args.output}")
+    return 0
+
+
+def run_info(args):
+    import numpy as np
+
+    from wordvec import formats
+
+    kv = _load(args)
+    kind = "glove" if args.glove else formats.detect_format(args.vectors)
+    if kind == "text" and not formats.has_word2vec_header(args.vectors):
+        kind = "glove"
+    names = {"binary": "word2vec binary", "text": "word2vec text", "glove": "GloVe text", "native": "wordvec native"}
+    norms = kv.norms
+    print(f"file        {args.vectors}")
+    print(f"format      {names[kind]}")
+    print(f"words       {len(kv)}")
+    print(f"dimensions  {kv.vector_size}")
+    print(f"counts      {'yes' if kv.counts is not None else 'no'}")
+    if len(kv):
+        print(f"norms       min {norms.min():.4f}  mean {norms.mean():.4f}  median {np.median(norms):.4f}  "
+              f"max {norms.max():.4f}  zero vectors {int((norms == 0).sum())}")
+        print(f"first words {' '.join(kv.index_to_key[: args.head])}")
+    return 0
