@@ -1,0 +1,134 @@
+"""``wordvec train``: learn vectors from a corpus and write them, then show what they learned."""
+
+import argparse
+import json
+import logging
+import os
+
+from wordvec.cli.common import add_corpus_arguments, positive_float, positive_int, nonnegative_float
+
+log = logging.getLogger(__name__)
+
+WORD2VEC_MODELS = ("sg", "cbow")
+COUNT_MODELS = ("glove", "svd")
+
+EPILOG = """\
+output format, chosen by the extension of -o:
+  .bin           word2vec binary (loads in gensim and the word2vec C tools)
+  .txt or .vec   word2vec text
+  DIR or .wv     wordvec's native model directory (NumPy arrays + JSON): keeps
+                 everything needed to continue training, and loads anywhere
+                 vectors are accepted (wordvec similar model.wv king)
+
+examples:
+  wordvec train corpus.txt.xz -o vectors.bin --model sg
+  wordvec train corpus.txt -o cbow.vec --model cbow --loss hs --epochs 10
+  wordvec train text8 -o model.wv --model sg --vector-size 300 --workers 4
+  wordvec train corpus.txt -o glove.bin --model glove --window 10 --x-max 10 --epochs 15
+  wordvec train corpus.txt -o svd.bin --model svd --window 5 --cds 0.75 --eig 0.5
+
+After training, the vectors are evaluated on the bundled Google analogies,
+WordSim-353 and SimLex-999 sets (turn off with --no-eval).
+"""
+
+
+def register(subparsers):
+    parser = subparsers.add_parser(
+        "train", help="learn word vectors from a corpus (word2vec, GloVe, PPMI-SVD)",
+        description="Learn word vectors from CORPUS and write them to OUT.",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_corpus_arguments(parser)
+    parser.add_argument("-o", "--output", required=True, metavar="OUT",
+                        help="where to write the vectors (format by extension, see below)")
+    parser.add_argument("--model", choices=WORD2VEC_MODELS + COUNT_MODELS, default="cbow",
+                        help="sg = skip-gram, cbow = continuous bag of words (default), "
+                             "glove = GloVe, svd = PPMI + truncated SVD")
+    shared = parser.add_argument_group("shared by all models")
+    shared.add_argument("--vector-size", type=positive_int, default=100, metavar="N",
+                        help="dimension of the vectors (default 100)")
+    shared.add_argument("--window", type=positive_int, default=None, metavar="N",
+                        help="context window radius (default 5; glove 10)")
+    shared.add_argument("--epochs", type=positive_int, default=None, metavar="N",
+                        help="passes over the data (default 5; glove 15)")
+    shared.add_argument("--workers", type=positive_int, default=default_workers(), metavar="N",
+                        help=f"training threads (default {default_workers()}, the cores available)")
+    shared.add_argument("--seed", type=int, default=1, metavar="N", help="random seed (default 1)")
+    shared.add_argument("--no-progress", action="store_true", help="no progress bar")
+    shared.add_argument("--no-eval", action="store_true", help="skip the evaluation summary at the end")
+    shared.add_argument("--json", action="store_true",
+                        help="print the training history and evaluation as one JSON object on stdout")
+    w2v = parser.add_argument_group("word2vec (--model sg|cbow)")
+    w2v.add_argument("--loss", choices=("ns", "hs", "softmax"), default="ns",
+                     help="ns = negative sampling (default), hs = hierarchical softmax, "
+                          "softmax = full softmax (small vocabularies only)")
+    w2v.add_argument("--negative", type=int, default=5, metavar="K", help="negative samples (default 5)")
+    w2v.add_argument("--ns-exponent", type=float, default=0.75, metavar="F",
+                     help="noise distribution exponent (default 0.75)")
+    w2v.add_argument("--sample", type=nonnegative_float, default=1e-3, metavar="F",
+                     help="subsampling threshold for frequent words (default 1e-3; 0 = off)")
+    w2v.add_argument("--alpha", type=positive_float, default=0.025, metavar="F",
+                     help="initial learning rate (default 0.025)")
+    w2v.add_argument("--min-alpha", type=nonnegative_float, default=0.0001, metavar="F",
+                     help="final learning rate (default 0.0001)")
+    w2v.add_argument("--cbow-sum", action="store_true", help="CBOW sums context vectors instead of averaging")
+    try:
+        from wordvec.cli import train_count
+    except ModuleNotFoundError:
+        train_count = None
+    if train_count is not None:
+        train_count.add_arguments(parser)
+    parser.set_defaults(run=run)
+
+
+def default_workers():
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:
+        return max(1, os.cpu_count() or 1)
+
+
+def run(args):
+    if args.model in COUNT_MODELS:
+        from wordvec.cli import train_count
+
+        return train_count.run(args)
+    from wordvec.models.word2vec import Word2Vec
+
+    model = Word2Vec(
+        corpus_file=args.corpus, vector_size=args.vector_size, window=args.window or 5,
+        min_count=args.min_count, sg=int(args.model == "sg"), hs=int(args.loss == "hs"),
+        negative=args.negative if args.loss == "ns" else 0, ns_exponent=args.ns_exponent,
+        cbow_mean=0 if args.cbow_sum else 1, sample=args.sample, alpha=args.alpha,
+        min_alpha=args.min_alpha, epochs=args.epochs or 5, workers=args.workers, seed=args.seed,
+        max_vocab_size=args.max_vocab_size, loss="softmax" if args.loss == "softmax" else None,
+        progress=not args.no_progress, lowercase=args.lowercase,
+        max_document_length=args.max_document_length)
+    save_trained(model, args.output)
+    return report(model.wv, args, history=model.history)
+
+
+def save_trained(model, output):
+    """Write a trained model: the full model for native paths, else just its vectors."""
+    from wordvec.formats import detect_format
+    from wordvec.vectors import save_vectors
+
+    if detect_format(output) == "native":
+        model.save(output)
+    else:
+        save_vectors(model.wv, output)
+    log.info("wrote %d vectors of size %d to %s", len(model.wv), model.wv.vector_size, output)
+
+
+def report(kv, args, history=()):
+    """Print the evaluation summary (a table, or JSON with --json)."""
+    evaluation = None
+    if not args.no_eval:
+        from wordvec.evaluate import evaluate_all, format_report
+
+        evaluation = evaluate_all(kv)
+        if not args.json:
+            print(format_report(evaluation))
+    if args.json:
+        print(json.dumps({"output": str(args.output), "words": len(kv), "vector_size": kv.vector_size,
+                          "history": list(history), "evaluation": evaluation}))
+    return 0
