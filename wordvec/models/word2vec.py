@@ -1,0 +1,339 @@
+"""word2vec: skip-gram and CBOW with negative sampling, hierarchical or full softmax.
+
+    from wordvec.models.word2vec import Word2Vec
+    model = Word2Vec(corpus_file="text.txt", sg=1, epochs=5)   # builds vocab and trains
+    model.wv.most_similar("king")
+    model.save("model.w2v"); Word2Vec.load("model.w2v").train(epochs=1)
+
+Hyperparameters keep gensim's names and meanings.  The maths of every update is in
+``wordvec.math.word2vec`` (checked against finite differences); the compiled loops in
+``wordvec.kernels.word2vec`` perform exactly those steps.  Threads (``workers``) each
+train whole chunks of documents, updating the shared float32 matrices without locks.
+
+Continued training: ``train`` continues the learning-rate schedule instead of restarting
+it.  The plan is fixed by the first ``train`` call as P = epochs x corpus tokens, and
+the word at position p of the model's whole training life (tokens before subsampling,
+counted over all calls) gets alpha - (alpha - min_alpha) * min(1, p / P).  So
+``train(epochs=2)`` then ``train(epochs=3)`` is the same run as one 5-epoch ``train``
+(bitwise, with one worker), and training past the plan runs at ``min_alpha``.
+"""
+
+import logging
+import math
+import os
+import queue
+import sys
+import threading
+import time
+
+import numpy as np
+
+from wordvec import schedule
+from wordvec.errors import TrainingError, WordvecError
+from wordvec.kernels import word2vec as kernels
+from wordvec.models import word2vec_io
+
+log = logging.getLogger(__name__)
+
+CHUNK_WORDS = 20_000
+HYPERPARAMETERS = ("vector_size", "window", "min_count", "sg", "hs", "negative", "ns_exponent",
+                   "cbow_mean", "sample", "alpha", "min_alpha", "epochs", "workers", "seed",
+                   "max_vocab_size", "loss", "lowercase", "max_document_length")
+
+
+def default_workers():
+    return max(1, min(2, os.cpu_count() or 1))
+
+
+class Word2Vec:
+    """Skip-gram (``sg=1``) or CBOW (``sg=0``) word vectors; ``.wv`` holds them.
+
+    Output layer: negative sampling with ``negative`` noise words (default), hierarchical
+    softmax with ``hs=1, negative=0`` (both when ``hs=1`` and ``negative>0``, as in
+    gensim), or ``loss="softmax"``: the exact full softmax, O(V) per example, for small
+    vocabularies and for checking the others.  ``loss="ns"`` / ``"hs"`` are shorthands.
+    """
+
+    def __init__(self, sentences=None, corpus_file=None, vector_size=100, window=5, min_count=5,
+                 sg=0, hs=0, negative=5, ns_exponent=0.75, cbow_mean=1, sample=1e-3, alpha=0.025,
+                 min_alpha=0.0001, epochs=5, workers=None, seed=1, max_vocab_size=None, loss=None,
+                 progress=True, callbacks=(), lowercase=False, max_document_length=10_000,
+                 cache_dir=None):
+        if loss == "ns":
+            hs, loss = 0, None
+        elif loss == "hs":
+            hs, negative, loss = 1, 0, None
+        self.vector_size, self.window, self.min_count = vector_size, window, min_count
+        self.sg, self.hs, self.negative, self.ns_exponent = int(sg), int(hs), negative, ns_exponent
+        self.cbow_mean, self.sample = int(cbow_mean), sample
+        self.alpha, self.min_alpha, self.epochs = alpha, min_alpha, epochs
+        self.workers = default_workers() if workers is None else workers
+        self.seed, self.max_vocab_size, self.loss = seed, max_vocab_size, loss
+        self.lowercase, self.max_document_length = lowercase, max_document_length
+        self.progress, self.callbacks, self.cache_dir = progress, tuple(callbacks), cache_dir
+        self._validate()
+        self.vocab = None
+        self.W_in = self.W_out = self.W_inner = None
+        self.trained_words = 0      # schedule position p: tokens trained over all calls
+        self.planned_words = 0      # schedule length P (0 until the first train)
+        self.epochs_trained = 0
+        self.history = []
+        self._corpus = None
+        self._wv = None
+        if sentences is not None and corpus_file is not None:
+            raise WordvecError("pass either sentences or corpus_file, not both")
+        if sentences is not None or corpus_file is not None:
+            self.build_vocab(sentences=sentences, corpus_file=corpus_file)
+            self.train()
+
+    # -- configuration -------------------------------------------------------------------
+
+    def _validate(self):
+        def need(ok, message):
+            if not ok:
+                raise WordvecError(message)
+
+        for name in ("vector_size", "window", "min_count", "epochs", "workers", "max_document_length"):
+            value = getattr(self, name)
+            need(isinstance(value, (int, np.integer)) and value >= 1,
+                 f"{name} must be a positive integer, not {value!r}")
+        need(isinstance(self.negative, (int, np.integer)) and self.negative >= 0,
+             f"negative must be a non-negative integer, not {self.negative!r}")
+        need(self.sg in (0, 1) and self.hs in (0, 1) and self.cbow_mean in (0, 1),
+             "sg, hs and cbow_mean must each be 0 or 1")
+        need(self.loss in (None, "softmax"), f"loss must be None, 'ns', 'hs' or 'softmax', not {self.loss!r}")
+        need(self.loss == "softmax" or self.hs or self.negative > 0,
+             "negative=0 with hs=0 leaves no output layer to train; set negative > 0 or hs=1")
+        need(math.isfinite(self.alpha) and self.alpha > 0, f"alpha must be a positive number, not {self.alpha}")
+        need(math.isfinite(self.min_alpha) and 0 <= self.min_alpha <= self.alpha,
+             f"min_alpha must be between 0 and alpha ({self.alpha}), not {self.min_alpha}")
+        need(math.isfinite(self.sample) and self.sample >= 0, f"sample must be >= 0, not {self.sample}")
+        need(math.isfinite(self.ns_exponent), f"ns_exponent must be a number, not {self.ns_exponent}")
+        need(isinstance(self.seed, (int, np.integer)), f"seed must be an integer, not {self.seed!r}")
+
+    @property
+    def mode(self):
+        """The kernels' output-layer flags for this configuration."""
+        if self.loss == "softmax":
+            return kernels.FULL_SOFTMAX
+        return (kernels.HIERARCHICAL_SOFTMAX if self.hs else 0) | (
+            kernels.NEGATIVE_SAMPLING if self.negative > 0 else 0)
+
+    def hyperparameters(self):
+        return {name: getattr(self, name) for name in HYPERPARAMETERS}
+
+    # -- vocabulary and parameters -------------------------------------------------------
+
+    def _corpus_of(self, sentences, corpus_file):
+        from wordvec.corpus import Corpus
+
+        if sentences is not None and corpus_file is not None:
+            raise WordvecError("pass either sentences or corpus_file, not both")
+        if sentences is not None and not isinstance(sentences, (str, os.PathLike)):
+            if iter(sentences) is sentences:
+                raise WordvecError(
+                    "sentences is a one-shot iterator (e.g. a generator), but training reads it "
+                    "once per epoch; pass a list or an object whose __iter__ starts over "
+                    "(gensim would silently train on nothing after the first epoch)")
+        source = corpus_file if corpus_file is not None else sentences
+        return Corpus(source, lowercase=self.lowercase, max_document_length=self.max_document_length)
+
+    def build_vocab(self, sentences=None, corpus_file=None):
+        """Count the corpus, keep words seen ``min_count`` times, initialise the vectors."""
+        from wordvec.vocab import Vocabulary
+
+        corpus = self._corpus_of(sentences, corpus_file)
+        vocab = Vocabulary.build(corpus, min_count=self.min_count, max_vocab_size=self.max_vocab_size)
+        self._corpus = corpus
+        self.set_vocabulary(vocab)
+        return self
+
+    def set_vocabulary(self, vocab):
+        """Use ``vocab`` and (re)initialise: input vectors uniform in ±0.5/D as in word2vec,
+        output vectors zero; all from ``numpy.random.default_rng(seed)``."""
+        V, D = len(vocab), self.vector_size
+        self.vocab = vocab
+        rng = np.random.default_rng(self.seed)
+        self.W_in = ((rng.random((V, D), dtype=np.float32) - np.float32(0.5)) / np.float32(D))
+        uses_out = self.mode & (kernels.NEGATIVE_SAMPLING | kernels.FULL_SOFTMAX)
+        self.W_out = np.zeros((V if uses_out else 0, D), dtype=np.float32)
+        self.W_inner = np.zeros((max(V - 1, 1) if self.hs and self.loss is None else 0, D), dtype=np.float32)
+        self.trained_words = self.planned_words = self.epochs_trained = 0
+        self.history = []
+        self._wv = None
+
+    @property
+    def wv(self):
+        """The input vectors as ``KeyedVectors`` (shares memory with the model)."""
+        from wordvec.vectors import KeyedVectors
+
+        if self.vocab is None:
+            raise WordvecError("the model has no vocabulary yet; call build_vocab or train first")
+        if self._wv is None:
+            self._wv = KeyedVectors(self.vocab.words, self.W_in, counts=self.vocab.counts)
+        return self._wv
+
+    # -- training ------------------------------------------------------------------------
+
+    def train(self, sentences=None, corpus_file=None, epochs=None):
+        """Train ``epochs`` more epochs (default: the rest of the plan) on the given corpus,
+        or on the one ``build_vocab`` read; returns ``self.history`` entries of this call."""
+        from wordvec.encode import encode_corpus
+
+        if self.vocab is None:
+            if sentences is None and corpus_file is None:
+                raise WordvecError("nothing to train on: pass sentences or corpus_file")
+            self.build_vocab(sentences=sentences, corpus_file=corpus_file)
+            sentences = corpus_file = None
+        corpus = self._corpus if sentences is None and corpus_file is None else self._corpus_of(
+            sentences, corpus_file)
+        if corpus is None:
+            raise WordvecError("this model was loaded without its corpus: pass sentences or corpus_file to train")
+        encoded = encode_corpus(corpus, self.vocab, cache_dir=self.cache_dir)
+        N = encoded.num_tokens
+        if N == 0:
+            raise TrainingError(f"{corpus} has no words of the vocabulary: an epoch would train nothing")
+        if self.planned_words == 0:
+            self.planned_words = self.epochs * N
+        if epochs is None:
+            epochs = max(0, math.ceil((self.planned_words - self.trained_words) / N))
+            if epochs == 0:
+                raise WordvecError(f"the {self.epochs} planned epochs are done; pass epochs=k to train "
+                                   f"k more (at min_alpha={self.min_alpha}, the end of the schedule)")
+        if not isinstance(epochs, (int, np.integer)) or epochs < 1:
+            raise WordvecError(f"epochs must be a positive integer, not {epochs!r}")
+        self._wv = None
+        run = _EpochRunner(self, encoded)
+        done = []
+        for _ in range(epochs):
+            info = run.epoch()
+            self.history.append(info)
+            done.append(info)
+            for callback in self.callbacks:
+                callback(self, info)
+        if self._wv is not None:
+            self._wv.reset_norms()
+        return done
+
+    # -- persistence ---------------------------------------------------------------------
+
+    def save(self, path):
+        """Save to directory ``path`` (npy + JSON, atomic files, no pickle)."""
+        word2vec_io.save_model(self, path)
+
+    @classmethod
+    def load(cls, path):
+        """Load a model saved by :meth:`save`; ``train(corpus, ...)`` continues it."""
+        return word2vec_io.load_model(cls, path)
+
+
+class _EpochRunner:
+    """Runs epochs over an encoded corpus with ``model.workers`` threads."""
+
+    def __init__(self, model, encoded):
+        from wordvec.vocab import alias_table
+
+        self.model, self.encoded = model, encoded
+        self.ids, self.offsets = encoded.ids, np.ascontiguousarray(encoded.offsets, dtype=np.int64)
+        self.bounds = schedule.chunk_bounds(self.offsets, CHUNK_WORDS)
+        vocab = model.vocab
+        self.keep = vocab.keep_probability(model.sample).astype(np.float32)
+        if model.mode & kernels.NEGATIVE_SAMPLING:
+            self.noise = kernels.pack_alias_table(*alias_table(vocab.noise_distribution(model.ns_exponent)))
+        else:
+            self.noise = np.zeros(1, dtype=np.uint64)
+        if model.mode & kernels.HIERARCHICAL_SOFTMAX:
+            tree = vocab.huffman()
+            self.points, self.codes, self.lengths = tree.points, tree.codes, tree.lengths
+        else:
+            self.points = np.zeros((len(vocab), 1), np.int32)
+            self.codes = np.zeros((len(vocab), 1), np.uint8)
+            self.lengths = np.zeros(len(vocab), np.int32)
+        D = model.vector_size
+        self.W_out = model.W_out if model.W_out.shape[0] else np.zeros((1, D), np.float32)
+        self.W_inner = model.W_inner if model.W_inner.shape[0] else np.zeros((1, D), np.float32)
+
+    def _chunk(self, index, epoch_start, epoch):
+        m = self.model
+        begin, end = int(self.bounds[index]), int(self.bounds[index + 1])
+        return kernels.train_chunk(
+            self.ids, self.offsets, begin, end, m.W_in, self.W_out, self.W_inner, self.points,
+            self.codes, self.lengths, self.keep, self.noise, int(m.sg), int(m.mode), bool(m.cbow_mean),
+            int(m.window), int(m.negative), float(m.alpha), float(m.min_alpha),
+            int(epoch_start + self.offsets[begin]), int(m.planned_words),
+            np.uint64(schedule.chunk_seed(m.seed, epoch, index)))
+
+    def epoch(self):
+        m = self.model
+        epoch, epoch_start = m.epochs_trained, m.trained_words
+        n_chunks = self.bounds.size - 1
+        losses = np.zeros(n_chunks)
+        stats = np.zeros((n_chunks, 2), dtype=np.int64)
+        next_chunk = iter(range(n_chunks))
+        lock = threading.Lock()
+        results = queue.Queue()
+        stop = threading.Event()
+
+        def work():
+            while not stop.is_set():
+                with lock:
+                    index = next(next_chunk, None)
+                if index is None:
+                    return
+                try:
+                    loss, chunk_stats = self._chunk(index, epoch_start, epoch)
+                except BaseException as error:  # hand it to the main thread
+                    results.put((index, error, None))
+                    return
+                results.put((index, loss, chunk_stats))
+
+        bar = _progress_bar(m, self.encoded.num_tokens, epoch)
+        started = time.perf_counter()
+        threads = [threading.Thread(target=work, daemon=True) for _ in range(min(m.workers, n_chunks))]
+        for thread in threads:
+            thread.start()
+        failure = None
+        try:
+            for _ in range(n_chunks):
+                index, loss, chunk_stats = results.get()
+                if chunk_stats is None:
+                    failure = loss
+                    break
+                losses[index], stats[index] = loss, chunk_stats
+                if not math.isfinite(loss):
+                    failure = TrainingError(
+                        f"training diverged (the loss became {loss}) in epoch {epoch + 1}; "
+                        f"try a smaller alpha than {m.alpha}")
+                    break
+                if bar is not None:
+                    bar.update(int(chunk_stats[kernels.STAT_WORDS]))
+        finally:
+            stop.set()
+            for thread in threads:
+                thread.join()
+            if bar is not None:
+                bar.close()
+        if failure is not None:
+            raise failure
+        seconds = time.perf_counter() - started
+        words, examples = (int(x) for x in stats.sum(axis=0))
+        if words == 0 or examples == 0:
+            raise TrainingError(f"epoch {epoch + 1} trained no {'words' if words == 0 else 'examples'}"
+                                " (documents too short for a window?)")
+        m.trained_words += words
+        m.epochs_trained += 1
+        total_loss = float(np.sum(losses))  # summed in chunk order: independent of threads
+        info = {"epoch": m.epochs_trained, "loss": total_loss / examples, "examples": examples,
+                "words": words, "seconds": seconds, "words_per_sec": words / max(seconds, 1e-9),
+                "alpha": schedule.learning_rate(m.alpha, m.min_alpha, m.trained_words, m.planned_words)}
+        log.info("epoch %d: loss %.4f per example, %d words, %.0f words/s, %.1f s",
+                 info["epoch"], info["loss"], words, info["words_per_sec"], seconds)
+        return info
+
+
+def _progress_bar(model, total, epoch):
+    if not model.progress or not sys.stderr.isatty():
+        return None
+    from tqdm import tqdm
+
+    return tqdm(total=total, unit="word", unit_scale=True, desc=f"epoch {epoch + 1}", leave=False)

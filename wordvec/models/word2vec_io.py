@@ -1,0 +1,87 @@
+"""Native save/load of a ``Word2Vec`` model: a directory of .npy arrays and JSON.
+
+    model.json            hyperparameters, schedule position, history (written last)
+    vocab.json            the vocabulary (words, counts)
+    input_vectors.npy     W_in, V x D float32 (the word vectors)
+    output_vectors.npy    W_out, V x D (negative sampling / full softmax), or 0 x D
+    inner_vectors.npy     W_inner, (V-1) x D (hierarchical softmax), or 0 x D
+
+Every file is written atomically and ``model.json`` last, so a directory whose
+``model.json`` exists is complete.  Nothing is pickled: arrays are read with
+``allow_pickle=False``.
+"""
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+from wordvec.atomic import save_json, save_npy
+from wordvec.errors import FormatError, WordvecError
+
+FORMAT = "wordvec-word2vec"
+VERSION = 1
+ARRAYS = {"W_in": "input_vectors.npy", "W_out": "output_vectors.npy", "W_inner": "inner_vectors.npy"}
+
+
+def save_model(model, path):
+    if model.vocab is None:
+        raise WordvecError("cannot save a model without a vocabulary; call build_vocab or train first")
+    path = Path(path)
+    if path.exists() and not path.is_dir():
+        raise WordvecError(f"{path} exists and is not a directory; a model is saved as a directory")
+    path.mkdir(parents=True, exist_ok=True)
+    model.vocab.save(path / "vocab.json")
+    for attribute, name in ARRAYS.items():
+        save_npy(path / name, getattr(model, attribute))
+    save_json(path / "model.json", {
+        "format": FORMAT,
+        "version": VERSION,
+        "hyperparameters": _plain(model.hyperparameters()),
+        "schedule": {"trained_words": model.trained_words, "planned_words": model.planned_words,
+                     "epochs_trained": model.epochs_trained},
+        "history": _plain(model.history),
+    })
+
+
+def load_model(cls, path):
+    from wordvec.vocab import Vocabulary
+
+    path = Path(path)
+    manifest = path / "model.json"
+    if not manifest.is_file():
+        raise WordvecError(f"{path} is not a saved wordvec Word2Vec model (no model.json)")
+    try:
+        meta = json.loads(manifest.read_text(encoding="utf-8"))
+        if meta.get("format") != FORMAT:
+            raise ValueError
+        model = cls(**meta["hyperparameters"], progress=True)
+        sched = meta["schedule"]
+    except (ValueError, KeyError, TypeError):
+        raise FormatError(manifest, None, "not a wordvec Word2Vec model description") from None
+    model.vocab = Vocabulary.load(path / "vocab.json")
+    for attribute, name in ARRAYS.items():
+        try:
+            array = np.load(path / name, allow_pickle=False)
+        except (OSError, ValueError) as error:
+            raise FormatError(path / name, None, f"cannot read the array ({error})") from None
+        setattr(model, attribute, np.ascontiguousarray(array, dtype=np.float32))
+    V, D = len(model.vocab), model.vector_size
+    if model.W_in.shape != (V, D):
+        raise FormatError(path / ARRAYS["W_in"], None, f"expected shape {(V, D)}, found {model.W_in.shape}")
+    model.trained_words = int(sched["trained_words"])
+    model.planned_words = int(sched["planned_words"])
+    model.epochs_trained = int(sched["epochs_trained"])
+    model.history = list(meta.get("history", []))
+    return model
+
+
+def _plain(value):
+    """JSON-safe copy (NumPy scalars to Python numbers)."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
