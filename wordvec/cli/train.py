@@ -1,6 +1,7 @@
 """``wordvec train``: learn vectors from a corpus and write them, then show what they learned."""
 
 import argparse
+import importlib
 import json
 import logging
 import os
@@ -72,8 +73,8 @@ def register(subparsers):
                      help="final learning rate (default 0.0001)")
     w2v.add_argument("--cbow-sum", action="store_true", help="CBOW sums context vectors instead of averaging")
     try:
-        from wordvec.cli import train_count
-    except ModuleNotFoundError:
+        train_count = importlib.import_module("wordvec.cli.train_count")
+    except ModuleNotFoundError:  # count models not installed in this build
         train_count = None
     if train_count is not None:
         train_count.add_arguments(parser)
