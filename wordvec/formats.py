@@ -267,22 +267,41 @@ def read_native(path, mmap_mode=None):
         raise FormatError(path, None, f"not a wordvec vectors directory (no {NATIVE_META})")
     meta = _read_meta(meta_path)
     words, counts, dims = meta["words"], meta.get("counts"), meta["vector_size"]
+    if not npy_path.is_file():
+        raise FormatError(path, None, f"{NATIVE_VECTORS} is missing")
+    _check_npy_header(npy_path, (len(words), dims))  # before np.load can allocate anything
     try:
         vectors = np.load(npy_path, mmap_mode=mmap_mode, allow_pickle=False)
-    except FileNotFoundError:
-        raise FormatError(path, None, f"{NATIVE_VECTORS} is missing") from None
-    except (ValueError, OSError, EOFError, TypeError, AttributeError) as error:
+    except (ValueError, OSError, EOFError) as error:
         raise FormatError(npy_path, None, f"not a valid NumPy array file ({_one_line(error)})") from None
-    if vectors.ndim != 2 or vectors.shape != (len(words), dims):
-        raise FormatError(npy_path, None, f"array of shape {vectors.shape} does not match the "
-                                          f"{len(words)} words of size {dims} in {NATIVE_META}")
-    if vectors.dtype.kind != "f":
-        raise FormatError(npy_path, None, f"array holds {vectors.dtype}, not floating-point numbers")
     if vectors.dtype != np.float32:
         vectors = vectors.astype(np.float32)
     if mmap_mode is None:
         _check_finite(npy_path, words, vectors, 0)
     return words, vectors, counts
+
+
+def _check_npy_header(npy_path, shape):
+    """Validate a .npy header (shape, float dtype, enough bytes) without reading the data."""
+    with open(npy_path, "rb") as handle:
+        try:
+            version = np.lib.format.read_magic(handle)
+            read_header = {(1, 0): np.lib.format.read_array_header_1_0,
+                           (2, 0): np.lib.format.read_array_header_2_0}.get(version)
+            if read_header is None:
+                raise ValueError(f"unsupported .npy version {version}")
+            found_shape, _, dtype = read_header(handle)
+        except Exception as error:  # numpy parses untrusted header text; any failure means "malformed"
+            raise FormatError(npy_path, None, f"not a valid NumPy array file ({_one_line(error)})") from None
+        data_start = handle.tell()
+        size = os.fstat(handle.fileno()).st_size
+    if tuple(found_shape) != shape:
+        raise FormatError(npy_path, None, f"array of shape {tuple(found_shape)} does not match the "
+                                          f"{shape[0]} words of size {shape[1]} in {NATIVE_META}")
+    if dtype.kind != "f" or dtype.hasobject:
+        raise FormatError(npy_path, None, f"array holds {dtype}, not floating-point numbers")
+    if data_start + shape[0] * shape[1] * dtype.itemsize > size:
+        raise FormatError(npy_path, None, "file is truncated")
 
 
 def _one_line(error):
