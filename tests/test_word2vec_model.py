@@ -1,0 +1,117 @@
+"""Word2Vec model API: validation, determinism, schedule continuation, save/load, quality."""
+
+import math
+
+import numpy as np
+import pytest
+
+from wordvec.errors import TrainingError, WordvecError
+from wordvec.models.word2vec import Word2Vec
+from wordvec.synthetic import analogy_questions, write_corpus
+
+SMALL = dict(vector_size=16, window=3, min_count=1, epochs=2, workers=1, progress=False)
+
+
+def _sentences(n_docs=60, vocab=30, seed=0):
+    rng = np.random.default_rng(seed)
+    return [[f"w{int(i)}" for i in rng.zipf(1.3, size=rng.integers(5, 40)) % vocab] for _ in range(n_docs)]
+
+
+@pytest.fixture(scope="module")
+def synthetic_file(tmp_path_factory):
+    path = tmp_path_factory.mktemp("corpus") / "synthetic.txt"
+    write_corpus(path, tokens=200_000, seed=3)
+    return path
+
+
+@pytest.mark.parametrize("bad, fragment", [
+    (dict(window=0), "window"), (dict(vector_size=0), "vector_size"), (dict(alpha=-0.1), "alpha"),
+    (dict(negative=0, hs=0), "negative=0 with hs=0"), (dict(epochs=0), "epochs"),
+    (dict(loss="bogus"), "loss"), (dict(min_alpha=1.0), "min_alpha"),
+])
+def test_bad_hyperparameters_are_one_sentence_errors(bad, fragment):
+    with pytest.raises(WordvecError, match=fragment) as info:
+        Word2Vec(**{**SMALL, **bad})
+    assert "\n" not in str(info.value)
+
+
+def test_empty_corpus_and_one_shot_iterator_are_rejected(tmp_path):
+    empty = tmp_path / "empty.txt"
+    empty.write_text("\n\n")
+    with pytest.raises(WordvecError, match="empty"):
+        Word2Vec(corpus_file=str(empty), **SMALL)
+    with pytest.raises(WordvecError, match="one-shot"):
+        Word2Vec(sentences=(s for s in _sentences()), **SMALL)
+
+
+def test_initial_loss_matches_theory():
+    """Zero output vectors: every softmax prediction costs ln V; every NS example (K+1) ln 2."""
+    sentences = _sentences()
+    tiny = dict(SMALL, epochs=1, alpha=1e-12, min_alpha=1e-12)
+    softmax = Word2Vec(sentences, loss="softmax", **tiny)
+    assert softmax.history[0]["loss"] == pytest.approx(math.log(len(softmax.vocab)), rel=1e-4)
+    ns = Word2Vec(sentences, sg=1, negative=4, **tiny)
+    assert ns.history[0]["loss"] == pytest.approx(5 * math.log(2.0), rel=1e-4)
+
+
+@pytest.mark.parametrize("options", [dict(sg=1), dict(sg=0), dict(sg=1, hs=1, negative=0),
+                                     dict(sg=0, hs=1, negative=3, cbow_mean=0)])
+def test_one_worker_is_bitwise_deterministic(options):
+    sentences = _sentences()
+    a = Word2Vec(sentences, seed=5, **SMALL, **options)
+    b = Word2Vec(sentences, seed=5, **SMALL, **options)
+    c = Word2Vec(sentences, seed=6, **SMALL, **options)
+    assert np.array_equal(a.wv.vectors, b.wv.vectors)
+    assert [h["loss"] for h in a.history] == [h["loss"] for h in b.history]
+    assert not np.array_equal(a.wv.vectors, c.wv.vectors)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_every_epoch_processes_every_token(synthetic_file, workers):
+    model = Word2Vec(corpus_file=str(synthetic_file), vector_size=8, min_count=1, epochs=2,
+                     workers=workers, progress=False)
+    tokens = model.vocab.total  # min_count=1: every token of the file is in the vocabulary
+    assert [h["words"] for h in model.history] == [tokens, tokens]
+    assert model.trained_words == 2 * tokens == model.planned_words
+
+
+def test_split_training_and_save_load_continue_the_schedule(tmp_path):
+    sentences = _sentences(seed=1)
+    whole = Word2Vec(sentences, **{**SMALL, "epochs": 3}, sg=1)
+    part = Word2Vec(**{**SMALL, "epochs": 3}, sg=1)
+    part.build_vocab(sentences)
+    part.train(epochs=1)
+    part.save(tmp_path / "m")
+    loaded = Word2Vec.load(tmp_path / "m")
+    assert np.array_equal(loaded.wv.vectors, part.wv.vectors) and loaded.history == part.history
+    loaded.train(sentences)  # the remaining 2 planned epochs
+    assert np.array_equal(loaded.wv.vectors, whole.wv.vectors)
+    assert [h["loss"] for h in loaded.history] == [h["loss"] for h in whole.history]
+    with pytest.raises(WordvecError, match="planned"):
+        loaded.train(sentences)
+    extra = loaded.train(sentences, epochs=1)  # past the plan: runs at min_alpha
+    assert extra[0]["alpha"] == pytest.approx(loaded.min_alpha)
+
+
+def test_divergence_is_a_training_error():
+    with pytest.raises(TrainingError, match="smaller alpha"):
+        Word2Vec(_sentences(), alpha=1e12, min_alpha=1e12, sg=1, **{k: v for k, v in SMALL.items()})
+
+
+def test_history_and_callbacks():
+    seen = []
+    model = Word2Vec(_sentences(), callbacks=[lambda m, info: seen.append(info["epoch"])], **SMALL)
+    assert seen == [1, 2]
+    assert set(model.history[0]) >= {"epoch", "loss", "words", "examples", "seconds", "words_per_sec", "alpha"}
+    assert all(np.isfinite(h["loss"]) and h["loss"] > 0 for h in model.history)
+
+
+@pytest.mark.parametrize("options", [dict(sg=1), dict(sg=0, alpha=0.05)])
+def test_learns_the_synthetic_analogies(synthetic_file, options):
+    model = Word2Vec(corpus_file=str(synthetic_file), vector_size=32, window=5, min_count=2, epochs=5,
+                     workers=2, progress=False, **options)
+    assert model.history[-1]["loss"] < model.history[0]["loss"]
+    questions = [q for _, qs in analogy_questions() for q in qs[::7]]
+    correct = sum(model.wv.most_similar(positive=[b, c], negative=[a], topn=1)[0][0] == d
+                  for a, b, c, d in questions)
+    assert correct / len(questions) > 0.5
