@@ -367,8 +367,13 @@ def write_word2vec_binary(path, words, vectors):
             handle.write(word.encode("utf-8") + b" " + row.tobytes() + b"\n")
 
 
-def write_native(path, words, vectors, counts=None):
-    """Write ``vectors.npy`` + ``vocab.json`` into a temporary directory, then rename it into place."""
+def write_native(path, words, vectors, counts=None, extra_arrays=None, extra_json=None):
+    """Write ``vectors.npy`` + ``vocab.json`` into a temporary directory, then rename it into place.
+
+    ``extra_arrays`` / ``extra_json`` (name -> array / object) add files to the same
+    directory: a model (e.g. ``Word2Vec``) saves its vectors this way, so that the model
+    directory is also a vectors directory that ``load_vectors`` reads.
+    """
     path = Path(path)
     if path.exists():
         _check_replaceable(path)
@@ -382,6 +387,10 @@ def write_native(path, words, vectors, counts=None):
     try:
         os.chmod(tmp, 0o777 & ~_current_umask())  # mkdtemp makes it private (0700)
         save_npy(tmp / NATIVE_VECTORS, vectors)
+        for name, array in (extra_arrays or {}).items():
+            save_npy(tmp / name, array)
+        for name, obj in (extra_json or {}).items():
+            save_json(tmp / name, obj)
         save_json(tmp / NATIVE_META, meta)
         if path.exists():
             old = Path(tempfile.mkdtemp(prefix=f".{path.name}.old-", dir=path.parent))
@@ -397,11 +406,11 @@ def write_native(path, words, vectors, counts=None):
 
 
 def _check_replaceable(path):
-    """Only ever replace a previous native save, never a user's other files."""
-    ours = {NATIVE_VECTORS, NATIVE_META}
-    if not path.is_dir() or not (path / NATIVE_META).is_file() or not {p.name for p in path.iterdir()} <= ours:
-        raise WordvecError(f"refusing to replace {path}: it is not a wordvec vectors directory "
-                           f"(only {NATIVE_VECTORS} and {NATIVE_META})")
+    """Only ever replace a previous native save (vocab.json plus .npy/.json files), never a user's other files."""
+    names = [p.name for p in path.iterdir()] if path.is_dir() else []
+    if not (path / NATIVE_META).is_file() or not all(n.endswith((".npy", ".json")) for n in names):
+        raise WordvecError(f"refusing to replace {path}: it is not a wordvec save directory "
+                           f"({NATIVE_META} and nothing but .npy and .json files)")
 
 
 def _current_umask():

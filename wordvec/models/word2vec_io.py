@@ -1,14 +1,16 @@
 """Native save/load of a ``Word2Vec`` model: a directory of .npy arrays and JSON.
 
-    model.json            hyperparameters, schedule position, history (written last)
-    vocab.json            the vocabulary (words, counts)
-    input_vectors.npy     W_in, V x D float32 (the word vectors)
+    vectors.npy           W_in, V x D float32 (the word vectors)
+    vocab.json            words and counts (the native vectors format's metadata)
     output_vectors.npy    W_out, V x D (negative sampling / full softmax), or 0 x D
     inner_vectors.npy     W_inner, (V-1) x D (hierarchical softmax), or 0 x D
+    model.json            hyperparameters, schedule position, history
 
-Every file is written atomically and ``model.json`` last, so a directory whose
-``model.json`` exists is complete.  Nothing is pickled: arrays are read with
-``allow_pickle=False``.
+The first two files are exactly a native vectors save, so ``load_vectors(path)`` and
+every command that takes vectors read a model directory as its word vectors.  The
+directory is written whole into a temporary sibling and renamed into place
+(``formats.write_native``), so an interrupted save leaves the previous one intact.
+Nothing is pickled: arrays are read with ``allow_pickle=False``.
 """
 
 import json
@@ -16,39 +18,42 @@ from pathlib import Path
 
 import numpy as np
 
-from wordvec.atomic import save_json, save_npy
 from wordvec.errors import FormatError, WordvecError
 
 FORMAT = "wordvec-word2vec"
 VERSION = 1
-ARRAYS = {"W_in": "input_vectors.npy", "W_out": "output_vectors.npy", "W_inner": "inner_vectors.npy"}
+ARRAYS = {"W_out": "output_vectors.npy", "W_inner": "inner_vectors.npy"}
+MANIFEST = "model.json"
 
 
 def save_model(model, path):
+    from wordvec import formats
+
     if model.vocab is None:
         raise WordvecError("cannot save a model without a vocabulary; call build_vocab or train first")
     path = Path(path)
     if path.exists() and not path.is_dir():
         raise WordvecError(f"{path} exists and is not a directory; a model is saved as a directory")
-    path.mkdir(parents=True, exist_ok=True)
-    model.vocab.save(path / "vocab.json")
-    for attribute, name in ARRAYS.items():
-        save_npy(path / name, getattr(model, attribute))
-    save_json(path / "model.json", {
+    manifest = {
         "format": FORMAT,
         "version": VERSION,
         "hyperparameters": _plain(model.hyperparameters()),
         "schedule": {"trained_words": model.trained_words, "planned_words": model.planned_words,
                      "epochs_trained": model.epochs_trained},
+        "corpus_tokens": model.vocab.corpus_tokens,
         "history": _plain(model.history),
-    })
+    }
+    formats.write_native(path, model.vocab.words, model.W_in, model.vocab.counts,
+                         extra_arrays={name: getattr(model, attr) for attr, name in ARRAYS.items()},
+                         extra_json={MANIFEST: manifest})
 
 
 def load_model(cls, path):
+    from wordvec import formats
     from wordvec.vocab import Vocabulary
 
     path = Path(path)
-    manifest = path / "model.json"
+    manifest = path / MANIFEST
     if not manifest.is_file():
         raise WordvecError(f"{path} is not a saved wordvec Word2Vec model (no model.json)")
     try:
@@ -59,7 +64,12 @@ def load_model(cls, path):
         sched = meta["schedule"]
     except (ValueError, KeyError, TypeError):
         raise FormatError(manifest, None, "not a wordvec Word2Vec model description") from None
-    model.vocab = Vocabulary.load(path / "vocab.json")
+    words, vectors, counts = formats.read_native(path)
+    if counts is None:
+        raise FormatError(path / formats.NATIVE_META, None, "a model's vocabulary needs its word counts")
+    model.vocab = Vocabulary(words, counts, corpus_tokens=meta.get("corpus_tokens"),
+                             min_count=model.min_count)
+    model.W_in = np.ascontiguousarray(vectors, dtype=np.float32)
     for attribute, name in ARRAYS.items():
         try:
             array = np.load(path / name, allow_pickle=False)
@@ -68,7 +78,7 @@ def load_model(cls, path):
         setattr(model, attribute, np.ascontiguousarray(array, dtype=np.float32))
     V, D = len(model.vocab), model.vector_size
     if model.W_in.shape != (V, D):
-        raise FormatError(path / ARRAYS["W_in"], None, f"expected shape {(V, D)}, found {model.W_in.shape}")
+        raise FormatError(path / formats.NATIVE_VECTORS, None, f"expected shape {(V, D)}, found {model.W_in.shape}")
     model.trained_words = int(sched["trained_words"])
     model.planned_words = int(sched["planned_words"])
     model.epochs_trained = int(sched["epochs_trained"])
