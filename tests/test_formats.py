@@ -1,5 +1,6 @@
 """Vector file formats: gensim round trips, the C binary layout, malformed files, fuzzing, crash safety."""
 
+import atexit
 import json
 import os
 import shutil
@@ -208,6 +209,7 @@ def test_unwritable_words_and_unknown_names(tmp_path):
 # ----------------------------------------------------------------------------- fuzzing
 
 FUZZ_DIR = Path(tempfile.mkdtemp(prefix="wordvec-fuzz-"))
+atexit.register(shutil.rmtree, FUZZ_DIR, True)
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -218,6 +220,8 @@ def _valid_bytes(name):
 
 
 VALID = {name: _valid_bytes(name) for name in ("valid.txt", "valid.bin", "valid.glove")}
+sample_kv().save(FUZZ_DIR / "valid.wv")
+VALID_NATIVE = {name: (FUZZ_DIR / "valid.wv" / name).read_bytes() for name in ("vectors.npy", "vocab.json")}
 
 
 @st.composite
@@ -266,11 +270,12 @@ def test_fuzz_file_readers(name, fmt, data):
 @given(data=st.data())
 def test_fuzz_native_reader(data):
     directory = FUZZ_DIR / "fuzz.wv"
-    shutil.rmtree(directory, ignore_errors=True)
-    sample_kv().save(directory)
-    victim = directory / data.draw(st.sampled_from(["vectors.npy", "vocab.json"]))
-    original = victim.read_bytes()
-    victim.write_bytes(data.draw(st.one_of(st.binary(max_size=300), mutations(original))))
+    directory.mkdir(exist_ok=True)
+    victim = data.draw(st.sampled_from(sorted(VALID_NATIVE)))
+    for name, content in VALID_NATIVE.items():
+        if name == victim:
+            content = data.draw(st.one_of(st.binary(max_size=300), mutations(content)))
+        (directory / name).write_bytes(content)
     load_or_wordvec_error(lambda: load_vectors(directory))
 
 
