@@ -48,6 +48,8 @@ def register(subparsers):
     train.add_argument("--max-vocab", type=int, metavar="N", help="word level: keep the N most frequent tokens")
     train.add_argument("--time-budget", type=float, metavar="SECONDS", help="stop training after this long")
     train.add_argument("--seed", type=int, default=1, metavar="N", help="random seed (default 1)")
+    train.add_argument("--threads", type=int, default=1, metavar="N",
+                       help="BLAS threads (default 1: the cell's small products run fastest single-threaded)")
     train.add_argument("--resume", action="store_true", help="continue training the checkpoint at -o MODEL")
     train.add_argument("--no-progress", action="store_true", help="no progress bar")
     train.add_argument("-o", "--output", required=True, metavar="MODEL", help="model directory to write")
@@ -115,7 +117,8 @@ def run_train(args):
     valid_stream = model.vocab.encode_file(args.valid) if args.valid else None
     model.fit(train_stream, valid_stream, epochs=args.epochs, bptt=args.bptt, batch_size=args.batch_size,
               lr=args.lr, optimizer=args.optimizer, clip=args.clip, lr_decay=args.lr_decay,
-              progress=not args.no_progress, checkpoint=args.output, time_budget=args.time_budget)
+              progress=not args.no_progress, checkpoint=args.output, time_budget=args.time_budget,
+              threads=args.threads)
     for record in model.history:
         valid = f", valid ppl {record['valid_perplexity']:.3f}" if "valid_perplexity" in record else ""
         print(f"epoch {record['epoch']}: train ppl {record['train_perplexity']:.3f}{valid}, "
@@ -127,6 +130,7 @@ def run_train(args):
 def run_eval(args):
     import logging
 
+    from wordvec.models.lm_training import blas_threads
     from wordvec.models.rnnlm import RNNLM
 
     model = RNNLM.load(args.model)
@@ -135,7 +139,8 @@ def run_eval(args):
     if unknown > 0:
         logging.getLogger(__name__).warning("%.2f%% of the words of %s are not in the model's vocabulary "
                                             "and are scored as <unk>", 100 * unknown, args.file)
-    cross_entropy, tokens = model.evaluate(stream, batch_size=args.batch_size)
+    with blas_threads(1):
+        cross_entropy, tokens = model.evaluate(stream, batch_size=args.batch_size)
     result = {"cross_entropy": cross_entropy, "perplexity": math.exp(min(cross_entropy, 700.0)), "tokens": tokens}
     if args.json:
         print(json.dumps(result))
@@ -147,11 +152,14 @@ def run_eval(args):
 
 def run_sample(args):
     from wordvec.errors import WordvecError
+    from wordvec.models.lm_training import blas_threads
     from wordvec.models.rnnlm import RNNLM
 
     if args.n < 1 or args.max_length < 1:
         raise WordvecError("-n and --max-length must be at least 1")
     model = RNNLM.load(args.model)
-    for ids in model.sample(args.n, args.max_length, args.temperature, args.seed):
+    with blas_threads(1):
+        samples = model.sample(args.n, args.max_length, args.temperature, args.seed)
+    for ids in samples:
         sys.stdout.write(model.vocab.decode(ids) + "\n")
     return 0

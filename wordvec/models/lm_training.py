@@ -3,6 +3,7 @@ the hidden state carried between segments, gradient clipping by global norm, SGD
 Adam, per-epoch validation, checkpoints and resume.
 """
 
+import contextlib
 import logging
 import math
 import sys
@@ -39,6 +40,47 @@ def batchify(stream, batch_size, pad=False):
         k = max(piece.size - 1, 0)
         inputs[b, :k], targets[b, :k] = piece[:k], piece[1 : k + 1]
     return inputs, targets
+
+
+# ---------------------------------------------------------------- BLAS threads
+def _openblas_thread_api():
+    """(set, get) of the OpenBLAS bundled with NumPy's wheels, or None if not found."""
+    import ctypes
+    import glob
+    import os
+
+    libs = os.path.join(os.path.dirname(np.__file__), os.pardir, "numpy.libs", "libscipy_openblas*.so*")
+    for path in glob.glob(libs):
+        try:
+            lib = ctypes.CDLL(path)  # the already-loaded library: same thread setting
+            setter = lib.scipy_openblas_set_num_threads64_
+            getter = lib.scipy_openblas_get_num_threads64_
+        except (OSError, AttributeError):
+            continue
+        setter.argtypes, setter.restype, getter.restype = [ctypes.c_int], None, ctypes.c_int
+        return setter, getter
+    return None
+
+
+@contextlib.contextmanager
+def blas_threads(n):
+    """Run the block with ``n`` BLAS threads (None: leave as is); restore afterwards.
+
+    Measured on the shared 2-core machine (load ~8): the recurrent cell's small
+    (B x 4H) products ran 20x faster single-threaded (OpenBLAS threads spin-wait for
+    a core), and a word-level LSTM step (V=10k, H=128, B=T=32) 3-6x faster.
+    """
+    api = _openblas_thread_api() if n else None
+    if api is None:
+        yield
+        return
+    setter, getter = api
+    previous = getter()
+    setter(int(n))
+    try:
+        yield
+    finally:
+        setter(previous)
 
 
 # ---------------------------------------------------------------- clipping and optimizers
@@ -125,7 +167,7 @@ def _progress_enabled(progress):
 
 def train(model, train_stream, valid_stream=None, *, epochs=10, bptt=32, batch_size=32, lr=None,
           optimizer="adam", clip=5.0, lr_decay=1.0, progress=True, checkpoint=None,
-          time_budget=None, on_step=None, eval_batch_size=16):
+          time_budget=None, on_step=None, eval_batch_size=16, threads=1):
     """Train ``model`` in place for epochs ``len(model.history)+1 .. epochs``; return history.
 
     Each epoch walks the B row-streams (see :func:`batchify`) in segments of ``bptt``
@@ -135,8 +177,16 @@ def train(model, train_stream, valid_stream=None, *, epochs=10, bptt=32, batch_s
     by it whenever the valid loss did not improve.  ``checkpoint`` (a path) is written
     after every epoch, with optimizer state, so training can resume where it stopped.
     ``time_budget`` (seconds) ends training early, mid-epoch, once exceeded.
-    ``on_step(step, loss, norm)`` is called after every update.
+    ``on_step(step, loss, norm)`` is called after every update.  ``threads``: BLAS
+    threads while training (see :func:`blas_threads`; None leaves BLAS's default).
     """
+    with blas_threads(threads):
+        return _train(model, train_stream, valid_stream, epochs, bptt, batch_size, lr, optimizer, clip,
+                      lr_decay, progress, checkpoint, time_budget, on_step, eval_batch_size)
+
+
+def _train(model, train_stream, valid_stream, epochs, bptt, batch_size, lr, optimizer, clip, lr_decay,
+           progress, checkpoint, time_budget, on_step, eval_batch_size):
     if bptt is None or int(bptt) < 1:
         raise WordvecError(f"sequence length (--bptt) must be at least 1, got {bptt}")
     if optimizer not in OPTIMIZERS:

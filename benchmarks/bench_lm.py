@@ -1,0 +1,244 @@
+"""Recurrent language model experiments (issue 6): char level on dinosaur names, word
+level on wordbench, and clipping off vs on where gradients explode.
+
+    .venv/bin/python benchmarks/bench_lm.py char      # dinos: LSTM vs unigram/bigram, curve, samples
+    .venv/bin/python benchmarks/bench_lm.py clip      # RNN, large init and lr: clip off vs on
+    .venv/bin/python benchmarks/bench_lm.py word      # RNN/LSTM x tied/untied vs interpolated bigram
+
+Results go to benchmarks/out/lm_*.json (gitignored), plots to benchmarks/figures/.
+Data: ../shared/data (never copied into the repo; the word split is written to
+benchmarks/out/lm_word/).
+"""
+
+import argparse
+import json
+import lzma
+import math
+import time
+from pathlib import Path
+
+import numpy as np
+
+from wordvec.errors import TrainingError
+from wordvec.lm_data import LMVocab, read_lines
+from wordvec.models.rnnlm import RNNLM
+
+ROOT = Path(__file__).resolve().parent
+DATA = ROOT.parents[1] / "shared" / "data"
+OUT, FIGURES = ROOT / "out", ROOT / "figures"
+
+
+# ---------------------------------------------------------------- count baselines
+def ngram_baselines(train_stream, valid_stream, V):
+    """Validation cross-entropy (nats/token) of add-one unigram and interpolated bigram.
+
+    Bigram: P(w | v) = lam * c(v, w) / c(v) + (1 - lam) * P_add1(w), where c(v) counts v
+    as a history; lam is tuned on the validation text itself (grid 0.05 .. 0.95), which
+    favours the baseline.  No Kneser-Ney.  Scored on the same targets as the LMs.
+    """
+    unigram = (np.bincount(train_stream[1:], minlength=V) + 1.0) / (train_stream.size - 1 + V)
+    history = np.bincount(train_stream[:-1], minlength=V).astype(np.float64)
+    pairs, pair_counts = np.unique(train_stream[:-1] * V + train_stream[1:], return_counts=True)
+    prev, nxt = valid_stream[:-1], valid_stream[1:]
+    codes = prev * V + nxt
+    where = np.minimum(np.searchsorted(pairs, codes), pairs.size - 1)
+    c_pair = np.where(pairs[where] == codes, pair_counts[where], 0).astype(np.float64)
+    seen = history[prev] > 0
+    p_ml = np.where(seen, c_pair / np.maximum(history[prev], 1), 0.0)
+    results = {"unigram": float(-np.mean(np.log(unigram[nxt])))}
+    best = None
+    for lam in np.arange(0.05, 0.96, 0.05):
+        lam_eff = np.where(seen, lam, 0.0)  # unseen history: unigram alone
+        ce = float(-np.mean(np.log(lam_eff * p_ml + (1 - lam_eff) * unigram[nxt])))
+        if best is None or ce < best[1]:
+            best = (float(lam), ce)
+    results["bigram"], results["bigram_lambda"] = best[1], round(best[0], 2)
+    return results
+
+
+# ---------------------------------------------------------------- helpers
+def save(name, obj):
+    OUT.mkdir(parents=True, exist_ok=True)
+    (OUT / f"lm_{name}.json").write_text(json.dumps(obj, indent=1))
+    print(json.dumps(obj, indent=1))
+
+
+def plt():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as pyplot
+
+    FIGURES.mkdir(parents=True, exist_ok=True)
+    return pyplot
+
+
+def dino_split(seed=0, valid_fraction=0.1):
+    lines = read_lines(DATA / "tasks" / "charlm" / "dinos.txt", lowercase=True)
+    order = np.random.default_rng(seed).permutation(len(lines))
+    n_valid = int(round(valid_fraction * len(lines)))
+    return [lines[i] for i in order[n_valid:]], [lines[i] for i in order[:n_valid]]
+
+
+# ---------------------------------------------------------------- experiments
+def run_char(args):
+    train_lines, valid_lines = dino_split()
+    vocab = LMVocab.build(train_lines, "char", lowercase=True)
+    train, valid = vocab.encode(train_lines), vocab.encode(valid_lines)
+    result = {"train_tokens": int(train.size - 1), "valid_tokens": int(valid.size - 1), "V": len(vocab)}
+    result["baselines"] = ngram_baselines(train, valid, len(vocab))
+    model = RNNLM(vocab, cell="lstm", hidden_size=args.hidden, embedding_size=args.embedding,
+                  dropout=args.dropout, seed=1)
+    start = time.perf_counter()
+    model.fit(train, valid, epochs=args.epochs, bptt=32, batch_size=16, lr=3e-3, optimizer="adam", clip=5.0,
+              progress=False, eval_batch_size=1)
+    result["lstm"] = {"hidden": args.hidden, "embedding": args.embedding, "dropout": args.dropout,
+                      "best_valid": min(h["valid_loss"] for h in model.history),
+                      "final_valid": model.history[-1]["valid_loss"], "seconds": time.perf_counter() - start,
+                      "history": [{k: h[k] for k in ("epoch", "train_loss", "valid_loss")} for h in model.history]}
+    result["samples"] = [vocab.decode(s) for s in model.sample(10, temperature=1.0, seed=0)]
+    model.save(OUT / "lm_char_model")
+    pyplot = plt()
+    fig, ax = pyplot.subplots(figsize=(6, 4))
+    epochs = [h["epoch"] for h in model.history]
+    ax.plot(epochs, [h["train_loss"] for h in model.history], label="LSTM train")
+    ax.plot(epochs, [h["valid_loss"] for h in model.history], label="LSTM valid")
+    for name, style in (("unigram", ":"), ("bigram", "--")):
+        ax.axhline(result["baselines"][name], linestyle=style, color="gray", label=f"{name} valid")
+    ax.set(xlabel="epoch", ylabel="cross-entropy (nats/char)", title="Dinosaur names, char-level LSTM")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(FIGURES / "lm_char_dinos_loss.png", dpi=110)
+    save("char", result)
+
+
+def run_clip(args):
+    train_lines, valid_lines = dino_split()
+    vocab = LMVocab.build(train_lines, "char", lowercase=True)
+    train = vocab.encode(train_lines)
+    runs = {}
+    for label, clip in (("clip off", 0.0), (f"clip {args.clip:g}", args.clip)):
+        model = RNNLM(vocab, cell="rnn", hidden_size=64, embedding_size=16, activation="relu",
+                      recurrent_scale=args.scale, seed=1)
+        error = None
+        try:
+            model.fit(train, None, epochs=args.epochs, bptt=50, batch_size=8, lr=args.lr, optimizer="sgd",
+                      clip=clip, progress=False)
+        except TrainingError as e:
+            error = str(e)
+        steps = np.array(model.steps)
+        runs[label] = {"steps": steps.tolist(), "error": error, "updates": len(steps),
+                       "max_norm": float(np.nanmax(steps[:, 2])), "final_loss": float(steps[-1, 1])}
+    pyplot = plt()
+    fig, (top, bottom) = pyplot.subplots(2, 1, figsize=(7, 6), sharex=True)
+    for label, run in runs.items():
+        steps = np.array(run["steps"])
+        top.semilogy(steps[:, 0], steps[:, 2], label=label, linewidth=0.8)
+        bottom.plot(steps[:, 0], np.minimum(steps[:, 1], 10), label=label, linewidth=0.8)
+    top.axhline(args.clip, color="gray", linestyle="--", linewidth=0.8, label="threshold")
+    top.set(ylabel="gradient norm (before clipping)",
+            title=f"ReLU RNN, W_aa init x{args.scale:g}, SGD lr {args.lr:g}: clipping off vs on")
+    bottom.set(xlabel="update", ylabel="train loss (capped at 10)")
+    top.legend()
+    fig.tight_layout()
+    fig.savefig(FIGURES / "lm_clipping_gradnorm.png", dpi=110)
+    save("clip", {k: {kk: vv for kk, vv in v.items() if kk != "steps"} for k, v in runs.items()}
+         | {"settings": vars(args)})
+
+
+def word_split(train_tokens, valid_tokens):
+    """First lines of wordbench-10m up to ``train_tokens`` tokens -> train, the next lines up
+    to ``valid_tokens`` -> valid (lines are shuffled documents, so the two are disjoint
+    random documents)."""
+    folder = OUT / "lm_word"
+    train_path, valid_path = folder / "train.txt", folder / "valid.txt"
+    if train_path.exists() and valid_path.exists():
+        return train_path, valid_path
+    folder.mkdir(parents=True, exist_ok=True)
+    with lzma.open(DATA / "corpus" / "wordbench-10m.txt.xz", "rt", encoding="utf-8") as source:
+        for path, budget in ((train_path, train_tokens), (valid_path, valid_tokens)):
+            count = 0
+            with open(path, "w", encoding="utf-8") as sink:
+                for line in source:
+                    sink.write(line)
+                    count += len(line.split())
+                    if count >= budget:
+                        break
+    return train_path, valid_path
+
+
+def run_word(args):
+    train_path, valid_path = word_split(args.train_tokens, args.valid_tokens)
+    train_lines, valid_lines = read_lines(train_path), read_lines(valid_path)
+    vocab = LMVocab.build(train_lines, "word", max_size=args.vocab)
+    train, valid = vocab.encode(train_lines), vocab.encode(valid_lines)
+    result = {"train_tokens": int(train.size - 1), "valid_tokens": int(valid.size - 1), "V": len(vocab),
+              "valid_unk_rate": vocab.unknown_rate(valid), "settings": vars(args)}
+    base = ngram_baselines(train, valid, len(vocab))
+    result["baselines"] = base | {"unigram_ppl": math.exp(base["unigram"]), "bigram_ppl": math.exp(base["bigram"])}
+    print(result["baselines"])
+    result["models"] = {}
+    for spec in args.variants.split(","):
+        cell, tie = spec.split("-")
+        model = RNNLM(vocab, cell=cell, hidden_size=args.hidden, embedding_size=args.hidden,
+                      tie_embeddings=tie == "tied", dropout=args.dropout, seed=1)
+        start = time.perf_counter()
+        model.fit(train, valid, epochs=args.epochs, bptt=args.bptt, batch_size=args.batch_size, lr=args.lr,
+                  optimizer="adam", clip=args.clip_norm, progress=False, time_budget=args.budget,
+                  eval_batch_size=32)
+        seconds = time.perf_counter() - start
+        last = model.history[-1]
+        trained = sum(h["tokens"] for h in model.history)
+        train_seconds = sum(h["seconds"] for h in model.history)
+        result["models"][spec] = {"valid_ppl": last["valid_perplexity"], "valid_ce": last["valid_loss"],
+                                  "parameters": model.num_parameters, "tokens_trained": trained,
+                                  "tokens_per_sec": trained / train_seconds, "seconds_total": seconds,
+                                  "history": model.history}
+        print(spec, result["models"][spec]["valid_ppl"], flush=True)
+    pyplot = plt()
+    fig, ax = pyplot.subplots(figsize=(6, 4))
+    for spec, run in result["models"].items():
+        ax.bar(spec, run["valid_ppl"])
+    ax.axhline(result["baselines"]["bigram_ppl"], color="gray", linestyle="--", label="interpolated bigram")
+    ax.set(ylabel="validation perplexity", title=f"Word level, H=D={args.hidden}, {args.budget:g} s each")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(FIGURES / "lm_word_perplexity.png", dpi=110)
+    save("word", result)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="experiment", required=True)
+    char = sub.add_parser("char")
+    char.add_argument("--hidden", type=int, default=128)
+    char.add_argument("--embedding", type=int, default=32)
+    char.add_argument("--dropout", type=float, default=0.2)
+    char.add_argument("--epochs", type=int, default=30)
+    char.set_defaults(run=run_char)
+    clip = sub.add_parser("clip")
+    clip.add_argument("--scale", type=float, default=1.5, help="multiplies W_aa's random init")
+    clip.add_argument("--lr", type=float, default=0.5)
+    clip.add_argument("--clip", type=float, default=1.0)
+    clip.add_argument("--epochs", type=int, default=3)
+    clip.set_defaults(run=run_clip)
+    word = sub.add_parser("word")
+    word.add_argument("--train-tokens", type=int, default=1_000_000)
+    word.add_argument("--valid-tokens", type=int, default=100_000)
+    word.add_argument("--vocab", type=int, default=10_000)
+    word.add_argument("--hidden", type=int, default=128)
+    word.add_argument("--variants", default="lstm-untied,lstm-tied,rnn-untied,rnn-tied")
+    word.add_argument("--budget", type=float, default=240.0, help="training seconds per variant")
+    word.add_argument("--epochs", type=int, default=5)
+    word.add_argument("--bptt", type=int, default=32)
+    word.add_argument("--batch-size", type=int, default=32)
+    word.add_argument("--lr", type=float, default=3e-3)
+    word.add_argument("--clip-norm", type=float, default=5.0)
+    word.add_argument("--dropout", type=float, default=0.0)
+    word.set_defaults(run=run_word)
+    args = parser.parse_args()
+    args.run(args)
+
+
+if __name__ == "__main__":
+    main()
