@@ -1,0 +1,119 @@
+"""What the count-based models (GloVe, PPMI-SVD) share: reading a corpus into (vocabulary,
+co-occurrence matrix), and the native model directory.
+
+A model directory is a native vectors directory (``vectors.npy`` + ``vocab.json``, so
+``load_vectors`` reads it) plus ``model.json`` (format tag, hyperparameters, training
+state, history), the model's own arrays, and optionally X as
+``cooccurrence_{data,indices,indptr}.npy``.  Written whole and renamed into place by
+``formats.write_native``; read with ``allow_pickle=False``.
+"""
+
+import json
+import logging
+import os
+from pathlib import Path
+
+import numpy as np
+import scipy.sparse
+
+from wordvec.errors import FormatError, WordvecError
+
+log = logging.getLogger(__name__)
+
+MANIFEST = "model.json"
+CSR_PARTS = ("data", "indices", "indptr")
+
+
+def count_corpus(model, sentences, corpus_file):
+    """Vocabulary and X of a corpus, with the model's options.
+
+    Returns (words, counts int64[V], X csr V x V, info dict with timing and pair counts).
+    """
+    from wordvec.cooccur import count_cooccurrences
+    from wordvec.corpus import Corpus
+    from wordvec.encode import encode_corpus
+    from wordvec.vocab import Vocabulary
+
+    if sentences is not None and corpus_file is not None:
+        raise WordvecError("pass either sentences or corpus_file, not both")
+    if sentences is not None and not isinstance(sentences, (str, os.PathLike)) and iter(sentences) is sentences:
+        raise WordvecError("sentences is a one-shot iterator (e.g. a generator), but the corpus is read "
+                           "twice (vocabulary, then co-occurrences); pass a list")
+    source = corpus_file if corpus_file is not None else sentences
+    corpus = Corpus(source, lowercase=model.lowercase, max_document_length=model.max_document_length)
+    vocab = Vocabulary.build(corpus, min_count=model.min_count, max_vocab_size=model.max_vocab_size)
+    encoded = encode_corpus(corpus, vocab, cache_dir=model.cache_dir)
+    counted = count_cooccurrences(encoded.ids, encoded.offsets, len(vocab), window=model.window,
+                                  symmetric=model.symmetric, weighting=model.weighting,
+                                  memory=model.memory, progress=model.progress)
+    info = {"tokens": encoded.num_tokens, "pairs": counted.pairs, "nnz": int(counted.matrix.nnz),
+            "seconds": counted.seconds, "pairs_per_sec": counted.pairs_per_second}
+    return vocab.words, vocab.counts, counted.matrix, info
+
+
+def plain(value):
+    """JSON-safe copy (NumPy scalars to Python numbers)."""
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+def save_model(model, path, tag, vectors, arrays, state, include_cooccurrence=True):
+    from wordvec import formats
+
+    if model.words is None:
+        raise WordvecError("cannot save a model that has not been trained")
+    path = Path(path)
+    if path.exists() and not path.is_dir():
+        raise WordvecError(f"{path} exists and is not a directory; a model is saved as a directory")
+    arrays = dict(arrays)
+    if include_cooccurrence and model.cooccurrence is not None:
+        for part in CSR_PARTS:
+            arrays[f"cooccurrence_{part}.npy"] = getattr(model.cooccurrence, part)
+    manifest = {"format": tag, "version": 1, "hyperparameters": plain(model.hyperparameters()),
+                "state": plain(state), "history": plain(model.history)}
+    formats.write_native(path, model.words, vectors, model.counts, extra_arrays=arrays,
+                         extra_json={MANIFEST: manifest})
+
+
+def load_model(cls, path, tag):
+    """Rebuild ``cls`` from a directory written by ``save_model``: returns (model, state)."""
+    from wordvec import formats
+
+    path = Path(path)
+    manifest = path / MANIFEST
+    if not manifest.is_file():
+        raise WordvecError(f"{path} is not a saved wordvec model (no {MANIFEST})")
+    try:
+        meta = json.loads(manifest.read_text(encoding="utf-8"))
+        if meta.get("format") != tag:
+            raise ValueError
+        model = cls(**meta["hyperparameters"], progress=True)
+        state = meta["state"]
+    except (ValueError, KeyError, TypeError):
+        raise FormatError(manifest, None, f"not a {tag} model description") from None
+    words, _, counts = formats.read_native(path)
+    model.words = list(words)
+    model.counts = None if counts is None else np.asarray(counts, dtype=np.int64)
+    model.history = list(meta.get("history", []))
+    V = len(words)
+    if all((path / f"cooccurrence_{part}.npy").is_file() for part in CSR_PARTS):
+        data, indices, indptr = (read_array(path, f"cooccurrence_{part}.npy") for part in CSR_PARTS)
+        model.cooccurrence = scipy.sparse.csr_matrix((data, indices, indptr), shape=(V, V))
+    return model, state
+
+
+def read_array(path, name, shape=None):
+    """One .npy of a model directory, checked against the expected shape."""
+    file = Path(path) / name
+    try:
+        array = np.load(file, allow_pickle=False)
+    except (OSError, ValueError, EOFError) as error:
+        raise FormatError(file, None, f"cannot read the array ({error})") from None
+    if shape is not None and array.shape != tuple(shape):
+        raise FormatError(file, None, f"expected shape {tuple(shape)}, found {array.shape}")
+    return np.ascontiguousarray(array)

@@ -1,0 +1,240 @@
+"""GloVe: global vectors from weighted least squares on log co-occurrence counts.
+
+    from wordvec.models.glove import GloVe
+    model = GloVe(corpus_file="text.txt", window=10, x_max=10, epochs=15)  # counts and trains
+    model.wv.most_similar("king")
+    model.save("glove.wv"); GloVe.load("glove.wv").train(epochs=5)        # resumes exactly
+
+The objective and the exact step are in ``wordvec.math.glove`` (seed 002, "Global Vectors
+for Word Representation"); ``wordvec.kernels.glove`` runs them.  Each epoch shuffles the
+non-zero entries of X with a permutation that depends only on (seed, epoch), splits it
+into ``workers`` contiguous shares and trains them in threads without locks (Hogwild),
+AdaGrad accumulators per parameter starting at 1.0, as in the Stanford ``glove.c``.
+
+The reported loss of an epoch is glove.c's "cost": 0.5 * sum f(X_ij) diff_ij^2 / nnz
+(summed over the updates of the epoch, as they happen).  Output vectors: W + W~
+(``output="sum"``, glove.c's ``-model 2``) or W (``output="word"``).
+
+Defaults: ``x_max=100, power=0.75, learning_rate=0.05`` are glove.c's; ``window=10,
+epochs=15`` are the settings of the project's benchmark (glove.c's own are 15 and 25).
+"""
+
+import logging
+import math
+import sys
+import threading
+import time
+
+import numpy as np
+
+from wordvec.errors import TrainingError, WordvecError
+from wordvec.models import count_io
+
+log = logging.getLogger(__name__)
+
+OUTPUTS = ("sum", "word")
+BLOCK = 1 << 20  # entries per kernel call: the progress bar's step; no effect on results
+HYPERPARAMETERS = ("vector_size", "window", "x_max", "power", "learning_rate", "epochs", "min_count",
+                   "symmetric", "weighting", "seed", "workers", "output", "max_vocab_size", "memory",
+                   "grad_clip", "lowercase", "max_document_length")
+PARAMETERS = ("W", "W_context", "b", "b_context")
+
+
+class GloVe:
+    """GloVe word vectors; ``.wv`` holds them.  Give a corpus to count and train at once."""
+
+    def __init__(self, corpus_file=None, sentences=None, vector_size=100, window=10, x_max=100.0,
+                 power=0.75, learning_rate=0.05, epochs=15, min_count=5, symmetric=True,
+                 weighting="harmonic", seed=1, workers=2, output="sum", max_vocab_size=None,
+                 memory="2GB", grad_clip=100.0, lowercase=False, max_document_length=10_000,
+                 progress=True, cache_dir=None):
+        self.vector_size, self.window, self.x_max, self.power = vector_size, window, x_max, power
+        self.learning_rate, self.epochs, self.min_count = learning_rate, epochs, min_count
+        self.symmetric, self.weighting, self.seed, self.workers = symmetric, weighting, seed, workers
+        self.output, self.max_vocab_size, self.memory, self.grad_clip = output, max_vocab_size, memory, grad_clip
+        self.lowercase, self.max_document_length = lowercase, max_document_length
+        self.progress, self.cache_dir = progress, cache_dir
+        self._validate()
+        self.words = self.counts = self.cooccurrence = None
+        self.params, self.gradsq = {}, {}
+        self.epochs_trained = 0
+        self.history = []
+        self.counting = {}
+        if corpus_file is not None or sentences is not None:
+            self.build_cooccurrence(sentences=sentences, corpus_file=corpus_file)
+            self.train()
+
+    def _validate(self):
+        from wordvec.cooccur import check_options, parse_memory
+
+        for name in ("vector_size", "epochs", "workers", "min_count"):
+            value = getattr(self, name)
+            if not isinstance(value, (int, np.integer)) or value < 1:
+                raise WordvecError(f"{name} must be a whole number of at least 1, not {value!r}")
+        check_options(self.window, self.weighting)
+        for name in ("x_max", "power", "learning_rate", "grad_clip"):
+            value = getattr(self, name)
+            if not (isinstance(value, (int, float)) and math.isfinite(value) and value > 0):
+                raise WordvecError(f"{name} must be a number > 0, not {value!r}")
+        if self.output not in OUTPUTS:
+            raise WordvecError(f"output must be 'sum' (W + W~) or 'word' (W), not {self.output!r}")
+        parse_memory(self.memory)
+
+    def hyperparameters(self):
+        return {name: getattr(self, name) for name in HYPERPARAMETERS}
+
+    # -- data ------------------------------------------------------------------------
+
+    def build_cooccurrence(self, sentences=None, corpus_file=None):
+        """Count the vocabulary and X from a corpus, then initialise the parameters."""
+        words, counts, matrix, self.counting = count_io.count_corpus(self, sentences, corpus_file)
+        self.set_cooccurrence(words, counts, matrix)
+        return self
+
+    def set_cooccurrence(self, words, counts, matrix):
+        """Train on a given V x V matrix (e.g. from ``wordvec cooccur``); re-initialise like
+        glove.c: every vector entry and bias uniform in (-0.5, 0.5) / D, accumulators 1.0."""
+        V, D = len(words), self.vector_size
+        if matrix.shape != (V, V):
+            raise WordvecError(f"the co-occurrence matrix is {matrix.shape}, the vocabulary has {V} words")
+        if matrix.nnz == 0:
+            raise TrainingError("the co-occurrence matrix is empty: no two words share a window")
+        self.words, self.counts, self.cooccurrence = list(words), counts, matrix.tocsr()
+        rng = np.random.default_rng(self.seed)
+        half, scale = np.float32(0.5), np.float32(D)
+        self.params = {"W": (rng.random((V, D), dtype=np.float32) - half) / scale,
+                       "W_context": (rng.random((V, D), dtype=np.float32) - half) / scale,
+                       "b": (rng.random(V, dtype=np.float32) - half) / scale,
+                       "b_context": (rng.random(V, dtype=np.float32) - half) / scale}
+        self.gradsq = {name: np.ones_like(array) for name, array in self.params.items()}
+        self.epochs_trained, self.history, self._wv = 0, [], None
+
+    def entries(self):
+        """The non-zeros as int32[nnz, 4]: (i, j, log X_ij, f(X_ij)), the last two float32 bits."""
+        X = self.cooccurrence
+        entries = np.empty((X.nnz, 4), np.int32)
+        as_float = entries.view(np.float32)
+        entries[:, 0] = np.repeat(np.arange(X.shape[0], dtype=np.int32), np.diff(X.indptr))
+        entries[:, 1] = X.indices
+        as_float[:, 2] = np.log(X.data)
+        as_float[:, 3] = np.minimum(1.0, (X.data / self.x_max) ** self.power)
+        return entries
+
+    # -- training --------------------------------------------------------------------
+
+    def train(self, epochs=None):
+        """Train ``epochs`` more epochs (default: up to ``self.epochs``); returns their history."""
+        from wordvec.kernels import glove as kernels
+
+        if self.cooccurrence is None:
+            raise WordvecError("nothing to train on: give a corpus or call set_cooccurrence first")
+        if epochs is None:
+            epochs = self.epochs - self.epochs_trained
+            if epochs < 1:
+                raise WordvecError(f"the {self.epochs} planned epochs are done; pass epochs=k to train k more")
+        if not isinstance(epochs, (int, np.integer)) or epochs < 1:
+            raise WordvecError(f"epochs must be a positive whole number, not {epochs!r}")
+        if len(self.cooccurrence.data) >= 2**31:
+            raise WordvecError("more than 2**31 non-zero co-occurrences; raise min_count")
+        entries = self.entries()
+        as_float = entries.view(np.float32)
+        order = np.empty(len(entries), np.int32)
+        self._wv = None
+        done = []
+        for _ in range(epochs):
+            started = time.perf_counter()
+            kernels.shuffle_order(order, self.seed, self.epochs_trained)
+            loss, updates = self._epoch(kernels, entries, as_float, order)
+            seconds = time.perf_counter() - started
+            if not math.isfinite(loss) or updates == 0:
+                raise TrainingError(f"training diverged in epoch {self.epochs_trained + 1}; "
+                                    f"try a smaller learning_rate than {self.learning_rate}")
+            self.epochs_trained += 1
+            info = {"epoch": self.epochs_trained, "loss": loss / updates, "updates": updates,
+                    "seconds": seconds, "updates_per_sec": updates / max(seconds, 1e-9)}
+            log.info("epoch %d: loss %.5f, %d updates, %.2fM updates/s, %.1f s", info["epoch"],
+                     info["loss"], updates, info["updates_per_sec"] / 1e6, seconds)
+            self.history.append(info)
+            done.append(info)
+        return done
+
+    def _epoch(self, kernels, entries, as_float, order):
+        """One pass: worker t trains order[bounds[t]:bounds[t+1]] in blocks of BLOCK."""
+        p, g = self.params, self.gradsq
+        bounds = np.linspace(0, len(order), self.workers + 1).astype(np.int64)
+        results = [(0.0, 0)] * self.workers
+        errors = []
+        bar = _progress_bar(self, len(order), self.epochs_trained)
+
+        def work(t):
+            loss, updates = 0.0, 0
+            try:
+                for start in range(int(bounds[t]), int(bounds[t + 1]), BLOCK):
+                    stop = min(start + BLOCK, int(bounds[t + 1]))
+                    block_loss, block_updates = kernels.train_share(
+                        entries, as_float, order, start, stop, p["W"], p["W_context"], p["b"],
+                        p["b_context"], g["W"], g["W_context"], g["b"], g["b_context"],
+                        float(self.learning_rate), float(self.grad_clip))
+                    loss, updates = loss + block_loss, updates + block_updates
+                    if bar is not None:
+                        bar.update(stop - start)
+            except BaseException as error:  # hand it to the main thread
+                errors.append(error)
+            results[t] = (loss, updates)
+
+        threads = [threading.Thread(target=work, args=(t,), daemon=True) for t in range(self.workers)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        if bar is not None:
+            bar.close()
+        if errors:
+            raise errors[0]
+        return sum(r[0] for r in results), sum(r[1] for r in results)
+
+    # -- results ---------------------------------------------------------------------
+
+    def vectors(self):
+        """V x D float32: W + W~ (``output="sum"``) or W (``output="word"``)."""
+        if self.output == "sum":
+            return self.params["W"] + self.params["W_context"]
+        return self.params["W"].copy()
+
+    @property
+    def wv(self):
+        from wordvec.vectors import KeyedVectors
+
+        if self.words is None:
+            raise WordvecError("the model has no vocabulary yet; give it a corpus first")
+        if getattr(self, "_wv", None) is None:
+            self._wv = KeyedVectors(self.words, self.vectors(), counts=self.counts)
+        return self._wv
+
+    def save(self, path, cooccurrence=True):
+        """Save to directory ``path``: vectors (a native vectors directory), parameters,
+        AdaGrad accumulators and, unless ``cooccurrence=False``, X, so that ``load`` +
+        ``train`` continues exactly."""
+        arrays = {f"glove_{name}.npy": self.params[name] for name in PARAMETERS}
+        arrays.update({f"glove_gradsq_{name}.npy": self.gradsq[name] for name in PARAMETERS})
+        count_io.save_model(self, path, "wordvec-glove", self.vectors(), arrays,
+                            {"epochs_trained": self.epochs_trained}, cooccurrence)
+
+    @classmethod
+    def load(cls, path):
+        model, state = count_io.load_model(cls, path, "wordvec-glove")
+        V, D = len(model.words), model.vector_size
+        for name in PARAMETERS:
+            shape = (V, D) if name.startswith("W") else (V,)
+            model.params[name] = count_io.read_array(path, f"glove_{name}.npy", shape)
+            model.gradsq[name] = count_io.read_array(path, f"glove_gradsq_{name}.npy", shape)
+        model.epochs_trained = int(state["epochs_trained"])
+        return model
+
+
+def _progress_bar(model, total, epoch):
+    if not model.progress or not sys.stderr.isatty():
+        return None
+    from tqdm import tqdm
+
+    return tqdm(total=total, unit="upd", unit_scale=True, desc=f"epoch {epoch + 1}", leave=False)
