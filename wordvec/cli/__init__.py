@@ -41,8 +41,7 @@ def build_parser():
     parser = argparse.ArgumentParser(
         prog="wordvec", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("-v", "--verbose", action="store_true", help="log debugging details")
-    parser.add_argument("-q", "--quiet", action="store_true", help="log only warnings and errors")
+    _add_verbosity(parser)
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:
         try:
@@ -52,7 +51,15 @@ def build_parser():
                 raise
             continue  # a command not built yet
         module.register(subparsers)
+    for command in subparsers.choices.values():  # accept -v / -q after the command too
+        _add_verbosity(command, default=argparse.SUPPRESS)
     return parser
+
+
+def _add_verbosity(parser, default=False):
+    parser.add_argument("-v", "--verbose", action="store_true", default=default, help="log debugging details")
+    parser.add_argument("-q", "--quiet", action="store_true", default=default,
+                        help="log only warnings and errors")
 
 
 def _short_os_error(error):
