@@ -110,7 +110,7 @@ def _run_chunk(ids, offsets, begin, end, W_in, W_out, sg, sample_keep=1.0, seed=
     noise = K.pack_alias_table(*alias_table(np.full(V, 1.0 / V)))
     W_inner = np.zeros((V - 1, D), np.float32)
     return K.train_chunk(ids, offsets, begin, end, W_in, W_out, W_inner, POINTS, CODES, LENGTHS,
-                         keep, noise, sg, K.NEGATIVE_SAMPLING, True, 3, 2, 0.025, 0.0001,
+                         keep, noise, sg, K.NEGATIVE_SAMPLING, True, 3, 2, True, 0.025, 0.0001,
                          0, int(offsets[-1]), np.uint64(seed))
 
 

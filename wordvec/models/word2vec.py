@@ -38,7 +38,7 @@ log = logging.getLogger(__name__)
 CHUNK_WORDS = 20_000
 HYPERPARAMETERS = ("vector_size", "window", "min_count", "sg", "hs", "negative", "ns_exponent",
                    "cbow_mean", "sample", "alpha", "min_alpha", "epochs", "workers", "seed",
-                   "max_vocab_size", "loss", "lowercase", "max_document_length")
+                   "max_vocab_size", "loss", "lowercase", "max_document_length", "shared_negatives")
 
 
 def default_workers():
@@ -52,13 +52,17 @@ class Word2Vec:
     softmax with ``hs=1, negative=0`` (both when ``hs=1`` and ``negative>0``, as in
     gensim), or ``loss="softmax"``: the exact full softmax, O(V) per example, for small
     vocabularies and for checking the others.  ``loss="ns"`` / ``"hs"`` are shorthands.
+
+    ``shared_negatives`` (skip-gram with negative sampling): draw the negatives once per
+    centre word and share them across its window's pairs (each pair still takes the
+    exact reference step) -- ~1.5-2x faster; ``False`` draws per pair like gensim.
     """
 
     def __init__(self, sentences=None, corpus_file=None, vector_size=100, window=5, min_count=5,
                  sg=0, hs=0, negative=5, ns_exponent=0.75, cbow_mean=1, sample=1e-3, alpha=0.025,
                  min_alpha=0.0001, epochs=5, workers=None, seed=1, max_vocab_size=None, loss=None,
                  progress=True, callbacks=(), lowercase=False, max_document_length=10_000,
-                 cache_dir=None):
+                 cache_dir=None, shared_negatives=True):
         if loss == "ns":
             hs, loss = 0, None
         elif loss == "hs":
@@ -71,6 +75,7 @@ class Word2Vec:
         self.seed, self.max_vocab_size, self.loss = seed, max_vocab_size, loss
         self.lowercase, self.max_document_length = lowercase, max_document_length
         self.progress, self.callbacks, self.cache_dir = progress, tuple(callbacks), cache_dir
+        self.shared_negatives = bool(shared_negatives)
         self._validate()
         self.vocab = None
         self.W_in = self.W_out = self.W_inner = None
@@ -259,7 +264,7 @@ class _EpochRunner:
         return kernels.train_chunk(
             self.ids, self.offsets, begin, end, m.W_in, self.W_out, self.W_inner, self.points,
             self.codes, self.lengths, self.keep, self.noise, int(m.sg), int(m.mode), bool(m.cbow_mean),
-            int(m.window), int(m.negative), float(m.alpha), float(m.min_alpha),
+            int(m.window), int(m.negative), bool(m.shared_negatives), float(m.alpha), float(m.min_alpha),
             int(epoch_start + self.offsets[begin]), int(m.planned_words),
             np.uint64(schedule.chunk_seed(m.seed, epoch, index)))
 
