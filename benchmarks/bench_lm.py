@@ -143,7 +143,7 @@ def run_clip(args):
     fig.tight_layout()
     fig.savefig(FIGURES / "lm_clipping_gradnorm.png", dpi=110)
     save("clip", {k: {kk: vv for kk, vv in v.items() if kk != "steps"} for k, v in runs.items()}
-         | {"settings": vars(args)})
+         | {"settings": {k: v for k, v in vars(args).items() if k != "run"}})
 
 
 def word_split(train_tokens, valid_tokens):
@@ -173,7 +173,8 @@ def run_word(args):
     vocab = LMVocab.build(train_lines, "word", max_size=args.vocab)
     train, valid = vocab.encode(train_lines), vocab.encode(valid_lines)
     result = {"train_tokens": int(train.size - 1), "valid_tokens": int(valid.size - 1), "V": len(vocab),
-              "valid_unk_rate": vocab.unknown_rate(valid), "settings": vars(args)}
+              "valid_unk_rate": vocab.unknown_rate(valid),
+              "settings": {k: v for k, v in vars(args).items() if k != "run"}}
     base = ngram_baselines(train, valid, len(vocab))
     result["baselines"] = base | {"unigram_ppl": math.exp(base["unigram"]), "bigram_ppl": math.exp(base["bigram"])}
     print(result["baselines"])
@@ -217,8 +218,8 @@ def main():
     char.add_argument("--epochs", type=int, default=30)
     char.set_defaults(run=run_char)
     clip = sub.add_parser("clip")
-    clip.add_argument("--scale", type=float, default=1.5, help="multiplies W_aa's random init")
-    clip.add_argument("--lr", type=float, default=0.5)
+    clip.add_argument("--scale", type=float, default=1.2, help="multiplies W_aa's random init")
+    clip.add_argument("--lr", type=float, default=0.2)
     clip.add_argument("--clip", type=float, default=1.0)
     clip.add_argument("--epochs", type=int, default=3)
     clip.set_defaults(run=run_clip)

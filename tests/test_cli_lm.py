@@ -48,7 +48,7 @@ def test_checkpoint_is_npy_and_json_and_resume_adds_epochs(files, capsys):
     meta = json.loads((files / "m" / "model.json").read_text())
     assert meta["vocabulary"]["level"] == "char" and len(meta["history"]) == 2
     assert meta["training"]["optimizer"] == "adam"
-    assert (files / "m" / "optimizer" / "m.W.npy").exists()
+    assert (files / "m" / "state" / "m.W.npy").exists()
     np.load(files / "m" / "params" / "W.npy", allow_pickle=False)
     assert train(files, "--resume", "--epochs", "3") == 0
     meta = json.loads((files / "m" / "model.json").read_text())

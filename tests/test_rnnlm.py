@@ -127,6 +127,25 @@ def test_resume_continues_exactly_where_training_stopped(tmp_path, optimizer):
     assert len(resumed.steps) == len(straight.steps)
 
 
+def test_time_budget_stops_mid_epoch_and_resume_continues_that_epoch(tmp_path):
+    """time_budget=0 stops after one update; reloading and continuing, update by update,
+    ends with exactly the parameters of one uninterrupted run (carried state included)."""
+    vocab = LMVocab.build(CHAR_LINES, "char")
+    stream = vocab.encode(CHAR_LINES * 4)
+    options = dict(epochs=2, bptt=3, batch_size=2, lr=0.01, progress=False)
+    straight = RNNLM(vocab, cell="lstm", hidden_size=5, embedding_size=3, seed=2)
+    straight.fit(stream, stream, **options)
+    model = RNNLM(vocab, cell="lstm", hidden_size=5, embedding_size=3, seed=2)
+    calls = 0
+    while not (len(model.history) == 2 and model.history[-1]["complete"]):
+        model.fit(stream, stream, time_budget=0, checkpoint=tmp_path / "m", **options)
+        model, calls = RNNLM.load(tmp_path / "m"), calls + 1
+    assert calls == len(straight.steps) > 4
+    for name in straight.params:
+        np.testing.assert_allclose(model.params[name], straight.params[name], rtol=1e-6, atol=1e-7)
+    assert [h["tokens"] for h in model.history] == [h["tokens"] for h in straight.history]
+
+
 def test_save_load_round_trip_keeps_predictions(tmp_path):
     vocab = LMVocab.build(["the cat sat", "the dog sat down"], "word")
     model = RNNLM(vocab, cell="lstm", hidden_size=6, embedding_size=4, tie_embeddings=True)

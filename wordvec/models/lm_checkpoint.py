@@ -5,7 +5,8 @@ arrays plus one JSON file, never pickle.
                               per-epoch history, training state (optimizer name and
                               scalars, learning rate, RNG state, bptt, batch size, clip)
     MODEL/params/NAME.npy     parameters
-    MODEL/optimizer/NAME.npy  optimizer arrays (Adam's m.NAME, v.NAME)
+    MODEL/state/NAME.npy      training arrays: Adam's m.NAME, v.NAME, and carry.I, the
+                              hidden state carried into the rest of an unfinished epoch
     MODEL/steps.npy           (S, 3) float64: update number, loss, gradient norm
 
 Every file is written atomically and ``model.json`` last, so it names only arrays that
@@ -30,14 +31,14 @@ def save_checkpoint(model, path):
     for name, array in model.params.items():
         save_npy(os.path.join(path, "params", f"{name}.npy"), array)
     training = dict(model.training_state)
-    arrays = training.pop("optimizer_arrays", {})
+    arrays = training.pop("arrays", {})
     for name, array in arrays.items():
-        save_npy(os.path.join(path, "optimizer", f"{name}.npy"), array)
+        save_npy(os.path.join(path, "state", f"{name}.npy"), array)
     save_npy(os.path.join(path, "steps.npy"), np.asarray(model.steps, dtype=np.float64).reshape(-1, 3))
     save_json(os.path.join(path, "model.json"), {
         "format": FORMAT, "version": VERSION, "config": model.config, "vocabulary": model.vocab.to_json(),
         "params": {k: list(v.shape) for k, v in model.params.items()},
-        "optimizer_arrays": sorted(arrays), "history": model.history, "training": training,
+        "state_arrays": sorted(arrays), "history": model.history, "training": training,
     })
 
 
@@ -86,8 +87,7 @@ def load_checkpoint(path):
             array = _load_array(path, "params", name, model.params[name].shape)
             model.params[name] = np.ascontiguousarray(array, dtype=model.params[name].dtype)
         training = dict(meta.get("training", {}))
-        training["optimizer_arrays"] = {name: _load_array(path, "optimizer", name)
-                                        for name in meta.get("optimizer_arrays", [])}
+        training["arrays"] = {name: _load_array(path, "state", name) for name in meta.get("state_arrays", [])}
         model.training_state = training
         model.history = list(meta.get("history", []))
         steps = _load_array(path, "", "steps")

@@ -180,7 +180,8 @@ def train(model, train_stream, valid_stream=None, *, epochs=10, bptt=32, batch_s
     ``on_step(step, loss, norm)`` is called after every update.  ``threads``: BLAS
     threads while training (see :func:`blas_threads`; None leaves BLAS's default).
     """
-    with blas_threads(threads):
+    # Overflow on the way to a NaN is reported once, as a TrainingError, not as warnings.
+    with blas_threads(threads), np.errstate(over="ignore", invalid="ignore"):
         return _train(model, train_stream, valid_stream, epochs, bptt, batch_size, lr, optimizer, clip,
                       lr_decay, progress, checkpoint, time_budget, on_step, eval_batch_size)
 
@@ -202,46 +203,31 @@ def _train(model, train_stream, valid_stream, epochs, bptt, batch_size, lr, opti
     if lr is None:
         lr = ts.get("lr", 1.0 if optimizer == "sgd" else 2e-3)
     opt = OPTIMIZERS[optimizer](model.params, lr)
-    if ts.get("optimizer") == optimizer and "optimizer_arrays" in ts:  # resume
-        opt.load_state(ts["optimizer_scalars"], ts["optimizer_arrays"])
+    arrays = ts.get("arrays", {})
+    if ts.get("optimizer") == optimizer:  # resume
+        opt.load_state(ts["optimizer_scalars"], arrays)
     rng = np.random.default_rng(model.config["seed"] + 1)
     if "rng" in ts:
         rng.bit_generator.state = ts["rng"]
-    started, step = time.perf_counter(), len(model.steps)
-    best_valid = min((h["valid_loss"] for h in model.history if h.get("valid_loss") is not None),
-                     default=math.inf)
-    out_of_time = False
+    clock = {"started": time.perf_counter(), "budget": time_budget}
+    best_valid = min((h["valid_loss"] for h in model.history if "valid_loss" in h), default=math.inf)
 
-    for epoch in range(len(model.history) + 1, epochs + 1):
-        epoch_start, state = time.perf_counter(), model.initial_state(inputs.shape[0])
-        total, count = 0.0, 0
-        segments = range(0, inputs.shape[1], bptt)
-        bar = _make_bar(len(segments), f"epoch {epoch}/{epochs}", progress)
-        for start in segments:
-            seg = slice(start, start + bptt)
-            loss, n, grads, state = model.loss_and_grads(inputs[:, seg], targets[:, seg], state, rng)
-            norm = clip_by_global_norm(grads, clip)
-            step += 1
-            model.steps.append((float(step), float(loss), norm))
-            if on_step is not None:
-                on_step(step, loss, norm)
-            if not (math.isfinite(loss) and math.isfinite(norm)):
-                raise TrainingError(f"the loss or gradient became infinite/NaN at epoch {epoch}, update "
-                                    f"{step}; lower the learning rate or clip gradients (--clip)")
-            opt.step(model.params, grads)
-            total, count = total + loss * n, count + n
-            if bar is not None:
-                bar.update(1)
-                bar.set_postfix(loss=f"{total / count:.3f}")
-            if time_budget is not None and time.perf_counter() - started > time_budget:
-                out_of_time = True
-                break
-        if bar is not None:
-            bar.close()
-        seconds = time.perf_counter() - epoch_start
-        record = {"epoch": epoch, "train_loss": float(total / count), "train_perplexity": math.exp(total / count),
-                  "tokens": count, "seconds": seconds, "tokens_per_sec": count / seconds, "lr": opt.lr,
-                  "complete": not out_of_time}
+    # An epoch cut short by a time budget resumes at its next segment, with its carried state.
+    partial = model.history[-1] if model.history and not model.history[-1]["complete"] else None
+    if partial is not None and ts.get("batch_size") != batch_size:
+        logger.warning("batch size changed: the unfinished epoch %d restarts from its beginning", partial["epoch"])
+        partial = None
+    first_epoch = partial["epoch"] if partial is not None else len(model.history) + 1
+    for epoch in range(first_epoch, epochs + 1):
+        if partial is not None and epoch == partial["epoch"]:
+            model.history.pop()
+            position = int(ts["position"])
+            state = tuple(arrays[f"carry.{i}"].copy() for i in range(len(model.initial_state(1))))
+            sums = (partial["train_loss"] * partial["tokens"], partial["tokens"], partial["seconds"])
+        else:
+            position, state, sums = 0, model.initial_state(inputs.shape[0]), (0.0, 0, 0.0)
+        record, position, state = _run_epoch(model, opt, inputs, targets, epoch, epochs, position, state, sums,
+                                             bptt, clip, rng, clock, on_step, progress)
         if valid_stream is not None:
             valid_loss, _ = model.evaluate(valid_stream, eval_batch_size, max(bptt, 64))
             record.update(valid_loss=float(valid_loss), valid_perplexity=math.exp(min(valid_loss, 700)))
@@ -252,14 +238,58 @@ def _train(model, train_stream, valid_stream, epochs, bptt, batch_size, lr, opti
         logger.info("epoch %d: %s", epoch, ", ".join(f"{k} {v:.4g}" for k, v in record.items()
                                                      if isinstance(v, float)))
         scalars, arrays = opt.state()
-        ts.update(optimizer=opt.name, lr=opt.lr, optimizer_scalars=scalars, optimizer_arrays=arrays,
-                  rng=rng.bit_generator.state, bptt=bptt, batch_size=batch_size, clip=clip,
-                  lr_decay=lr_decay)
+        if not record["complete"]:
+            arrays |= {f"carry.{i}": s for i, s in enumerate(state)}
+        ts.update(optimizer=opt.name, lr=opt.lr, optimizer_scalars=scalars, arrays=arrays, position=position,
+                  rng=rng.bit_generator.state, bptt=bptt, batch_size=batch_size, clip=clip, lr_decay=lr_decay)
         if checkpoint is not None:
             model.save(checkpoint)
-        if out_of_time:
+        if not record["complete"] or _out_of_time(clock):
             break
     return model.history
+
+
+def _out_of_time(clock):
+    return clock["budget"] is not None and time.perf_counter() - clock["started"] > clock["budget"]
+
+
+def _run_epoch(model, opt, inputs, targets, epoch, epochs, position, state, sums, bptt, clip, rng, clock,
+               on_step, progress):
+    """Updates from column ``position`` to the end of the epoch or of the time budget.
+
+    Returns (history record, next position, carried state).  ``sums`` = (summed loss,
+    tokens, seconds) already spent on this epoch before a resume.
+    """
+    total, count, seconds_before = sums
+    epoch_start, step = time.perf_counter(), len(model.steps)
+    segments = range(position, inputs.shape[1], bptt)
+    bar = _make_bar(len(segments), f"epoch {epoch}/{epochs}", progress)
+    for start in segments:
+        seg = slice(start, start + bptt)
+        loss, n, grads, state = model.loss_and_grads(inputs[:, seg], targets[:, seg], state, rng)
+        norm = clip_by_global_norm(grads, clip)
+        step += 1
+        model.steps.append((float(step), float(loss), norm))
+        if on_step is not None:
+            on_step(step, loss, norm)
+        if not (math.isfinite(loss) and math.isfinite(norm)):
+            raise TrainingError(f"the loss or gradient became infinite/NaN at epoch {epoch}, update "
+                                f"{step}; lower the learning rate or clip gradients (--clip)")
+        opt.step(model.params, grads)
+        total, count, position = total + loss * n, count + n, start + bptt
+        if bar is not None:
+            bar.update(1)
+            bar.set_postfix(loss=f"{total / count:.3f}")
+        if _out_of_time(clock):
+            break
+    if bar is not None:
+        bar.close()
+    seconds = seconds_before + time.perf_counter() - epoch_start
+    complete = position >= inputs.shape[1]
+    record = {"epoch": epoch, "train_loss": float(total / count), "train_perplexity": math.exp(total / count),
+              "tokens": int(count), "seconds": seconds, "tokens_per_sec": count / seconds, "lr": opt.lr,
+              "complete": complete}
+    return record, position, state
 
 
 def _make_bar(total, description, progress):

@@ -101,6 +101,25 @@ class RNNLM:
         return (zeros(),) if self.config["cell"] == "rnn" else (zeros(), zeros())
 
     # ------------------------------------------------------------ forward / backward
+    def _forward(self, inputs, state, rng=None):
+        """inputs int (B, T) -> (logits (T*B, V) in time-major order, new state, cache)."""
+        p, c = self.params, self.config
+        rate = c["dropout"] if rng is not None else 0.0
+        ids = inputs.T  # time-major (T, B)
+        T, B = ids.shape
+        X, mask_x = dropout_forward(embedding_forward(p["embedding"], ids), rate, rng)
+        if c["cell"] == "rnn":
+            A = rnn_forward(X, state[0], p, c["activation"])
+            new_state, cell_cache = (A[-1].copy(),), (X, state[0], A)
+        else:
+            A, c_T, caches = lstm_forward(X, state[0], state[1], p)
+            new_state, cell_cache = (A[-1].copy(), c_T), caches
+        Ad, mask_a = dropout_forward(A, rate, rng)
+        Hflat = Ad.reshape(T * B, -1)
+        P = linear_forward(Hflat, p["W_proj"]) if self.uses_projection else Hflat
+        logits = linear_forward(P, p[self.output_name], p["b_y"])
+        return logits, new_state, (ids, mask_x, cell_cache, mask_a, Hflat, P)
+
     def loss_and_grads(self, inputs, targets, state, rng=None):
         """inputs, targets int (B, T); state from :meth:`initial_state` ->
         (loss, count, grads, new_state).
@@ -112,31 +131,19 @@ class RNNLM:
         flows into ``state``).
         """
         p, c = self.params, self.config
-        rate = c["dropout"] if rng is not None else 0.0
-        ids, target_ids = inputs.T, targets.T.reshape(-1)  # time-major (T, B)
-        T, B = ids.shape
-        X, mask_x = dropout_forward(embedding_forward(p["embedding"], ids), rate, rng)
-        if c["cell"] == "rnn":
-            A = rnn_forward(X, state[0], p, c["activation"])
-            new_state = (A[-1].copy(),)
-        else:
-            A, c_T, caches = lstm_forward(X, state[0], state[1], p)
-            new_state = (A[-1].copy(), c_T)
-        Ad, mask_a = dropout_forward(A, rate, rng)
-        Hflat = Ad.reshape(T * B, -1)
-        P = linear_forward(Hflat, p["W_proj"]) if self.uses_projection else Hflat
-        logits = linear_forward(P, p[self.output_name], p["b_y"])
+        logits, new_state, (ids, mask_x, cell_cache, mask_a, Hflat, P) = self._forward(inputs, state, rng)
+        target_ids = targets.T.reshape(-1)
         loss, probs, count = softmax_cross_entropy_forward(logits, target_ids)
 
         grads = {name: np.zeros_like(value) for name, value in p.items()}
         dlogits = softmax_cross_entropy_backward(probs, target_ids, count)
         dP = linear_backward(dlogits, P, p[self.output_name], grads[self.output_name], grads["b_y"])
         dH = linear_backward(dP, Hflat, p["W_proj"], grads["W_proj"]) if self.uses_projection else dP
-        dA = dropout_backward(dH.reshape(T, B, -1), mask_a)
+        dA = dropout_backward(dH.reshape(ids.shape + (-1,)), mask_a)
         if c["cell"] == "rnn":
-            dX, _ = rnn_backward(dA, X, state[0], A, p, grads, c["activation"])
+            dX, _ = rnn_backward(dA, *cell_cache, p, grads, c["activation"])
         else:
-            dX, _, _ = lstm_backward(dA, caches, p, grads)
+            dX, _, _ = lstm_backward(dA, cell_cache, p, grads)
         embedding_backward(grads["embedding"], ids, dropout_backward(dX, mask_x))
         return loss, count, grads, new_state
 
@@ -155,12 +162,9 @@ class RNNLM:
 
     def sequence_loss(self, inputs, targets, state):
         """Forward only, no dropout: (B, T) ids -> (summed nats, count, new state)."""
-        total, count = 0.0, 0
-        for t in range(inputs.shape[1]):
-            logits, state = self.step_logits(inputs[:, t], state)
-            loss, _, n = softmax_cross_entropy_forward(logits.astype(np.float64), targets[:, t])
-            total, count = total + loss * n, count + n
-        return total, count, state
+        logits, state, _ = self._forward(inputs, state)
+        loss, _, count = softmax_cross_entropy_forward(logits, targets.T.reshape(-1))
+        return loss * count, count, state
 
     # ------------------------------------------------------------ use
     def evaluate(self, stream, batch_size=16, bptt=64):
