@@ -177,35 +177,62 @@ def run_word(args):
               "settings": {k: v for k, v in vars(args).items() if k != "run"}}
     base = ngram_baselines(train, valid, len(vocab))
     result["baselines"] = base | {"unigram_ppl": math.exp(base["unigram"]), "bigram_ppl": math.exp(base["bigram"])}
-    print(result["baselines"])
-    result["models"] = {}
+    print(result["baselines"], flush=True)
+    options = dict(epochs=args.epochs, bptt=args.bptt, batch_size=args.batch_size, lr=args.lr, optimizer="adam",
+                   clip=args.clip_norm, progress=False, eval_batch_size=32)
+    models, result["models"] = {}, {}
     for spec in args.variants.split(","):
         cell, tie = spec.split("-")
-        model = RNNLM(vocab, cell=cell, hidden_size=args.hidden, embedding_size=args.hidden,
-                      tie_embeddings=tie == "tied", dropout=args.dropout, seed=1)
-        start = time.perf_counter()
-        model.fit(train, valid, epochs=args.epochs, bptt=args.bptt, batch_size=args.batch_size, lr=args.lr,
-                  optimizer="adam", clip=args.clip_norm, progress=False, time_budget=args.budget,
-                  eval_batch_size=32)
-        seconds = time.perf_counter() - start
-        last = model.history[-1]
-        trained = sum(h["tokens"] for h in model.history)
-        train_seconds = sum(h["seconds"] for h in model.history)
-        result["models"][spec] = {"valid_ppl": last["valid_perplexity"], "valid_ce": last["valid_loss"],
-                                  "parameters": model.num_parameters, "tokens_trained": trained,
-                                  "tokens_per_sec": trained / train_seconds, "seconds_total": seconds,
-                                  "history": model.history}
-        print(spec, result["models"][spec]["valid_ppl"], flush=True)
-    pyplot = plt()
-    fig, ax = pyplot.subplots(figsize=(6, 4))
-    for spec, run in result["models"].items():
-        ax.bar(spec, run["valid_ppl"])
-    ax.axhline(result["baselines"]["bigram_ppl"], color="gray", linestyle="--", label="interpolated bigram")
-    ax.set(ylabel="validation perplexity", title=f"Word level, H=D={args.hidden}, {args.budget:g} s each")
-    ax.legend()
-    fig.tight_layout()
-    fig.savefig(FIGURES / "lm_word_perplexity.png", dpi=110)
+        model = models[spec] = RNNLM(vocab, cell=cell, hidden_size=args.hidden, embedding_size=args.hidden,
+                                     tie_embeddings=tie == "tied", dropout=args.dropout, seed=1)
+        model.fit(train, valid, max_updates=args.updates, **options)
+        result["models"][spec] = summarize(model)
+        print(spec, result["models"][spec], flush=True)
+    lstms = [spec for spec in models if spec.startswith("lstm")]
+    if lstms and args.long_updates > args.updates:
+        # The better LSTM trains on (resuming mid-epoch) until its valid perplexity is below
+        # the bigram's, checked every `check_every` updates, or until long_updates.
+        best = min(lstms, key=lambda spec: result["models"][spec]["valid_ppl"])
+        result["long"] = {"variant": best, "checks": []}
+        for target in range(args.updates + args.check_every, args.long_updates + 1, args.check_every):
+            models[best].fit(train, valid, max_updates=target, **options)
+            result["long"] |= summarize(models[best])
+            result["long"]["checks"].append([target, result["long"]["valid_ppl"], result["long"]["train_seconds"]])
+            print("long", result["long"], flush=True)
+            if result["long"]["valid_ppl"] < result["baselines"]["bigram_ppl"]:
+                break
+    plot_word(result, models, args)
     save("word", result)
+
+
+def summarize(model):
+    history = model.history
+    tokens, seconds = sum(h["tokens"] for h in history), sum(h["seconds"] for h in history)
+    return {"valid_ppl": history[-1]["valid_perplexity"], "valid_ce": history[-1]["valid_loss"],
+            "updates": len(model.steps), "tokens_trained": tokens, "train_seconds": seconds,
+            "tokens_per_sec": tokens / seconds, "parameters": model.num_parameters}
+
+
+def plot_word(result, models, args):
+    pyplot = plt()
+    fig, ax = pyplot.subplots(figsize=(7, 4.5))
+    tokens_per_update = args.batch_size * args.bptt
+    window = 25
+    for spec, model in models.items():
+        loss = np.array([s[1] for s in model.steps])
+        smooth = np.convolve(loss, np.ones(window) / window, mode="valid")
+        x = (np.arange(smooth.size) + window) * tokens_per_update
+        line, = ax.plot(x, smooth, linewidth=1, label=f"{spec} train (moving avg)")
+        ax.plot(len(loss) * tokens_per_update, math.log(result["models"][spec]["valid_ppl"]), "o", color=line.get_color())
+        if "long" in result and result["long"]["variant"] == spec:
+            ax.plot(len(loss) * tokens_per_update, result["long"]["valid_ce"], "*", markersize=12,
+                    color=line.get_color(), label=f"{spec} valid after {len(loss)} updates")
+    ax.axhline(result["baselines"]["bigram"], color="gray", linestyle="--", label="interpolated bigram (valid)")
+    ax.set(xlabel="training tokens", ylabel="cross-entropy (nats/token)", ylim=(4.5, 7.5),
+           title=f"Word level (V={result['V']}), H=D={args.hidden}; dots: valid after {args.updates} updates")
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(FIGURES / "lm_word_curves.png", dpi=110)
 
 
 def main():
@@ -229,11 +256,13 @@ def main():
     word.add_argument("--vocab", type=int, default=10_000)
     word.add_argument("--hidden", type=int, default=128)
     word.add_argument("--variants", default="lstm-untied,lstm-tied,rnn-untied,rnn-tied")
-    word.add_argument("--budget", type=float, default=240.0, help="training seconds per variant")
+    word.add_argument("--updates", type=int, default=800, help="updates per variant (same token budget)")
+    word.add_argument("--long-updates", type=int, default=3200, help="the best LSTM then trains on, at most to this")
+    word.add_argument("--check-every", type=int, default=400, help="updates between its valid checks")
     word.add_argument("--epochs", type=int, default=5)
     word.add_argument("--bptt", type=int, default=32)
-    word.add_argument("--batch-size", type=int, default=32)
-    word.add_argument("--lr", type=float, default=3e-3)
+    word.add_argument("--batch-size", type=int, default=16)
+    word.add_argument("--lr", type=float, default=5e-3)
     word.add_argument("--clip-norm", type=float, default=5.0)
     word.add_argument("--dropout", type=float, default=0.0)
     word.set_defaults(run=run_word)

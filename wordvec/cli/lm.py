@@ -47,6 +47,7 @@ def register(subparsers):
     train.add_argument("--min-count", type=int, default=1, metavar="N", help="word level: rarer words become <unk>")
     train.add_argument("--max-vocab", type=int, metavar="N", help="word level: keep the N most frequent tokens")
     train.add_argument("--time-budget", type=float, metavar="SECONDS", help="stop training after this long")
+    train.add_argument("--max-updates", type=int, metavar="N", help="stop after N updates in all (resumable)")
     train.add_argument("--seed", type=int, default=1, metavar="N", help="random seed (default 1)")
     train.add_argument("--threads", type=int, default=1, metavar="N",
                        help="BLAS threads (default 1: the cell's small products run fastest single-threaded)")
@@ -118,6 +119,7 @@ def run_train(args):
     model.fit(train_stream, valid_stream, epochs=args.epochs, bptt=args.bptt, batch_size=args.batch_size,
               lr=args.lr, optimizer=args.optimizer, clip=args.clip, lr_decay=args.lr_decay,
               progress=not args.no_progress, checkpoint=args.output, time_budget=args.time_budget,
+              max_updates=args.max_updates,
               threads=args.threads)
     for record in model.history:
         valid = f", valid ppl {record['valid_perplexity']:.3f}" if "valid_perplexity" in record else ""

@@ -167,7 +167,7 @@ def _progress_enabled(progress):
 
 def train(model, train_stream, valid_stream=None, *, epochs=10, bptt=32, batch_size=32, lr=None,
           optimizer="adam", clip=5.0, lr_decay=1.0, progress=True, checkpoint=None,
-          time_budget=None, on_step=None, eval_batch_size=16, threads=1):
+          time_budget=None, max_updates=None, on_step=None, eval_batch_size=16, threads=1):
     """Train ``model`` in place for epochs ``len(model.history)+1 .. epochs``; return history.
 
     Each epoch walks the B row-streams (see :func:`batchify`) in segments of ``bptt``
@@ -176,18 +176,19 @@ def train(model, train_stream, valid_stream=None, *, epochs=10, bptt=32, batch_s
     measured after every epoch; with ``lr_decay`` < 1 the learning rate is multiplied
     by it whenever the valid loss did not improve.  ``checkpoint`` (a path) is written
     after every epoch, with optimizer state, so training can resume where it stopped.
-    ``time_budget`` (seconds) ends training early, mid-epoch, once exceeded.
+    ``time_budget`` (seconds) or ``max_updates`` (total updates, counting earlier runs)
+    ends training early, possibly mid-epoch; a later call resumes from there.
     ``on_step(step, loss, norm)`` is called after every update.  ``threads``: BLAS
     threads while training (see :func:`blas_threads`; None leaves BLAS's default).
     """
     # Overflow on the way to a NaN is reported once, as a TrainingError, not as warnings.
     with blas_threads(threads), np.errstate(over="ignore", invalid="ignore"):
         return _train(model, train_stream, valid_stream, epochs, bptt, batch_size, lr, optimizer, clip,
-                      lr_decay, progress, checkpoint, time_budget, on_step, eval_batch_size)
+                      lr_decay, progress, checkpoint, time_budget, max_updates, on_step, eval_batch_size)
 
 
 def _train(model, train_stream, valid_stream, epochs, bptt, batch_size, lr, optimizer, clip, lr_decay,
-           progress, checkpoint, time_budget, on_step, eval_batch_size):
+           progress, checkpoint, time_budget, max_updates, on_step, eval_batch_size):
     if bptt is None or int(bptt) < 1:
         raise WordvecError(f"sequence length (--bptt) must be at least 1, got {bptt}")
     if optimizer not in OPTIMIZERS:
@@ -209,9 +210,11 @@ def _train(model, train_stream, valid_stream, epochs, bptt, batch_size, lr, opti
     rng = np.random.default_rng(model.config["seed"] + 1)
     if "rng" in ts:
         rng.bit_generator.state = ts["rng"]
-    clock = {"started": time.perf_counter(), "budget": time_budget}
+    clock = {"started": time.perf_counter(), "budget": time_budget, "max_updates": max_updates, "model": model}
     best_valid = min((h["valid_loss"] for h in model.history if "valid_loss" in h), default=math.inf)
 
+    if max_updates is not None and len(model.steps) >= max_updates:
+        return model.history
     # An epoch cut short by a time budget resumes at its next segment, with its carried state.
     partial = model.history[-1] if model.history and not model.history[-1]["complete"] else None
     if partial is not None and ts.get("batch_size") != batch_size:
@@ -250,6 +253,8 @@ def _train(model, train_stream, valid_stream, epochs, bptt, batch_size, lr, opti
 
 
 def _out_of_time(clock):
+    if clock["max_updates"] is not None and len(clock["model"].steps) >= clock["max_updates"]:
+        return True
     return clock["budget"] is not None and time.perf_counter() - clock["started"] > clock["budget"]
 
 
