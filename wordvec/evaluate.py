@@ -134,8 +134,13 @@ def _solve_batch(units, canon, questions, method, epsilon):
         query = unit_rows((units[b] + units[c] - units[a]) / 3)
         scores = query @ units.T  # B x R cosines with unit(b + c - a)
     else:
-        shifted = (np.stack([units[a], units[b], units[c]]) @ units.T + 1) / 2  # 3 x B x R, in [0, 1]
-        scores = shifted[1] * shifted[2] / (shifted[0] + epsilon)
+        # cosines of a, b, c with every word, shifted to [0, 1]; then s_b * s_c / (s_a + eps) in place
+        shifted = (units[np.concatenate([a, b, c])] @ units.T).reshape(3, len(questions), -1)
+        shifted += 1
+        shifted *= 0.5
+        scores = np.multiply(shifted[1], shifted[2], out=shifted[1])
+        shifted[0] += epsilon
+        np.divide(scores, shifted[0], out=scores)
     rows = np.arange(len(questions))
     scores[rows[:, None], questions[:, :3]] = -np.inf
     # gensim scans the best TOP_CANDIDATES answers for the first whose (upper-cased) form is

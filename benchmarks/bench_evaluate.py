@@ -1,0 +1,77 @@
+"""Time the Google analogy evaluation (19,544 questions) on 100-d random vectors, 30k words.
+
+wordvec's evaluate_analogies (3CosAdd and 3CosMul) side by side with gensim 4.4.0's
+evaluate_word_analogies on the same vectors, same restrict_vocab, in the same run; also
+checks that wordvec's 3CosAdd counts equal gensim's.
+
+    .venv/bin/python benchmarks/bench_evaluate.py [--words 30000] [--dims 100] [--repeat 3]
+"""
+
+import argparse
+import logging
+import time
+
+import numpy as np
+
+
+def analogy_vectors(n_words, dims, seed):
+    """Every word of questions-words.txt (as written) plus fillers, in random order."""
+    from wordvec.evaluate import bundled_path, read_analogies
+
+    questions = read_analogies(bundled_path("questions-words.txt"), case_insensitive=False)
+    words = sorted({w for _, qs in questions for q in qs for w in q})
+    words += [f"filler{i}" for i in range(n_words - len(words))]
+    rng = np.random.default_rng(seed)
+    words = [words[i] for i in rng.permutation(len(words))]
+    return words, rng.standard_normal((len(words), dims)).astype(np.float32)
+
+
+def best_time(function, repeat):
+    times, result = [], None
+    for _ in range(repeat):
+        start = time.perf_counter()
+        result = function()
+        times.append(time.perf_counter() - start)
+    return min(times), result
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--words", type=int, default=30000)
+    parser.add_argument("--dims", type=int, default=100)
+    parser.add_argument("--repeat", type=int, default=3, help="best of N runs for each tool")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    logging.getLogger("gensim").setLevel(logging.WARNING)
+
+    from gensim.models import KeyedVectors as GensimKeyedVectors
+
+    from wordvec.evaluate import bundled_path, evaluate_analogies
+    from wordvec.vectors import KeyedVectors
+
+    words, vectors = analogy_vectors(args.words, args.dims, args.seed)
+    kv = KeyedVectors(words, vectors)
+    twin = GensimKeyedVectors(args.dims)
+    twin.add_vectors(words, vectors)
+    path = str(bundled_path("questions-words.txt"))
+
+    add_s, add = best_time(lambda: evaluate_analogies(kv, restrict_vocab=args.words, method="3cosadd"), args.repeat)
+    mul_s, mul = best_time(lambda: evaluate_analogies(kv, restrict_vocab=args.words, method="3cosmul"), args.repeat)
+    gensim_s, (_, sections) = best_time(lambda: twin.evaluate_word_analogies(path, restrict_vocab=args.words),
+                                        args.repeat)
+    total = sections[-1]
+    gensim_correct, gensim_answered = len(total["correct"]), len(total["correct"]) + len(total["incorrect"])
+    ours_correct = sum(s["correct"] for s in add["sections"].values())
+    print(f"Google analogies: {add['questions']} questions, {add['answered']} answered; "
+          f"{len(words)} words x {args.dims} dims, restrict_vocab={args.words}, best of {args.repeat}")
+    print(f"{'tool':<34} {'seconds':>8} {'vs gensim':>10} {'correct':>8}")
+    print(f"{'wordvec evaluate_analogies 3cosadd':<34} {add_s:>8.2f} {gensim_s / add_s:>9.1f}x {ours_correct:>8}")
+    print(f"{'wordvec evaluate_analogies 3cosmul':<34} {mul_s:>8.2f} {gensim_s / mul_s:>9.1f}x "
+          f"{sum(s['correct'] for s in mul['sections'].values()):>8}")
+    print(f"{'gensim evaluate_word_analogies':<34} {gensim_s:>8.2f} {1.0:>9.1f}x {gensim_correct:>8}")
+    same = (ours_correct, add["answered"]) == (gensim_correct, gensim_answered)
+    print(f"3cosadd counts equal gensim's: {same}")
+
+
+if __name__ == "__main__":
+    main()
