@@ -124,6 +124,13 @@ class Word2Vec:
         return (kernels.HIERARCHICAL_SOFTMAX if self.hs else 0) | (
             kernels.NEGATIVE_SAMPLING if self.negative > 0 else 0)
 
+    def describe(self):
+        """Short name of the configuration, e.g. 'sg-ns', 'cbow-hs', 'sg-softmax'."""
+        outputs = {kernels.NEGATIVE_SAMPLING: "ns", kernels.HIERARCHICAL_SOFTMAX: "hs",
+                   kernels.FULL_SOFTMAX: "softmax"}
+        names = [name for flag, name in outputs.items() if self.mode & flag]
+        return ("sg-" if self.sg else "cbow-") + "+".join(names)
+
     def hyperparameters(self):
         return {name: getattr(self, name) for name in HYPERPARAMETERS}
 
@@ -208,14 +215,18 @@ class Word2Vec:
         if not isinstance(epochs, (int, np.integer)) or epochs < 1:
             raise WordvecError(f"epochs must be a positive integer, not {epochs!r}")
         self._wv = None
+        log.info("training %s on %d tokens x %d epochs with %d worker(s), alpha %.4g -> %.4g",
+                 self.describe(), N, epochs, self.workers, self.alpha, self.min_alpha)
         run = _EpochRunner(self, encoded)
         done = []
-        for _ in range(epochs):
-            info = run.epoch()
-            self.history.append(info)
-            done.append(info)
-            for callback in self.callbacks:
-                callback(self, info)
+        with _progress_bar(self, N * epochs) as bar:
+            for _ in range(epochs):
+                info = run.epoch(bar)
+                self.history.append(info)
+                done.append(info)
+                bar.set_postfix(epoch=info["epoch"], loss=f"{info['loss']:.4f}")
+                for callback in self.callbacks:
+                    callback(self, info)
         if self._wv is not None:
             self._wv.reset_norms()
         return done
@@ -268,7 +279,7 @@ class _EpochRunner:
             int(epoch_start + self.offsets[begin]), int(m.planned_words),
             np.uint64(schedule.chunk_seed(m.seed, epoch, index)))
 
-    def epoch(self):
+    def epoch(self, bar):
         m = self.model
         epoch, epoch_start = m.epochs_trained, m.trained_words
         n_chunks = self.bounds.size - 1
@@ -292,7 +303,6 @@ class _EpochRunner:
                     return
                 results.put((index, loss, chunk_stats))
 
-        bar = _progress_bar(m, self.encoded.num_tokens, epoch)
         started = time.perf_counter()
         threads = [threading.Thread(target=work, daemon=True) for _ in range(min(m.workers, n_chunks))]
         for thread in threads:
@@ -310,14 +320,11 @@ class _EpochRunner:
                         f"training diverged (the loss became {loss}) in epoch {epoch + 1}; "
                         f"try a smaller alpha than {m.alpha}")
                     break
-                if bar is not None:
-                    bar.update(int(chunk_stats[kernels.STAT_WORDS]))
+                bar.update(int(chunk_stats[kernels.STAT_WORDS]))
         finally:
             stop.set()
             for thread in threads:
                 thread.join()
-            if bar is not None:
-                bar.close()
         if failure is not None:
             raise failure
         seconds = time.perf_counter() - started
@@ -336,9 +343,11 @@ class _EpochRunner:
         return info
 
 
-def _progress_bar(model, total, epoch):
-    if not model.progress or not sys.stderr.isatty():
-        return None
+def _progress_bar(model, total):
+    """A tqdm bar over all words of this ``train`` call (with ETA); disabled when
+    ``progress=False`` or stderr is not a terminal."""
     from tqdm import tqdm
 
-    return tqdm(total=total, unit="word", unit_scale=True, desc=f"epoch {epoch + 1}", leave=False)
+    enabled = model.progress and sys.stderr.isatty()
+    return tqdm(total=total, unit="word", unit_scale=True, desc="word2vec", disable=not enabled,
+                leave=False, smoothing=0.1)

@@ -1,0 +1,34 @@
+"""Schedule helpers: linear learning rate, chunking by documents, per-chunk seeds."""
+
+import numpy as np
+import pytest
+
+from wordvec import schedule
+
+
+def test_learning_rate_is_linear_then_flat():
+    assert schedule.learning_rate(0.025, 0.0001, 0, 1000) == 0.025
+    assert schedule.learning_rate(0.025, 0.0001, 500, 1000) == pytest.approx((0.025 + 0.0001) / 2)
+    assert schedule.learning_rate(0.025, 0.0001, 1000, 1000) == pytest.approx(0.0001)
+    assert schedule.learning_rate(0.025, 0.0001, 5000, 1000) == pytest.approx(0.0001)
+
+
+def test_chunks_cover_every_document_once_without_splitting():
+    rng = np.random.default_rng(0)
+    lengths = rng.integers(1, 3000, size=500)
+    offsets = np.concatenate([[0], np.cumsum(lengths)])
+    bounds = schedule.chunk_bounds(offsets, chunk_words=10_000)
+    assert bounds[0] == 0 and bounds[-1] == 500 and np.all(np.diff(bounds) > 0)
+    sizes = offsets[bounds[1:]] - offsets[bounds[:-1]]
+    assert sizes.sum() == offsets[-1]
+    assert np.all(sizes[:-1] <= 10_000 + 3000)  # a chunk overshoots by less than one document
+    one_big = schedule.chunk_bounds(np.array([0, 50_000]), chunk_words=10_000)
+    assert one_big.tolist() == [0, 1]
+    assert schedule.chunk_bounds(np.array([0])).tolist() == [0]
+
+
+def test_chunk_seeds_differ_and_repeat():
+    seeds = {schedule.chunk_seed(1, e, c) for e in range(3) for c in range(100)}
+    assert len(seeds) == 300 and 0 not in seeds
+    assert schedule.chunk_seed(1, 2, 3) == schedule.chunk_seed(1, 2, 3) != schedule.chunk_seed(2, 2, 3)
+    assert all(0 <= s < 2**64 for s in seeds)
