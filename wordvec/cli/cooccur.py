@@ -1,0 +1,62 @@
+"""``wordvec cooccur``: count a corpus's word-word co-occurrence matrix and save it (.npz)."""
+
+import argparse
+
+from wordvec.cli.common import add_corpus_arguments, positive_int
+
+EPILOG = """\
+The matrix is saved in SciPy's sparse .npz layout (scipy.sparse.load_npz reads it),
+with the vocabulary (words, counts) and the counting options alongside.  X[i, j] is the
+(1/distance-weighted, unless --weighting uniform) number of times word j occurs within
+--window tokens of word i; with --asymmetric only the words before i count.
+
+examples:
+  wordvec cooccur corpus.txt.xz -o X.npz --window 10
+  wordvec cooccur corpus.txt -o X.npz --window 5 --weighting uniform --memory 256MB
+"""
+
+
+def register(subparsers):
+    parser = subparsers.add_parser(
+        "cooccur", help="count the word-word co-occurrence matrix of a corpus (.npz)",
+        description="Count the co-occurrence matrix of CORPUS within a memory limit and save it.",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_corpus_arguments(parser)
+    parser.add_argument("-o", "--output", required=True, metavar="X.npz", help="where to write the matrix")
+    parser.add_argument("--window", type=positive_int, default=10, metavar="N",
+                        help="context words on each side (default 10)")
+    parser.add_argument("--asymmetric", action="store_true",
+                        help="count only the context to the left (GloVe's -symmetric 0)")
+    parser.add_argument("--weighting", choices=("harmonic", "uniform"), default="harmonic",
+                        help="harmonic = 1/distance as in GloVe (default), uniform = plain counts")
+    parser.add_argument("--memory", default="2GB", metavar="SIZE",
+                        help="memory for counting, e.g. 256MB or 4GB (default 2GB); beyond it, "
+                             "partial counts are spilled to temporary files")
+    parser.add_argument("--tmp-dir", default=None, metavar="DIR", help="where to spill (default: the system's)")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.set_defaults(run=run)
+
+
+def run(args):
+    import sys
+
+    from wordvec.cooccur import count_cooccurrences, parse_memory, save_cooccurrence
+    from wordvec.corpus import Corpus
+    from wordvec.encode import encode_corpus
+    from wordvec.vocab import Vocabulary
+
+    parse_memory(args.memory)  # a bad size fails before the corpus is read
+    corpus = Corpus(args.corpus, lowercase=args.lowercase, max_document_length=args.max_document_length)
+    vocab = Vocabulary.build(corpus, min_count=args.min_count, max_vocab_size=args.max_vocab_size)
+    encoded = encode_corpus(corpus, vocab)
+    counted = count_cooccurrences(encoded.ids, encoded.offsets, len(vocab), window=args.window,
+                                  symmetric=not args.asymmetric, weighting=args.weighting,
+                                  memory=args.memory, tmp_dir=args.tmp_dir,
+                                  progress=not args.no_progress and sys.stderr.isatty())
+    save_cooccurrence(args.output, counted.matrix, vocab.words, vocab.counts, window=args.window,
+                      symmetric=not args.asymmetric, weighting=args.weighting)
+    print(f"{len(vocab):,} words, {encoded.num_tokens:,} tokens, {counted.pairs:,} pairs counted in "
+          f"{counted.seconds:.1f} s ({counted.pairs_per_second / 1e6:.2f}M pairs/s); "
+          f"{counted.matrix.nnz:,} non-zeros ({counted.chunks} chunks, {counted.spilled} spilled) "
+          f"written to {args.output}")
+    return 0

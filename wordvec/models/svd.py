@@ -1,0 +1,222 @@
+"""PPMI + truncated SVD: count-based word vectors (seed 002, "SVD Based Methods").
+
+    from wordvec.models.svd import PPMISVD
+    model = PPMISVD(corpus_file="text.txt", window=5, cds=0.75, eig=0.5)
+    model.wv.most_similar("king")
+
+Pipeline: X (``wordvec.cooccur``; uniform weights, symmetric window by default) ->
+M = transform(X) -> M ~ U S C^T (rank D) -> word vectors U S^eig (+ C S^eig with
+``add_context``).  Transforms:
+
+* ``"ppmi"``: M_ij = max(0, log X_ij - log X_i* - log P_cds(j) - log shift), with the
+  context distribution smoothed, P_cds(j) = X_*j^cds / sum_k X_*k^cds, and the shift
+  log k of Levy, Goldberg & Dagan (2015) (``shift=1``: none);
+* ``"log"``: M_ij = log(1 + X_ij);  ``"raw"``: M_ij = X_ij (the plain LSA/HAL-style counts
+  the seed describes).
+
+Solvers: ``"randomized"`` (Halko, Martinsson & Tropp 2011: a Gaussian sketch of D + 20
+columns, ``power_iterations`` rounds of re-orthonormalised power iteration, then an exact
+SVD of the small projected matrix) or ``"arpack"`` (``scipy.sparse.linalg.svds``).
+"""
+
+import logging
+import math
+import time
+
+import numpy as np
+import scipy.linalg
+import scipy.sparse
+
+from wordvec.errors import WordvecError
+from wordvec.models import count_io
+
+log = logging.getLogger(__name__)
+
+TRANSFORMS = ("ppmi", "log", "raw")
+SOLVERS = ("randomized", "arpack")
+HYPERPARAMETERS = ("vector_size", "window", "min_count", "cds", "shift", "eig", "add_context",
+                   "weighting", "transform", "symmetric", "solver", "power_iterations", "seed",
+                   "max_vocab_size", "memory", "lowercase", "max_document_length")
+
+
+def ppmi(X, cds=0.75, shift=1.0):
+    """Positive (shifted) PMI of a sparse count matrix, context distribution smoothed.
+
+    X: V x V sparse, non-negative.  Returns a float32 CSR matrix with the same sparsity
+    pattern minus the entries whose PMI is <= log(shift).
+    """
+    X = scipy.sparse.csr_matrix(X, dtype=np.float64)
+    row_sums = np.asarray(X.sum(axis=1)).ravel()                        # X_i*
+    smoothed = np.asarray(X.sum(axis=0)).ravel() ** cds                 # X_*j ^ cds
+    log_context = np.log(np.maximum(smoothed, 1e-300)) - np.log(smoothed.sum())   # log P_cds(j)
+    rows = np.repeat(np.arange(X.shape[0]), np.diff(X.indptr))
+    pmi = np.log(X.data) - np.log(row_sums[rows]) - log_context[X.indices] - math.log(shift)
+    M = scipy.sparse.csr_matrix((np.maximum(pmi, 0.0).astype(np.float32), X.indices, X.indptr), shape=X.shape)
+    M.eliminate_zeros()
+    return M
+
+
+def transform_counts(X, transform, cds, shift):
+    if transform == "ppmi":
+        return ppmi(X, cds, shift)
+    M = scipy.sparse.csr_matrix(X, dtype=np.float32, copy=True)
+    if transform == "log":
+        M.data = np.log1p(M.data)
+    return M
+
+
+def orthonormal_basis(Y):
+    """Q with orthonormal columns spanning Y (m x l, m >> l), and R with Y = Q R: shifted
+    Cholesky QR done twice (CholeskyQR2), in float64.  Measured 30x faster than LAPACK's
+    Householder QR for m = 51k, l = 120 (one Gram matrix and one small solve)."""
+    Q = np.asarray(Y, dtype=np.float64)
+    R_total = np.eye(Q.shape[1])
+    for _ in range(2):
+        G = Q.T @ Q
+        G[np.diag_indices_from(G)] += 1e-12 * np.trace(G) + 1e-300  # keeps a rank-deficient Y factorable
+        R = np.linalg.cholesky(G).T                                   # G = R^T R, R upper triangular
+        Q = Q @ scipy.linalg.solve_triangular(R, np.eye(len(R)))     # Q R = Y (R^-1: l x l, cheap)
+        R_total = R @ R_total
+    return Q, R_total
+
+
+def randomized_svd(M, k, power_iterations=4, oversample=20, seed=1, workers=2):
+    """Rank-k SVD of sparse M (m x n): returns U (m x k), s (k), Ct (k x n), s descending."""
+    from wordvec.kernels.sparse import csr_times_dense
+
+    rng = np.random.default_rng(seed)
+    l = min(k + oversample, min(M.shape))
+    M = scipy.sparse.csr_matrix(M, dtype=np.float32)
+    Mt = M.T.tocsr()
+    Q, _ = orthonormal_basis(csr_times_dense(M, rng.standard_normal((M.shape[1], l), dtype=np.float32), workers))
+    for _ in range(power_iterations):  # re-orthonormalise each half step (Halko et al. Alg. 4.4)
+        Z, _ = orthonormal_basis(csr_times_dense(Mt, Q, workers))
+        Q, _ = orthonormal_basis(csr_times_dense(M, Z, workers))
+    # B = Q^T M (l x n).  B^T = Mt Q = P R, and R = Ur s Vr^T  =>  B = Vr s (P Ur)^T.
+    P, R = orthonormal_basis(csr_times_dense(Mt, Q, workers))
+    Ur, s, Vrt = np.linalg.svd(R)
+    return (Q @ Vrt.T)[:, :k], s[:k], (P @ Ur).T[:k]
+
+
+def arpack_svd(M, k, seed=1):
+    from scipy.sparse.linalg import svds
+
+    U, s, Ct = svds(M, k=k, random_state=np.random.default_rng(seed))
+    order = np.argsort(-s)
+    return U[:, order], s[order], Ct[order]
+
+
+class PPMISVD:
+    """Count-based word vectors: (P)PMI of the co-occurrence matrix, truncated SVD."""
+
+    def __init__(self, corpus_file=None, sentences=None, vector_size=100, window=5, min_count=5,
+                 cds=0.75, shift=1.0, eig=0.5, add_context=False, weighting="uniform",
+                 transform="ppmi", symmetric=True, solver="randomized", power_iterations=4, seed=1,
+                 max_vocab_size=None, memory="2GB", lowercase=False, max_document_length=10_000,
+                 progress=True, cache_dir=None):
+        self.vector_size, self.window, self.min_count = vector_size, window, min_count
+        self.cds, self.shift, self.eig, self.add_context = cds, shift, eig, add_context
+        self.weighting, self.transform, self.symmetric = weighting, transform, symmetric
+        self.solver, self.power_iterations, self.seed = solver, power_iterations, seed
+        self.max_vocab_size, self.memory = max_vocab_size, memory
+        self.lowercase, self.max_document_length = lowercase, max_document_length
+        self.progress, self.cache_dir = progress, cache_dir
+        self._validate()
+        self.words = self.counts = self.cooccurrence = None
+        self.U = self.singular_values = self.C = None
+        self.history = []
+        self._wv = None
+        if corpus_file is not None or sentences is not None:
+            self.fit(sentences=sentences, corpus_file=corpus_file)
+
+    def _validate(self):
+        from wordvec.cooccur import check_options, parse_memory
+
+        for name in ("vector_size", "min_count"):
+            value = getattr(self, name)
+            if not isinstance(value, (int, np.integer)) or value < 1:
+                raise WordvecError(f"{name} must be a whole number of at least 1, not {value!r}")
+        check_options(self.window, self.weighting)
+        if not (isinstance(self.cds, (int, float)) and 0 < self.cds <= 1):
+            raise WordvecError(f"cds must be a number in (0, 1], not {self.cds!r}")
+        if not (isinstance(self.shift, (int, float)) and self.shift >= 1):
+            raise WordvecError(f"shift (k, subtracting log k) must be a number >= 1, not {self.shift!r}")
+        if not (isinstance(self.eig, (int, float)) and math.isfinite(self.eig)):
+            raise WordvecError(f"eig must be a number (0, 0.5 and 1 are usual), not {self.eig!r}")
+        if self.transform not in TRANSFORMS:
+            raise WordvecError(f"transform must be one of {', '.join(TRANSFORMS)}, not {self.transform!r}")
+        if self.solver not in SOLVERS:
+            raise WordvecError(f"solver must be one of {', '.join(SOLVERS)}, not {self.solver!r}")
+        if not isinstance(self.power_iterations, (int, np.integer)) or self.power_iterations < 0:
+            raise WordvecError(f"power_iterations must be a whole number >= 0, not {self.power_iterations!r}")
+        parse_memory(self.memory)
+
+    def hyperparameters(self):
+        return {name: getattr(self, name) for name in HYPERPARAMETERS}
+
+    def fit(self, sentences=None, corpus_file=None):
+        """Count the corpus and factorise its transformed co-occurrence matrix."""
+        words, counts, matrix, counting = count_io.count_corpus(self, sentences, corpus_file)
+        return self.set_cooccurrence(words, counts, matrix, counting)
+
+    def set_cooccurrence(self, words, counts, matrix, counting=None):
+        """Factorise a given V x V co-occurrence matrix."""
+        V, D = len(words), self.vector_size
+        if matrix.shape != (V, V):
+            raise WordvecError(f"the co-occurrence matrix is {matrix.shape}, the vocabulary has {V} words")
+        if D >= V:
+            raise WordvecError(f"vector_size {D} must be smaller than the vocabulary ({V} words) for a "
+                               "truncated SVD; lower vector_size or min_count")
+        started = time.perf_counter()
+        M = transform_counts(matrix, self.transform, self.cds, self.shift)
+        if M.nnz == 0:
+            raise WordvecError(f"the {self.transform} matrix is all zeros: no word pair to factorise")
+        transformed = time.perf_counter()
+        if self.solver == "arpack":
+            U, s, Ct = arpack_svd(M, D, self.seed)
+        else:
+            U, s, Ct = randomized_svd(M, D, self.power_iterations, seed=self.seed)
+        finished = time.perf_counter()
+        self.words, self.counts, self.cooccurrence = list(words), counts, matrix
+        self.U, self.singular_values, self.C = (np.ascontiguousarray(U, dtype=np.float32),
+                                                s.astype(np.float64), np.ascontiguousarray(Ct.T, dtype=np.float32))
+        info = {"epoch": 1, "nnz": int(M.nnz), "seconds_transform": transformed - started,
+                "seconds_svd": finished - transformed, "seconds": finished - started,
+                "top_singular_value": float(s[0]), "counting": counting or {}}
+        log.info("%s matrix: %d non-zeros (%.1f s); SVD (%s) of rank %d: %.1f s", self.transform,
+                 M.nnz, info["seconds_transform"], self.solver, D, info["seconds_svd"])
+        self.history = [info]
+        self._wv = None
+        return self
+
+    def vectors(self):
+        """V x D float32: U S^eig, plus C S^eig with ``add_context``."""
+        weights = (self.singular_values ** self.eig).astype(np.float32)
+        vectors = self.U * weights
+        if self.add_context:
+            vectors += self.C * weights
+        return vectors
+
+    @property
+    def wv(self):
+        from wordvec.vectors import KeyedVectors
+
+        if self.words is None:
+            raise WordvecError("the model has no vectors yet; give it a corpus first")
+        if self._wv is None:
+            self._wv = KeyedVectors(self.words, self.vectors(), counts=self.counts)
+        return self._wv
+
+    def save(self, path, cooccurrence=False):
+        """Save to directory ``path`` (a native vectors directory plus U, S, C and JSON)."""
+        arrays = {"svd_U.npy": self.U, "svd_singular_values.npy": self.singular_values, "svd_C.npy": self.C}
+        count_io.save_model(self, path, "wordvec-ppmi-svd", self.vectors(), arrays, {}, cooccurrence)
+
+    @classmethod
+    def load(cls, path):
+        model, _ = count_io.load_model(cls, path, "wordvec-ppmi-svd")
+        V, D = len(model.words), model.vector_size
+        model.U = count_io.read_array(path, "svd_U.npy", (V, D))
+        model.singular_values = count_io.read_array(path, "svd_singular_values.npy", (D,))
+        model.C = count_io.read_array(path, "svd_C.npy", (V, D))
+        return model
