@@ -30,6 +30,7 @@ import logging
 import math
 import os
 import re
+import sys
 import tempfile
 import time
 
@@ -139,7 +140,8 @@ def count_cooccurrences(ids, offsets, V, window=10, symmetric=True, weighting="h
     chunks, spilled, ram_bytes, pairs = [], 0, 0, 0
     doc, pos = 0, int(offsets[0]) if len(offsets) > 1 else 0
     total_tokens = int(offsets[-1] - offsets[0]) if len(offsets) else 0
-    bar = tqdm(total=total_tokens, unit="tok", unit_scale=True, disable=not progress, desc="cooccur")
+    bar = tqdm(total=total_tokens, unit="tok", unit_scale=True, desc="cooccur",
+               disable=not progress or not sys.stderr.isatty())
     with tempfile.TemporaryDirectory(prefix="wordvec-cooccur-", dir=tmp_dir) as spill_dir:
         while True:
             before = pos

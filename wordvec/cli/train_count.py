@@ -40,8 +40,8 @@ def add_arguments(parser):
                      help="matrix factorised: ppmi (default), log(1 + X) or raw counts")
     svd.add_argument("--svd-solver", choices=("randomized", "arpack"), default="randomized",
                      help="randomized SVD (default, faster) or scipy's ARPACK svds")
-    svd.add_argument("--power-iterations", type=nonnegative_int, default=4, metavar="N",
-                     help="power iterations of the randomized SVD (default 4)")
+    svd.add_argument("--power-iterations", type=nonnegative_int, default=8, metavar="N",
+                     help="power iterations of the randomized SVD (default 8)")
 
 
 def run(args):

@@ -17,6 +17,9 @@ M = transform(X) -> M ~ U S C^T (rank D) -> word vectors U S^eig (+ C S^eig with
 Solvers: ``"randomized"`` (Halko, Martinsson & Tropp 2011: a Gaussian sketch of D + 20
 columns, ``power_iterations`` rounds of re-orthonormalised power iteration, then an exact
 SVD of the small projected matrix) or ``"arpack"`` (``scipy.sparse.linalg.svds``).
+Measured on wordbench-10m (window 5, cds 0.75, D 100, CPU seconds incl. evaluation):
+randomized with 2 / 4 / 8 power iterations: analogy 24.2% / 26.5% / 27.6%, WordSim-353
+0.623 / 0.629 / 0.632 (7.9 / 10.7 / 15.2 s); ARPACK: 27.7%, 0.627 (16.2 s).  Default 8.
 """
 
 import logging
@@ -51,8 +54,9 @@ def ppmi(X, cds=0.75, shift=1.0):
     log_context = np.log(np.maximum(smoothed, 1e-300)) - np.log(smoothed.sum())   # log P_cds(j)
     rows = np.repeat(np.arange(X.shape[0]), np.diff(X.indptr))
     pmi = np.log(X.data) - np.log(row_sums[rows]) - log_context[X.indices] - math.log(shift)
-    M = scipy.sparse.csr_matrix((np.maximum(pmi, 0.0).astype(np.float32), X.indices, X.indptr), shape=X.shape)
-    M.eliminate_zeros()
+    M = scipy.sparse.csr_matrix((np.maximum(pmi, 0.0).astype(np.float32), X.indices.copy(), X.indptr.copy()),
+                                shape=X.shape)
+    M.eliminate_zeros()  # in place: hence the copies above, X must stay intact
     return M
 
 
@@ -80,7 +84,7 @@ def orthonormal_basis(Y):
     return Q, R_total
 
 
-def randomized_svd(M, k, power_iterations=4, oversample=20, seed=1, workers=2):
+def randomized_svd(M, k, power_iterations=8, oversample=20, seed=1, workers=2):
     """Rank-k SVD of sparse M (m x n): returns U (m x k), s (k), Ct (k x n), s descending."""
     from wordvec.kernels.sparse import csr_times_dense
 
@@ -111,7 +115,7 @@ class PPMISVD:
 
     def __init__(self, corpus_file=None, sentences=None, vector_size=100, window=5, min_count=5,
                  cds=0.75, shift=1.0, eig=0.5, add_context=False, weighting="uniform",
-                 transform="ppmi", symmetric=True, solver="randomized", power_iterations=4, seed=1,
+                 transform="ppmi", symmetric=True, solver="randomized", power_iterations=8, seed=1,
                  max_vocab_size=None, memory="2GB", lowercase=False, max_document_length=10_000,
                  progress=True, cache_dir=None):
         self.vector_size, self.window, self.min_count = vector_size, window, min_count
