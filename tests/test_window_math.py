@@ -109,3 +109,24 @@ def test_wrong_gradient_is_caught():
         return wm.window_loss_and_gradients(params, [("E", E, ids)], labels, l2=0.1)[0]
 
     assert check_gradient(f, {"W": W, "E": E}, wrong) > 1e-3
+
+
+def test_average_model_matches_finite_differences():
+    rng = np.random.default_rng(7)
+    E = rng.normal(size=(V, D))
+    token_ids = np.array([1, 1, 4, 0, 2, 2, 2, 5])  # repeated tokens, sentences of length 3, 1, 4
+    sentence_of_token = np.array([0, 0, 0, 1, 2, 2, 2, 2])
+    labels = np.array([2, 0, 1])
+    params = {"W": rng.normal(size=(D, C)), "b": rng.normal(size=C)}
+    _, dense, sparse = wm.average_loss_and_gradients(params, E, token_ids, sentence_of_token, labels, l2=0.05)
+    analytic = dict(dense, E=wm.densify(*sparse["E"], E.shape))
+
+    def f():
+        return wm.average_loss_and_gradients(params, E, token_ids, sentence_of_token, labels, l2=0.05)[0]
+
+    assert check_gradient(f, dict(params, E=E), analytic) < 1e-6
+    # x of sentence 0 is (2 E[1] + E[4]) / 3
+    loss0 = wm.average_loss_and_gradients(params, E, token_ids[:3], sentence_of_token[:3], labels[:1])[0]
+    x0 = (2 * E[1] + E[4]) / 3
+    logits = x0 @ params["W"] + params["b"]
+    assert loss0 == pytest.approx(np.log(np.exp(logits).sum()) - logits[2], rel=1e-12)

@@ -232,3 +232,36 @@ def densify(rows, grad_rows, shape):
     dense = np.zeros(shape, dtype=grad_rows.dtype)
     dense[rows] = grad_rows
     return dense
+
+
+# ---------------------------------------------------------------------------
+# Averaged input: one vector per sentence (the sentiment baseline)
+# ---------------------------------------------------------------------------
+
+
+def average_loss_and_gradients(params, E, token_ids, sentence_of_token, labels, l2=0.0):
+    """Softmax over the average of a sentence's word vectors, x = (1/n) Σ_t E[w_t].
+
+    Seed 002 ("Problem Formulation"): softmax(W x) with x a word vector, here the mean of
+    the sentence's vectors, and the penalty λ Σ θ² (over W, b and the rows used).
+    token_ids (T,) and sentence_of_token (T,) list the tokens of the B sentences
+    (every sentence has at least one token); labels (B,).
+    Backward: dx_b = dlogits_b Wᵀ, and every token of sentence b adds dx_b / n_b to its row.
+    Returns (loss, {"W", "b"}, {"E": (rows, grad_rows)}).
+    """
+    B = labels.shape[0]
+    lengths = np.bincount(sentence_of_token, minlength=B).astype(E.dtype)
+    rows, local = np.unique(token_ids, return_inverse=True)
+    weight = (1.0 / lengths)[sentence_of_token]
+    x = np.zeros((B, E.shape[1]), dtype=E.dtype)
+    np.add.at(x, sentence_of_token, E[token_ids] * weight[:, None])
+    loss, dlogits = softmax_cross_entropy(x @ params["W"] + params["b"], labels)
+    grads = {"W": x.T @ dlogits, "b": dlogits.sum(axis=0)}
+    dx = dlogits @ params["W"].T
+    grad_rows = np.zeros((rows.size, E.shape[1]), dtype=E.dtype)
+    np.add.at(grad_rows, local.reshape(-1), dx[sentence_of_token] * weight[:, None])
+    if l2:
+        loss += l2 * (float(np.sum(E[rows] ** 2)) + sum(float(np.sum(p**2)) for p in params.values()))
+        grad_rows += 2.0 * l2 * E[rows]
+        grads = {name: g + 2.0 * l2 * params[name] for name, g in grads.items()}
+    return loss, grads, {"E": (rows, grad_rows)}

@@ -1,0 +1,32 @@
+"""Extrinsic tasks for word vectors, each a window (or averaging) classifier with its standard metric.
+
+    from wordvec.tasks import run_ner, run_pos, run_sentiment, run_charlm
+    result, model = run_ner("../shared/data/tasks/conll2003", vectors="vectors.bin", fine_tune=True, hidden=300)
+    result["test"]["f1"]
+
+Every ``run_*`` returns ({"task", "valid", "test", "history"}, trained model).
+"""
+
+
+def run_ner(*args, **kwargs):
+    from wordvec.tasks.ner import run_ner as run
+
+    return run(*args, **kwargs)
+
+
+def run_pos(*args, **kwargs):
+    from wordvec.tasks.pos import run_pos as run
+
+    return run(*args, **kwargs)
+
+
+def run_sentiment(*args, **kwargs):
+    from wordvec.tasks.sentiment import run_sentiment as run
+
+    return run(*args, **kwargs)
+
+
+def run_charlm(*args, **kwargs):
+    from wordvec.tasks.charlm import run_charlm as run
+
+    return run(*args, **kwargs)
