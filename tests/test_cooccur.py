@@ -69,6 +69,7 @@ def test_tiny_memory_gives_the_identical_matrix():
 
 def test_exact_rational_weights():
     assert weight_scale(10, "harmonic") == 2520 and weight_scale(5, "uniform") == 1
+    assert weight_scale(30, "harmonic") == 2**30  # lcm(1..30) would overflow the int32 buffer
     ids = np.array([0, 1, 2, 0], np.int32)  # 0-1 at distances 1 and 2, 0-0 at 3
     X = count_cooccurrences(ids, np.array([0, 4]), 3, window=3).matrix
     assert X[0, 1] == 1.5 and X[0, 2] == 1.5 and X[0, 0] == 2 / 3  # 4/6 rounded once
@@ -124,3 +125,9 @@ def test_cli_cooccur_bad_inputs(tmp_path, capsys):
     assert main(["cooccur", str(corpus), "-o", str(tmp_path / "X.npz"), "--memory", "much"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "memory" in err[0]
+
+
+def test_wide_windows_use_fixed_point_weights():
+    ids, offsets = zipf_corpus(V=40, tokens=1500, n_docs=2, seed=4)
+    X = count_cooccurrences(ids, offsets, 40, window=30).matrix
+    np.testing.assert_allclose(X.toarray(), brute_force(ids, offsets, 40, 30, True, "harmonic"), rtol=1e-8)

@@ -17,8 +17,8 @@ The plan (compiled loops in ``wordvec/kernels/cooccur.py``):
 Weights are integers (units of 1/scale) summed in int64, so the matrix is exactly the
 same whatever the memory limit; ``data`` is the float64 quotient count / scale, i.e. the
 exact rational count correctly rounded once.  With ``weighting="harmonic"`` (GloVe's
-1/distance) scale = lcm(1..window) for windows up to 22, else 2**32 (1/d then rounded to
-2**-32).  With ``"uniform"`` scale = 1 and X holds plain counts.
+1/distance) scale = lcm(1..window) for windows up to 22, else 2**30 (1/d then rounded to
+a multiple of 2**-30).  With ``"uniform"`` scale = 1 and X holds plain counts.
 
 Window: ``window`` tokens on each side (``symmetric=True``, GloVe's ``-symmetric 1``) or
 only to the left (``symmetric=False``: X_ij counts j occurring up to ``window`` tokens
@@ -69,7 +69,7 @@ def weight_scale(window, weighting):
     if weighting == "uniform":
         return 1
     lcm = math.lcm(*range(1, window + 1))
-    return lcm if lcm < 2**31 else 2**32
+    return lcm if lcm < 2**31 else 2**30  # units must fit the int32 pair buffer
 
 
 def weight_units(window, weighting):
@@ -80,8 +80,6 @@ def weight_units(window, weighting):
         units = np.ones(window, np.int64)
     else:
         units = np.rint(scale / d).astype(np.int64)
-    if units.max() >= 2**31:  # 2**32 scale: d = 1 needs 2**32, keep int32 by halving all
-        raise WordvecError("window too large for exact 1/distance weights; use a window <= 22")
     return np.concatenate([[0], units]).astype(np.int32)
 
 

@@ -1,0 +1,109 @@
+"""Benchmark the count-based models: co-occurrence counting, GloVe, PPMI-SVD.
+
+Each measurement runs the real ``wordvec`` command line in a child process (with a
+fresh encoding cache, so reading and encoding the corpus are included) and reports its
+wall time, the CPU time of the child, the child's peak resident memory
+(``ru_maxrss`` of RUSAGE_CHILDREN), and what the command itself reports: counting
+throughput (pairs/s), training throughput (non-zero updates/s) and, for the models,
+the evaluation summary (Google analogies restricted to 30k words, WordSim-353 and
+SimLex-999 Spearman rho).
+
+    .venv/bin/python benchmarks/bench_count.py cooccur glove svd        # wordbench-10m
+    .venv/bin/python benchmarks/bench_count.py cooccur --full           # the 58M-token corpus
+
+Settings (those of the issue's targets): cooccur window 10 symmetric, 1/distance;
+GloVe window 10, x_max 10, 15 epochs, D 100, min_count 5, 2 workers, W + W~; PPMI-SVD
+window 5 uniform, cds 0.75, no shift, eig 0.5, D 100.  Results are appended to
+``benchmarks/out/count.jsonl`` (ignored by git).
+"""
+
+import argparse
+import json
+import os
+import re
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT.parent / "shared" / "data" / "corpus"
+PYTHON = sys.executable
+
+RUNS = {
+    "cooccur": ["cooccur", "{corpus}", "-o", "{tmp}/X.npz", "--window", "10", "--no-progress"],
+    "glove": ["train", "{corpus}", "-o", "{tmp}/glove.bin", "--model", "glove", "--vector-size", "100",
+              "--window", "10", "--min-count", "5", "--x-max", "10", "--epochs", "15", "--workers", "2",
+              "--seed", "1", "--no-progress", "--json"],
+    "svd": ["train", "{corpus}", "-o", "{tmp}/svd.bin", "--model", "svd", "--vector-size", "100",
+            "--window", "5", "--min-count", "5", "--cds", "0.75", "--shift", "1", "--eig", "0.5",
+            "--no-progress", "--json"],
+}
+
+
+def run_child(argv, tmp):
+    """Run ``wordvec ARGV`` in a child process; return (stdout, wall s, cpu s, peak MB)."""
+    env = dict(os.environ, WORDVEC_CACHE=str(Path(tmp) / "cache"))
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    done = subprocess.run([PYTHON, "-m", "wordvec", *argv], capture_output=True, text=True, env=env)
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode != 0:
+        raise SystemExit(f"wordvec {' '.join(argv)} failed:\n{done.stderr[-2000:]}")
+    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    return done.stdout, done.stderr, wall, cpu, after.ru_maxrss / 1024  # maxrss of the largest child
+
+
+def measure(name, corpus):
+    with tempfile.TemporaryDirectory(prefix="bench-count-") as tmp:
+        argv = [a.format(corpus=corpus, tmp=tmp) for a in RUNS[name]]
+        stdout, stderr, wall, cpu, peak_mb = run_child(argv, tmp)
+    row = {"run": name, "corpus": Path(corpus).name, "command": "wordvec " + " ".join(RUNS[name]),
+           "wall_s": round(wall, 1), "cpu_s": round(cpu, 1), "peak_mb": round(peak_mb)}
+    if name == "cooccur":
+        match = re.search(r"([\d,]+) pairs counted in ([\d.]+) s \(([\d.]+)M pairs/s\); ([\d,]+) non-zeros", stdout)
+        row.update(pairs=int(match.group(1).replace(",", "")), count_s=float(match.group(2)),
+                   mpairs_per_s=float(match.group(3)), nnz=int(match.group(4).replace(",", "")))
+    else:
+        result = json.loads(stdout.strip().splitlines()[-1])
+        evaluation = result["evaluation"]
+        row.update(analogy=round(evaluation["analogy"]["total"], 4),
+                   **{k: round(v["spearman"], 4) for k, v in evaluation["similarity"].items()})
+        history = result["history"]
+        if name == "glove":
+            seconds = sum(h["seconds"] for h in history)
+            updates = sum(h["updates"] for h in history)
+            row.update(train_s=round(seconds, 1), m_updates_per_s=round(updates / seconds / 1e6, 3),
+                       nnz=history[0]["updates"], final_loss=round(history[-1]["loss"], 5))
+        else:
+            row.update(svd_s=round(history[0]["seconds_svd"], 1), nnz_ppmi=history[0]["nnz"])
+        timings = re.findall(r"counted (\d+) pairs in ([\d.]+) s", stderr)
+        if timings:
+            row["count_s"] = float(timings[-1][1])
+    row["load_average"] = round(os.getloadavg()[0], 1)
+    return row
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("runs", nargs="+", choices=sorted(RUNS))
+    parser.add_argument("--full", action="store_true", help="use wordbench.txt.xz (58M tokens)")
+    parser.add_argument("--corpus", help="another corpus file")
+    args = parser.parse_args()
+    corpus = args.corpus or DATA / ("wordbench.txt.xz" if args.full else "wordbench-10m.txt.xz")
+    if not Path(corpus).exists():
+        raise SystemExit(f"{corpus} is not available on this machine")
+    out = ROOT / "benchmarks" / "out" / "count.jsonl"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    for name in args.runs:
+        row = measure(name, corpus)
+        print(json.dumps(row), flush=True)
+        with open(out, "a", encoding="utf-8") as handle:
+            handle.write(json.dumps(row) + "\n")
+
+
+if __name__ == "__main__":
+    main()
