@@ -33,7 +33,7 @@ def ngram_baselines(train_stream, valid_stream, V):
     """Validation cross-entropy (nats/token) of add-one unigram and interpolated bigram.
 
     Bigram: P(w | v) = lam * c(v, w) / c(v) + (1 - lam) * P_add1(w), where c(v) counts v
-    as a history; lam is tuned on the validation text itself (grid 0.05 .. 0.95), which
+    as a history; lam is tuned on the validation text itself (grid 0.05 .. 0.99), which
     favours the baseline.  No Kneser-Ney.  Scored on the same targets as the LMs.
     """
     unigram = (np.bincount(train_stream[1:], minlength=V) + 1.0) / (train_stream.size - 1 + V)
@@ -47,7 +47,7 @@ def ngram_baselines(train_stream, valid_stream, V):
     p_ml = np.where(seen, c_pair / np.maximum(history[prev], 1), 0.0)
     results = {"unigram": float(-np.mean(np.log(unigram[nxt])))}
     best = None
-    for lam in np.arange(0.05, 0.96, 0.05):
+    for lam in np.concatenate([np.arange(0.05, 0.96, 0.05), [0.97, 0.98, 0.99]]):
         lam_eff = np.where(seen, lam, 0.0)  # unseen history: unigram alone
         ce = float(-np.mean(np.log(lam_eff * p_ml + (1 - lam_eff) * unigram[nxt])))
         if best is None or ce < best[1]:
@@ -81,32 +81,50 @@ def dino_split(seed=0, valid_fraction=0.1):
 
 
 # ---------------------------------------------------------------- experiments
-def run_char(args):
+def write_char_split():
+    """The dino split as files, for `wordvec lm train|eval` on the same data."""
     train_lines, valid_lines = dino_split()
+    folder = OUT / "lm_char"
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, lines in (("train", train_lines), ("valid", valid_lines)):
+        (folder / f"{name}.txt").write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    return train_lines, valid_lines
+
+
+def run_char(args):
+    train_lines, valid_lines = write_char_split()
     vocab = LMVocab.build(train_lines, "char", lowercase=True)
     train, valid = vocab.encode(train_lines), vocab.encode(valid_lines)
     result = {"train_tokens": int(train.size - 1), "valid_tokens": int(valid.size - 1), "V": len(vocab)}
     result["baselines"] = ngram_baselines(train, valid, len(vocab))
-    model = RNNLM(vocab, cell="lstm", hidden_size=args.hidden, embedding_size=args.embedding,
-                  dropout=args.dropout, seed=1)
-    start = time.perf_counter()
-    model.fit(train, valid, epochs=args.epochs, bptt=32, batch_size=16, lr=3e-3, optimizer="adam", clip=5.0,
-              progress=False, eval_batch_size=1)
-    result["lstm"] = {"hidden": args.hidden, "embedding": args.embedding, "dropout": args.dropout,
-                      "best_valid": min(h["valid_loss"] for h in model.history),
-                      "final_valid": model.history[-1]["valid_loss"], "seconds": time.perf_counter() - start,
-                      "history": [{k: h[k] for k in ("epoch", "train_loss", "valid_loss")} for h in model.history]}
+    fitted = {}
+    for cell in ("lstm", "rnn"):
+        model = fitted[cell] = RNNLM(vocab, cell=cell, hidden_size=args.hidden, embedding_size=args.embedding,
+                                     dropout=args.dropout, seed=1)
+        start = time.perf_counter()
+        model.fit(train, valid, epochs=args.epochs, bptt=32, batch_size=16, lr=3e-3, optimizer="adam", clip=5.0,
+                  progress=False, eval_batch_size=1)
+        result[cell] = {"hidden": args.hidden, "embedding": args.embedding, "dropout": args.dropout,
+                        "best_valid": min(h["valid_loss"] for h in model.history),
+                        "final_valid": model.history[-1]["valid_loss"], "seconds": time.perf_counter() - start,
+                        "tokens_per_sec": model.history[-1]["tokens_per_sec"],
+                        "history": [{k: h[k] for k in ("epoch", "train_loss", "valid_loss")} for h in model.history]}
+    model = fitted["lstm"]
     result["samples"] = [vocab.decode(s) for s in model.sample(10, temperature=1.0, seed=0)]
     model.save(OUT / "lm_char_model")
     pyplot = plt()
     fig, ax = pyplot.subplots(figsize=(6, 4))
-    epochs = [h["epoch"] for h in model.history]
-    ax.plot(epochs, [h["train_loss"] for h in model.history], label="LSTM train")
-    ax.plot(epochs, [h["valid_loss"] for h in model.history], label="LSTM valid")
-    for name, style in (("unigram", ":"), ("bigram", "--")):
+    for cell, model in fitted.items():
+        epochs = [h["epoch"] for h in model.history]
+        train_line, = ax.plot(epochs, [h["train_loss"] for h in model.history], linestyle=":",
+                              label=f"{cell.upper()} train")
+        ax.plot(epochs, [h["valid_loss"] for h in model.history], color=train_line.get_color(),
+                label=f"{cell.upper()} valid")
+    for name, style in (("unigram", "-."), ("bigram", "--")):
         ax.axhline(result["baselines"][name], linestyle=style, color="gray", label=f"{name} valid")
-    ax.set(xlabel="epoch", ylabel="cross-entropy (nats/char)", title="Dinosaur names, char-level LSTM")
-    ax.legend()
+    ax.set(xlabel="epoch", ylabel="cross-entropy (nats/char)",
+           title=f"Dinosaur names, char level, H={args.hidden}, D={args.embedding}")
+    ax.legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(FIGURES / "lm_char_dinos_loss.png", dpi=110)
     save("char", result)
@@ -131,10 +149,15 @@ def run_clip(args):
                        "max_norm": float(np.nanmax(steps[:, 2])), "final_loss": float(steps[-1, 1])}
     pyplot = plt()
     fig, (top, bottom) = pyplot.subplots(2, 1, figsize=(7, 6), sharex=True)
-    for label, run in runs.items():
+    for (label, run), color, width in zip(reversed(runs.items()), ("tab:orange", "tab:blue"), (0.8, 2.0)):
         steps = np.array(run["steps"])
-        top.semilogy(steps[:, 0], steps[:, 2], label=label, linewidth=0.8)
-        bottom.plot(steps[:, 0], np.minimum(steps[:, 1], 10), label=label, linewidth=0.8)
+        top.semilogy(steps[:, 0], steps[:, 2], label=label, linewidth=width, color=color)
+        bottom.plot(steps[:, 0], np.minimum(steps[:, 1], 10), label=label, linewidth=width, color=color)
+        if run["error"]:  # mark where the run died (an infinite norm or NaN loss is not drawn)
+            finite = steps[np.isfinite(steps[:, 2])]
+            top.plot(steps[-1, 0], finite[-1, 2], "x", color=color, markersize=10, mew=2)
+            top.annotate(f"{label}: inf/NaN at update {int(steps[-1, 0])}", (steps[-1, 0], finite[-1, 2]),
+                         xytext=(15, 0), textcoords="offset points", color=color)
     top.axhline(args.clip, color="gray", linestyle="--", linewidth=0.8, label="threshold")
     top.set(ylabel="gradient norm (before clipping)",
             title=f"ReLU RNN, W_aa init x{args.scale:g}, SGD lr {args.lr:g}: clipping off vs on")

@@ -33,13 +33,11 @@ def batchify(stream, batch_size, pad=False):
         raise WordvecError("the token stream is empty: nothing to predict")
     B = max(1, min(int(batch_size), n_targets))
     L = -(-n_targets // B) if pad else n_targets // B
-    inputs = np.zeros((B, L), dtype=np.int64)
-    targets = np.full((B, L), IGNORE, dtype=np.int64)
-    for b in range(B):  # B row copies, not a per-token loop
-        piece = stream[b * L : b * L + L + 1]
-        k = max(piece.size - 1, 0)
-        inputs[b, :k], targets[b, :k] = piece[:k], piece[1 : k + 1]
-    return inputs, targets
+    inputs = np.zeros(B * L, dtype=np.int64)
+    targets = np.full(B * L, IGNORE, dtype=np.int64)
+    k = min(B * L, n_targets)
+    inputs[:k], targets[:k] = stream[:k], stream[1 : k + 1]
+    return inputs.reshape(B, L), targets.reshape(B, L)
 
 
 # ---------------------------------------------------------------- BLAS threads
