@@ -23,6 +23,7 @@ import json
 import lzma
 import os
 import platform
+import shutil
 import subprocess
 import sys
 import time
@@ -117,7 +118,11 @@ def train_one(system, args, corpus, config, params):
     out = Path(args.out)
     vectors, log = out / f"{config}-{system}.bin", out / f"{config}-{system}.log"
     if system == "wordvec":
-        return peers.run_wordvec(args.wordvec, str(corpus), str(vectors), config, params, log), vectors
+        cache = out / f"{config}-wordvec-cache"  # empty: this run encodes the corpus itself
+        shutil.rmtree(cache, ignore_errors=True)
+        result = peers.run_wordvec(args.wordvec, str(corpus), str(vectors), config, params, log, cache)
+        shutil.rmtree(cache, ignore_errors=True)
+        return result, vectors
     if system == "gensim":
         script = str(HERE / "gensim_tasks.py")
         return peers.run_gensim(args.peers_python, script, str(corpus), str(vectors), config, params, log), vectors

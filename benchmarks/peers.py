@@ -143,29 +143,39 @@ def run_c_tool(c_binary, corpus, output, config, params, log_path):
                    "first-to-last progress line, scaled to 100%", extra)
 
 
-# wordvec's per-epoch log line; the trainer logs words/s and seconds for each epoch.
-WORDVEC_EPOCH = re.compile(r"epoch\s+(\d+)\D.*?(\d+(?:\.\d+)?)\s*s(?:econds)?\b", re.IGNORECASE)
+def _wordvec_history(chunks):
+    """The per-epoch history from the JSON object `wordvec train --json` prints last."""
+    for _, text in reversed(chunks):
+        if text.startswith("{") and '"history"' in text:
+            try:
+                return json.loads(text)["history"]
+            except (ValueError, KeyError):
+                return None
+    return None
 
 
-def run_wordvec(wordvec_exe, corpus, output, config, params, log_path):
-    """wordvec: its CLI, exactly as a user would type it; training seconds from its log."""
+def run_wordvec(wordvec_exe, corpus, output, config, params, log_path, cache_dir):
+    """wordvec: its CLI, as a user would type it (without the evaluation summary, which
+    the peers do not run either). Training seconds = the sum of the per-epoch seconds of
+    its history (printed with --json). The encoded-corpus cache is pointed at an empty
+    folder, so the whole-process time includes reading and encoding the text."""
     sg, hs, negative = CONFIGS[config]
     command = [
         wordvec_exe, "train", corpus, "-o", output,
         "--model", "sg" if sg else "cbow", "--loss", "hs" if hs else "ns",
         "--vector-size", params.vector_size, "--window", params.window,
-        "--min-count", params.min_count, "--negative", negative if negative else 0,
-        "--sample", params.sample, "--alpha", params.alpha, "--min-alpha", params.min_alpha,
+        "--min-count", params.min_count, "--sample", params.sample,
+        "--alpha", params.alpha, "--min-alpha", params.min_alpha,
         "--epochs", params.epochs, "--workers", params.workers, "--seed", params.seed,
-        "--no-progress",
+        "--no-progress", "--no-eval", "--json",
     ]
-    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    if negative:
+        command[5:5] = ["--negative", negative]
+    env = dict(os.environ, PYTHONUNBUFFERED="1", WORDVEC_CACHE=str(cache_dir))
     measured = run_measured([str(part) for part in command], log_path, env=env)
-    epochs = {}
-    for _, text in measured.chunks:
-        match = WORDVEC_EPOCH.search(text)
-        if match:
-            epochs[int(match.group(1))] = float(match.group(2))
-    train_seconds = sum(epochs.values()) if len(epochs) == params.epochs else None
-    source = "sum of the per-epoch seconds in its log" if train_seconds else "not found in its log"
-    return _result("wordvec", measured, log_path, train_seconds, source, {"epoch_seconds": epochs})
+    history = _wordvec_history(measured.chunks) or []
+    epoch_seconds = [epoch["seconds"] for epoch in history]
+    train_seconds = sum(epoch_seconds) if len(epoch_seconds) == params.epochs else None
+    source = "sum of per-epoch seconds in its --json history" if train_seconds else "no history in its output"
+    return _result("wordvec", measured, log_path, train_seconds, source,
+                   {"epoch_seconds": epoch_seconds, "epoch_loss": [epoch.get("loss") for epoch in history]})
