@@ -225,7 +225,8 @@ class WindowClassifier:
                        disable=not (self.progress and sys.stderr.isatty()))
             for lo in bar:
                 batch = train.subset(order[lo : lo + self.batch_size])
-                loss, dense, sparse = window_loss_and_gradients(self.params, self._tables(batch), batch.labels, self.l2)
+                with np.errstate(over="ignore", invalid="ignore"):  # divergence is reported just below
+                    loss, dense, sparse = window_loss_and_gradients(self.params, self._tables(batch), batch.labels, self.l2)
                 if not np.isfinite(loss):
                     raise TrainingError(f"the loss became {loss} in epoch {epoch}; lower the learning rate (alpha={self.alpha})")
                 self._update(dense, sparse, accum)

@@ -37,6 +37,7 @@ def run_charlm(data, window=4, hidden=0, epochs=None, seed=1, plot=None, vectors
     if not splits["train"] or not splits["valid"]:
         raise WordvecError(f"{data} has too few lines for a train/valid/test split (need at least 6)")
     chars = sorted({c for seq in splits["train"] for c in seq})
+    vector_size = vector_size or 10
     settings = {"alpha": 0.05, "batch_size": 64, "epochs": 30, "patience": 3, "l2": 0.0}
     settings.update({k: v for k, v in options.items() if v is not None})
     if epochs is not None:
