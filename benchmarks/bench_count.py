@@ -58,15 +58,18 @@ def run_child(argv, tmp):
 
 
 def measure(name, corpus):
+    load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory(prefix="bench-count-") as tmp:
         argv = [a.format(corpus=corpus, tmp=tmp) for a in RUNS[name]]
         stdout, stderr, wall, cpu, peak_mb = run_child(argv, tmp)
     row = {"run": name, "corpus": Path(corpus).name, "command": "wordvec " + " ".join(RUNS[name]),
            "wall_s": round(wall, 1), "cpu_s": round(cpu, 1), "peak_mb": round(peak_mb)}
     if name == "cooccur":
-        match = re.search(r"([\d,]+) pairs counted in ([\d.]+) s \(([\d.]+)M pairs/s\); ([\d,]+) non-zeros", stdout)
+        match = re.search(r"([\d,]+) pairs counted in ([\d.]+) s \(([\d.]+) s CPU; ([\d.]+)M pairs/s\); "
+                          r"([\d,]+) non-zeros", stdout)
         row.update(pairs=int(match.group(1).replace(",", "")), count_s=float(match.group(2)),
-                   mpairs_per_s=float(match.group(3)), nnz=int(match.group(4).replace(",", "")))
+                   count_cpu_s=float(match.group(3)), mpairs_per_s=float(match.group(4)),
+                   nnz=int(match.group(5).replace(",", "")))
     else:
         result = json.loads(stdout.strip().splitlines()[-1])
         evaluation = result["evaluation"]
@@ -80,10 +83,10 @@ def measure(name, corpus):
                        nnz=history[0]["updates"], final_loss=round(history[-1]["loss"], 5))
         else:
             row.update(svd_s=round(history[0]["seconds_svd"], 1), nnz_ppmi=history[0]["nnz"])
-        timings = re.findall(r"counted (\d+) pairs in ([\d.]+) s", stderr)
+        timings = re.findall(r"counted (\d+) pairs in ([\d.]+) s, ([\d.]+) s CPU", stderr)
         if timings:
-            row["count_s"] = float(timings[-1][1])
-    row["load_average"] = round(os.getloadavg()[0], 1)
+            row["count_s"], row["count_cpu_s"] = float(timings[-1][1]), float(timings[-1][2])
+    row["load_before_after"] = f"{load_before:.1f}->{os.getloadavg()[0]:.1f}"  # > ~2: starved run
     return row
 
 

@@ -56,7 +56,7 @@ def run(args):
     save_cooccurrence(args.output, counted.matrix, vocab.words, vocab.counts, window=args.window,
                       symmetric=not args.asymmetric, weighting=args.weighting)
     print(f"{len(vocab):,} words, {encoded.num_tokens:,} tokens, {counted.pairs:,} pairs counted in "
-          f"{counted.seconds:.1f} s ({counted.pairs_per_second / 1e6:.2f}M pairs/s); "
+          f"{counted.seconds:.1f} s ({counted.cpu_seconds:.1f} s CPU; {counted.pairs_per_second / 1e6:.2f}M pairs/s); "
           f"{counted.matrix.nnz:,} non-zeros ({counted.chunks} chunks, {counted.spilled} spilled) "
           f"written to {args.output}")
     return 0

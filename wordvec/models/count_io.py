@@ -47,7 +47,7 @@ def count_corpus(model, sentences, corpus_file):
                                   symmetric=model.symmetric, weighting=model.weighting,
                                   memory=model.memory, progress=model.progress)
     info = {"tokens": encoded.num_tokens, "pairs": counted.pairs, "nnz": int(counted.matrix.nnz),
-            "seconds": counted.seconds, "pairs_per_sec": counted.pairs_per_second}
+            "seconds": counted.seconds, "cpu_seconds": counted.cpu_seconds, "pairs_per_sec": counted.pairs_per_second}
     return vocab.words, vocab.counts, counted.matrix, info
 
 
