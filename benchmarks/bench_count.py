@@ -79,7 +79,9 @@ def measure(name, corpus):
         if name == "glove":
             seconds = sum(h["seconds"] for h in history)
             updates = sum(h["updates"] for h in history)
+            cpu = sum(h.get("cpu_seconds", float("nan")) for h in history)
             row.update(train_s=round(seconds, 1), m_updates_per_s=round(updates / seconds / 1e6, 3),
+                       train_cpu_s=round(cpu, 1), m_updates_per_cpu_s=round(updates / cpu / 1e6, 3),
                        nnz=history[0]["updates"], final_loss=round(history[-1]["loss"], 5))
         else:
             row.update(svd_s=round(history[0]["seconds_svd"], 1), nnz_ppmi=history[0]["nnz"])

@@ -142,16 +142,17 @@ class GloVe:
         self._wv = None
         done = []
         for _ in range(epochs):
-            started = time.perf_counter()
+            started, cpu_started = time.perf_counter(), time.process_time()
             kernels.shuffle_order(order, self.seed, self.epochs_trained)
             loss, updates = self._epoch(kernels, entries, as_float, order)
-            seconds = time.perf_counter() - started
+            seconds, cpu_seconds = time.perf_counter() - started, time.process_time() - cpu_started
             if not math.isfinite(loss) or updates == 0:
                 raise TrainingError(f"training diverged in epoch {self.epochs_trained + 1}; "
                                     f"try a smaller learning_rate than {self.learning_rate}")
             self.epochs_trained += 1
             info = {"epoch": self.epochs_trained, "loss": loss / updates, "updates": updates,
-                    "seconds": seconds, "updates_per_sec": updates / max(seconds, 1e-9)}
+                    "seconds": seconds, "cpu_seconds": cpu_seconds,
+                    "updates_per_sec": updates / max(seconds, 1e-9)}
             log.info("epoch %d: loss %.5f, %d updates, %.2fM updates/s, %.1f s", info["epoch"],
                      info["loss"], updates, info["updates_per_sec"] / 1e6, seconds)
             self.history.append(info)
