@@ -43,7 +43,7 @@ def structured_set(tmp_path, noise=0.6, case_variants=True):
     if case_variants:  # upper-case twins, half more frequent than the original, half less
         front, back = [words[k].upper() for k in range(0, 42, 6)], [words[k].upper() for k in range(3, 42, 6)]
         words = front + words + back
-        vectors = list(rng.standard_normal((len(front), 32)) * 1.2) + vectors + list(rng.standard_normal((len(back), 32)) * 1.2)
+        vectors = [*rng.standard_normal((len(front), 32)) * 1.2, *vectors, *rng.standard_normal((len(back), 32)) * 1.2]
     words += [f"filler{k}" for k in range(30)]
     vectors += list(rng.standard_normal((30, 32)) * 1.3)
     lines = []
@@ -68,7 +68,8 @@ def assert_matches_gensim(ours, gensim_sections):
     assert set(ours["sections"]) == set(by_name)
     for name, theirs in by_name.items():
         mine = ours["sections"][name]
-        assert (mine["correct"], mine["answered"]) == (len(theirs["correct"]), len(theirs["correct"]) + len(theirs["incorrect"])), name
+        answered = len(theirs["correct"]) + len(theirs["incorrect"])
+        assert (mine["correct"], mine["answered"]) == (len(theirs["correct"]), answered), name
     assert ours["answered"] == len(total["correct"]) + len(total["incorrect"])
     assert ours["total"] == pytest.approx(len(total["correct"]) / max(1, ours["answered"]))
 
@@ -180,7 +181,8 @@ def test_evaluate_all_on_the_bundled_sets_has_the_stable_shape():
     assert analogy["answered"] == sum(all(w in upper for w in q) for q in questions)
     semantic = [s for name, s in analogy["sections"].items() if not name.startswith("gram")]
     assert len(semantic) == 5
-    assert analogy["semantic"] == pytest.approx(sum(s["correct"] for s in semantic) / max(1, sum(s["answered"] for s in semantic)))
+    semantic_answered = sum(s["answered"] for s in semantic)
+    assert analogy["semantic"] == pytest.approx(sum(s["correct"] for s in semantic) / max(1, semantic_answered))
     for value in (analogy["total"], analogy["semantic"], analogy["syntactic"]):
         assert 0.0 <= value <= 1.0
     assert set(result["similarity"]) == {"wordsim353", "simlex999"}

@@ -266,7 +266,8 @@ def load_vectors(path, fmt=None, mmap_mode=None):
     """
     from pathlib import Path
 
-    maybe_native = Path(path).suffix.lower() == ".wv" or (fmt is not None and formats.detect_format(path, fmt) == "native")
+    maybe_native = Path(path).suffix.lower() == ".wv" or (fmt is not None
+                                                          and formats.detect_format(path, fmt) == "native")
     if not Path(path).exists() and not maybe_native:  # (a native save may survive as a backup)
         raise WordvecError(f"cannot access {path}: no such file or directory")
     kind = formats.detect_format(path, fmt)
