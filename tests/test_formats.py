@@ -68,6 +68,15 @@ def test_every_format_round_trips_exactly(tmp_path, name):
         assert back.counts.tolist() == kv.counts.tolist()
 
 
+def test_word2vec_loader_sniffs_files_with_other_names(tmp_path):
+    kv = sample_kv()
+    kv.save_word2vec_format(tmp_path / "vectors.data", binary=True)
+    kv.save_word2vec_format(tmp_path / "vectors.words", binary=False)
+    for name in ("vectors.data", "vectors.words"):
+        assert_same(KeyedVectors.load_word2vec_format(tmp_path / name), kv.index_to_key, kv.vectors)
+        assert_same(load_vectors(tmp_path / name), kv.index_to_key, kv.vectors)
+
+
 def test_binary_layout_is_the_c_tools(tmp_path):
     kv = KeyedVectors(["ab", "c"], np.array([[1.5, -2.0], [0.25, 8.0]], dtype=np.float32))
     kv.save_word2vec_format(tmp_path / "v.bin", binary=True)

@@ -181,7 +181,10 @@ class KeyedVectors:
         return self._top(scores, topn, exclude)
 
     def most_similar_cosmul(self, positive=None, negative=None, topn=10, restrict_vocab=None, epsilon=1e-3):
-        """3CosMul: rank words by prod (1+cos)/2 over ``positive`` / (prod over ``negative`` + epsilon)."""
+        """3CosMul: rank words by prod (1+cos)/2 over ``positive`` / (prod over ``negative`` + epsilon).
+
+        Unlike gensim's method of the same name, ``restrict_vocab`` is honoured.
+        """
         pos = self._query_terms(positive, 1.0)
         neg = self._query_terms(negative, -1.0)
         if not pos:
@@ -250,9 +253,9 @@ class KeyedVectors:
 
     @classmethod
     def load_word2vec_format(cls, path, binary=None):
-        """word2vec text or binary; ``binary=None`` decides by extension (.bin = binary)."""
+        """word2vec text or binary; ``binary=None`` decides by extension (.bin) or by content."""
         if binary is None:
-            binary = str(path).lower().endswith(".bin")
+            binary = formats.detect_format(path) == "binary"
         reader = formats.read_word2vec_binary if binary else formats.read_word2vec_text
         return cls(*reader(path))
 
