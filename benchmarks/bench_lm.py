@@ -4,6 +4,7 @@ level on wordbench, and clipping off vs on where gradients explode.
     .venv/bin/python benchmarks/bench_lm.py char      # dinos: LSTM vs unigram/bigram, curve, samples
     .venv/bin/python benchmarks/bench_lm.py clip      # RNN, large init and lr: clip off vs on
     .venv/bin/python benchmarks/bench_lm.py word      # RNN/LSTM x tied/untied vs interpolated bigram
+    .venv/bin/python benchmarks/bench_lm.py word-summary   # one plot from all lm_word*.json runs
 
 Results go to benchmarks/out/lm_*.json (gitignored), plots to benchmarks/figures/.
 Data: ../shared/data (never copied into the repo; the word split is written to
@@ -212,20 +213,20 @@ def run_word(args):
         result["models"][spec] = summarize(model)
         print(spec, result["models"][spec], flush=True)
     lstms = [spec for spec in models if spec.startswith("lstm")]
-    if lstms and args.long_updates > args.updates:
+    if (lstms or args.long_variant) and args.long_updates > args.updates:
         # The better LSTM trains on (resuming mid-epoch) until its valid perplexity is below
         # the bigram's, checked every `check_every` updates, or until long_updates.
-        best = min(lstms, key=lambda spec: result["models"][spec]["valid_ppl"])
+        best = args.long_variant or min(lstms, key=lambda spec: result["models"][spec]["valid_ppl"])
         result["long"] = {"variant": best, "checks": []}
         for target in range(args.updates + args.check_every, args.long_updates + 1, args.check_every):
             models[best].fit(train, valid, max_updates=target, **options)
             result["long"] |= summarize(models[best])
             result["long"]["checks"].append([target, result["long"]["valid_ppl"], result["long"]["train_seconds"]])
             print("long", result["long"], flush=True)
-            if result["long"]["valid_ppl"] < result["baselines"]["bigram_ppl"]:
+            if result["long"]["valid_ppl"] < result["baselines"]["bigram_ppl"] and not args.no_stop:
                 break
     plot_word(result, models, args)
-    save("word", result)
+    save("word" + (f"_{args.tag}" if args.tag else ""), result)
 
 
 def summarize(model):
@@ -255,7 +256,37 @@ def plot_word(result, models, args):
            title=f"Word level (V={result['V']}), H=D={args.hidden}; dots: valid after {args.updates} updates")
     ax.legend(fontsize=7)
     fig.tight_layout()
-    fig.savefig(FIGURES / "lm_word_curves.png", dpi=110)
+    fig.savefig(FIGURES / f"lm_word_curves{'_' + args.tag if args.tag else ''}.png", dpi=110)
+
+
+def run_word_summary(args):
+    """Valid perplexity against training tokens for every variant, from lm_word*.json."""
+    points, tokens_per_update, baselines = {}, None, None
+    for path in sorted(OUT.glob("lm_word*.json")):
+        run = json.loads(path.read_text())
+        if "models" not in run:  # this summary itself
+            continue
+        baselines = baselines or run["baselines"]
+        tokens_per_update = run["settings"]["batch_size"] * run["settings"]["bptt"]
+        for spec, summary in run["models"].items():
+            points.setdefault(spec, {})[summary["updates"]] = summary["valid_ppl"]
+        if "long" in run:
+            for updates, ppl, _ in run["long"]["checks"]:
+                points.setdefault(run["long"]["variant"], {})[updates] = ppl
+    table = {spec: dict(sorted(by_updates.items())) for spec, by_updates in sorted(points.items())}
+    pyplot = plt()
+    fig, ax = pyplot.subplots(figsize=(6.5, 4.2))
+    for spec, by_updates in table.items():
+        ax.plot([u * tokens_per_update for u in by_updates], list(by_updates.values()), "o-", label=spec)
+    ax.axhline(baselines["bigram_ppl"], color="gray", linestyle="--", label="interpolated bigram")
+    ax.axhline(baselines["unigram_ppl"], color="gray", linestyle=":", label="unigram")
+    ax.set(xlabel="training tokens", ylabel="validation perplexity", ylim=(150, 1100), yscale="log",
+           title="Word level: V=10k, H=D=128, same updates for every variant")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(FIGURES / "lm_word_perplexity.png", dpi=110)
+    save("word_summary", {"valid_ppl_by_updates": table, "tokens_per_update": tokens_per_update,
+                          "baselines": baselines})
 
 
 def main():
@@ -282,13 +313,17 @@ def main():
     word.add_argument("--updates", type=int, default=800, help="updates per variant (same token budget)")
     word.add_argument("--long-updates", type=int, default=3200, help="the best LSTM then trains on, at most to this")
     word.add_argument("--check-every", type=int, default=400, help="updates between its valid checks")
+    word.add_argument("--long-variant", default="", help="which variant trains on (default: the better LSTM)")
+    word.add_argument("--no-stop", action="store_true", help="train on to --long-updates even below the bigram")
     word.add_argument("--epochs", type=int, default=5)
     word.add_argument("--bptt", type=int, default=32)
     word.add_argument("--batch-size", type=int, default=16)
     word.add_argument("--lr", type=float, default=5e-3)
     word.add_argument("--clip-norm", type=float, default=5.0)
     word.add_argument("--dropout", type=float, default=0.0)
+    word.add_argument("--tag", default="", help="suffix for the result and figure names")
     word.set_defaults(run=run_word)
+    sub.add_parser("word-summary").set_defaults(run=run_word_summary)
     args = parser.parse_args()
     args.run(args)
 
