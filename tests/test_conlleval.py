@@ -68,3 +68,13 @@ def test_precision_recall_f1_arithmetic():
 def test_length_mismatch_is_rejected():
     with pytest.raises(ValueError):
         conlleval([["O", "O"]], [["O"]])
+
+
+def test_iobes_round_trip_keeps_the_chunks():
+    from wordvec.tasks.conlleval import chunks, from_iobes, to_iobes
+
+    iob1 = "I-PER I-PER B-PER O I-LOC O I-ORG I-ORG I-ORG I-MISC".split()
+    assert chunks(iob1) == [("PER", 0, 2), ("PER", 2, 3), ("LOC", 4, 5), ("ORG", 6, 9), ("MISC", 9, 10)]
+    iobes = to_iobes(iob1)
+    assert iobes == "B-PER E-PER S-PER O S-LOC O B-ORG I-ORG E-ORG S-MISC".split()
+    assert conlleval([iob1], [from_iobes(iobes)])["f1"] == 1.0

@@ -104,11 +104,13 @@ class WindowClassifier:
     (context="centred", M = 2m+1) or M tokens before (context="left"). hidden: units of the
     tanh layer, 0 for none (seed 000). case_size: width of the case embedding, 0 for none.
     l2: λ of seed 002's penalty. optimizer: "adagrad" or "sgd", step size alpha.
+    init_scale: standard deviation of the random rows of E and of the case table;
+    pretrained vectors are rescaled to the same overall standard deviation.
     """
 
     def __init__(self, classes, words=None, vectors=None, window=2, vector_size=50, hidden=0, case_size=5,
                  fine_tune=True, l2=0.0, optimizer="adagrad", alpha=0.05, batch_size=64, epochs=10,
-                 patience=2, seed=1, context="centred", lowercase=True, progress=True):
+                 patience=2, seed=1, context="centred", lowercase=True, init_scale=0.1, progress=True):
         if optimizer not in ("adagrad", "sgd"):
             raise WordvecError(f"optimizer must be 'adagrad' or 'sgd', not {optimizer!r}")
         if window < (0 if context == "centred" else 1) or hidden < 0 or case_size < 0:
@@ -118,7 +120,7 @@ class WindowClassifier:
         self.window, self.context, self.hidden, self.case_size = window, context, hidden, case_size
         self.fine_tune, self.l2, self.optimizer, self.alpha = fine_tune, l2, optimizer, alpha
         self.batch_size, self.epochs, self.patience, self.seed = batch_size, epochs, patience, seed
-        self.lowercase, self.progress = lowercase, progress
+        self.lowercase, self.progress, self.init_scale = lowercase, progress, init_scale
         self.history = []
         self.M = 2 * window + 1 if context == "centred" else window
         self._rng = np.random.default_rng(seed)
@@ -144,18 +146,18 @@ class WindowClassifier:
         self.words, self.vector_size = vocab, int(vector_size)
         self.index = {w: i for i, w in enumerate(vocab)}
         V, D = len(vocab), self.vector_size
-        E = self._rng.normal(scale=0.1, size=(V, D))
+        E = self._rng.normal(scale=self.init_scale, size=(V, D))
         self.trainable_rows = np.ones(V, dtype=bool)
         if pretrained:
             hits = [(i, pretrained[w]) for i, w in enumerate(vocab) if w in pretrained]
             if hits:
                 rows, sources = map(np.asarray, zip(*hits))
-                # Rescale so pretrained rows have the spread of the random ones (std 0.1).
-                E[rows] = matrix[sources] * (0.1 / scale)
+                # Rescale so pretrained rows have the spread of the random ones (std init_scale).
+                E[rows] = matrix[sources] * (self.init_scale / scale)
                 self.trainable_rows[rows] = self.fine_tune
             logger.info("%d of %d vocabulary words have pretrained vectors", len(hits), V)
         self.E = E.astype(np.float32)
-        self.case_table = self._rng.normal(scale=0.1, size=(len(CASE_CLASSES), max(self.case_size, 1))).astype(np.float32)
+        self.case_table = self._rng.normal(scale=self.init_scale, size=(len(CASE_CLASSES), max(self.case_size, 1))).astype(np.float32)
 
     def _init_weights(self):
         F = self.M * (self.vector_size + self.case_size)
@@ -305,7 +307,7 @@ class WindowClassifier:
         return KeyedVectors(list(self.words), self.E.copy())
 
     CONFIG_KEYS = ("classes", "window", "context", "hidden", "case_size", "fine_tune", "l2", "optimizer",
-                   "alpha", "batch_size", "epochs", "patience", "seed", "lowercase", "vector_size")
+                   "alpha", "batch_size", "epochs", "patience", "seed", "lowercase", "vector_size", "init_scale")
 
     def save(self, path):
         """A directory: config.json (hyperparameters, words, history) and one .npy per array."""

@@ -100,3 +100,35 @@ def conlleval(gold_sequences, guessed_sequences):
             "accuracy": correct_tags / tokens if tokens else 0.0,
             "chunks_gold": sum(found_gold.values()), "chunks_guessed": sum(found_guessed.values()),
             "chunks_correct": sum(correct_chunk.values()), "per_type": per_type}
+
+
+def chunks(tags):
+    """(type, start, end) of every chunk in one sentence's tags, end exclusive, by the rules above."""
+    found, last, last_type, start = [], "O", "", None
+    for i, tag in enumerate(list(tags) + ["O"]):
+        prefix, kind = split_tag(tag)
+        if start is not None and end_of_chunk(last, prefix, last_type, kind):
+            found.append((last_type, start, i))
+            start = None
+        if start_of_chunk(last, prefix, last_type, kind):
+            start = i
+        last, last_type = prefix, kind
+    return found
+
+
+def to_iobes(tags):
+    """The same chunks spelled S-X (single token) or B-X I-X … E-X; other tokens O."""
+    out = ["O"] * len(tags)
+    for kind, start, end in chunks(tags):
+        if end - start == 1:
+            out[start] = f"S-{kind}"
+        else:
+            out[start : end] = [f"B-{kind}"] + [f"I-{kind}"] * (end - start - 2) + [f"E-{kind}"]
+    return out
+
+
+def from_iobes(tags):
+    """IOBES (possibly inconsistent, as a token classifier predicts it) → IOB2 for conlleval:
+    S-X → B-X and E-X → I-X; a chunk then starts at every B and at an I after O or another type."""
+    return [("B" + tag[1:]) if tag.startswith("S-") else ("I" + tag[1:]) if tag.startswith("E-") else tag
+            for tag in tags]
