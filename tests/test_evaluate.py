@@ -147,6 +147,16 @@ def test_similarity_equals_gensim_evaluate_word_pairs(name):
     assert 0 < ours["covered"] < ours["pairs"]
 
 
+def test_similarity_equals_gensim_exactly_on_near_ties():
+    """Barely trained vectors: cosines all near 1 and equal to rounding; the ranks must still agree."""
+    kv = similarity_kv()
+    rng = np.random.default_rng(9)
+    kv = KeyedVectors(kv.index_to_key, rng.standard_normal(10) + 2e-4 * rng.standard_normal((len(kv), 10)))
+    path = bundled_path("wordsim353.tsv")
+    _, spearman, _ = gensim_twin(kv).evaluate_word_pairs(str(path))
+    assert evaluate_similarity(kv, path)["spearman"] == float(spearman.statistic)
+
+
 def test_similarity_file_rules(tmp_path):
     kv = KeyedVectors(["cat", "Dog", "car", "bus"], np.array([[1, 0], [1, 0.1], [0, 1], [0.3, 1]], np.float32))
     path = tmp_path / "pairs.tsv"
