@@ -69,17 +69,18 @@ def transform_counts(X, transform, cds, shift):
     return M
 
 
-def orthonormal_basis(Y):
+def orthonormal_basis(Y, passes=2, dtype=np.float64):
     """Q with orthonormal columns spanning Y (m x l, m >> l), and R with Y = Q R: shifted
-    Cholesky QR done twice (CholeskyQR2), in float64.  Measured 30x faster than LAPACK's
-    Householder QR for m = 51k, l = 120 (one Gram matrix and one small solve)."""
-    Q = np.asarray(Y, dtype=np.float64)
+    Cholesky QR, done twice by default (CholeskyQR2).  Measured 3x faster than LAPACK's
+    Householder QR for m = 51k, l = 120 (two Gram matrices, two small triangular inverses).
+    The power iterations only need a well-scaled basis: one float32 pass (4x cheaper)."""
+    Q = np.asarray(Y, dtype=dtype)
     R_total = np.eye(Q.shape[1])
-    for _ in range(2):
-        G = Q.T @ Q
+    for _ in range(passes):
+        G = (Q.T @ Q).astype(np.float64)
         G[np.diag_indices_from(G)] += 1e-12 * np.trace(G) + 1e-300  # keeps a rank-deficient Y factorable
         R = np.linalg.cholesky(G).T                                   # G = R^T R, R upper triangular
-        Q = Q @ scipy.linalg.solve_triangular(R, np.eye(len(R)))     # Q R = Y (R^-1: l x l, cheap)
+        Q = Q @ scipy.linalg.solve_triangular(R, np.eye(len(R))).astype(dtype)   # Q R = Y
         R_total = R @ R_total
     return Q, R_total
 
@@ -92,10 +93,12 @@ def randomized_svd(M, k, power_iterations=8, oversample=20, seed=1, workers=2):
     l = min(k + oversample, min(M.shape))
     M = scipy.sparse.csr_matrix(M, dtype=np.float32)
     Mt = M.T.tocsr()
-    Q, _ = orthonormal_basis(csr_times_dense(M, rng.standard_normal((M.shape[1], l), dtype=np.float32), workers))
+    sketch = rng.standard_normal((M.shape[1], l), dtype=np.float32)
+    Q, _ = orthonormal_basis(csr_times_dense(M, sketch, workers), 1, np.float32)
     for _ in range(power_iterations):  # re-orthonormalise each half step (Halko et al. Alg. 4.4)
-        Z, _ = orthonormal_basis(csr_times_dense(Mt, Q, workers))
-        Q, _ = orthonormal_basis(csr_times_dense(M, Z, workers))
+        Z, _ = orthonormal_basis(csr_times_dense(Mt, Q, workers), 1, np.float32)
+        Q, _ = orthonormal_basis(csr_times_dense(M, Z, workers), 1, np.float32)
+    Q, _ = orthonormal_basis(Q)  # exactly orthonormal (float64) for the final projection
     # B = Q^T M (l x n).  B^T = Mt Q = P R, and R = Ur s Vr^T  =>  B = Vr s (P Ur)^T.
     P, R = orthonormal_basis(csr_times_dense(Mt, Q, workers))
     Ur, s, Vrt = np.linalg.svd(R)
