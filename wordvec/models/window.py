@@ -245,7 +245,7 @@ class WindowClassifier:
             self.history.append(entry)
             logger.info("epoch %d: loss %.4f%s (%.1f s)", epoch, entry["loss"],
                         f", valid {entry['valid']:.4f}" if "valid" in entry else "", seconds)
-            if valid is not None and waited > self.patience:
+            if valid is not None and waited >= max(self.patience, 1):
                 break
         if best_state is not None:
             self._restore(best_state)

@@ -97,7 +97,7 @@ class AveragedVectorClassifier:
                 best, best_state, waited = valid, (self.E.copy(), {k: v.copy() for k, v in self.params.items()}), 0
             else:
                 waited += 1
-                if waited > self.patience:
+                if waited >= max(self.patience, 1):
                     break
         self.E[...], self.params = best_state[0], best_state[1]
         return self
