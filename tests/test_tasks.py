@@ -137,6 +137,12 @@ def test_missing_data_and_bad_vectors_are_one_sentence_errors(tmp_path, capsys):
     assert status == 2 and "bad.txt" in err and "Traceback" not in err
     status, _, err = run_cli(capsys, "ner", "--data", str(folder), "--vectors", str(tmp_path / "none.bin"))
     assert status == 2 and "none.bin" in err
+    from wordvec.vectors import KeyedVectors
+
+    good = tmp_path / "good.txt"
+    KeyedVectors(["paris"], np.ones((1, 4))).save_word2vec_format(good)
+    status, _, err = run_cli(capsys, "ner", "--data", str(folder), "--vectors", str(good), "--dim", "50")
+    assert status == 2 and "--dim 50" in err and "4-dimensional" in err
 
 
 # -- real data (skipped when ../shared is absent) ---------------------------------------

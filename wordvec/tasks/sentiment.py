@@ -19,7 +19,7 @@ from wordvec.errors import TrainingError
 from wordvec.math.window import average_loss_and_gradients
 from wordvec.models.window import UNK, optimizer_step
 from wordvec.tasks.data import read_sst
-from wordvec.tasks.tagging import load_task_vectors, tagging_vocabulary
+from wordvec.tasks.tagging import check_dimension, load_task_vectors, tagging_vocabulary
 
 logger = logging.getLogger(__name__)
 
@@ -115,6 +115,7 @@ def run_sentiment(data_dir, vectors=None, fine_tune=False, epochs=None, seed=1, 
     ``hidden`` and ``window`` are accepted for the common CLI but unused (the model averages)."""
     splits = read_sst(data_dir)
     kv = load_task_vectors(vectors)
+    check_dimension(kv, options.get("vector_size"))
     words = tagging_vocabulary(splits, kv)
     settings = {k: v for k, v in options.items() if v is not None and k in
                 ("l2", "optimizer", "alpha", "batch_size", "patience", "vector_size")}

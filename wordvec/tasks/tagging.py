@@ -44,6 +44,12 @@ def load_task_vectors(vectors):
     return kv
 
 
+def check_dimension(kv, vector_size):
+    """A requested embedding size must agree with the pretrained vectors' size."""
+    if kv is not None and vector_size is not None and vector_size != np.asarray(kv.vectors).shape[1]:
+        raise WordvecError(f"--dim {vector_size} does not match the {np.asarray(kv.vectors).shape[1]}-dimensional word vectors")
+
+
 def tagging_vocabulary(splits, kv=None, min_count=2):
     """Training words seen ≥ min_count times (rarer ones teach the UNK row), plus every
     word of any split that has a pretrained vector (its row is then not random)."""
@@ -64,6 +70,7 @@ def train_tagger(splits, score, vectors=None, fine_tune=False, hidden=0, window=
     from wordvec.models.window import WindowClassifier
 
     kv = load_task_vectors(vectors)
+    check_dimension(kv, options.get("vector_size"))
     settings = dict(TAGGER_DEFAULTS, alpha=HIDDEN_ALPHA if hidden else TAGGER_DEFAULTS["alpha"])
     settings.update({k: v for k, v in options.items() if v is not None})
     if epochs is not None:
