@@ -5,6 +5,9 @@ evaluate_word_analogies on the same vectors, same restrict_vocab, in the same ru
 checks that wordvec's 3CosAdd counts equal gensim's.
 
     .venv/bin/python benchmarks/bench_evaluate.py [--words 30000] [--dims 100] [--repeat 3]
+    .venv/bin/python benchmarks/bench_evaluate.py --vectors trained.bin   # real vectors instead
+
+With --vectors, the word-pair sets are compared too (Spearman rho of both tools).
 """
 
 import argparse
@@ -41,18 +44,23 @@ def main():
     parser.add_argument("--dims", type=int, default=100)
     parser.add_argument("--repeat", type=int, default=3, help="best of N runs for each tool")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--vectors", metavar="FILE", help="evaluate these vectors (word2vec .bin/.txt) instead")
     args = parser.parse_args()
     logging.getLogger("gensim").setLevel(logging.WARNING)
 
     from gensim.models import KeyedVectors as GensimKeyedVectors
 
-    from wordvec.evaluate import bundled_path, evaluate_analogies
-    from wordvec.vectors import KeyedVectors
+    from wordvec.evaluate import BUNDLED_SIMILARITY, bundled_path, evaluate_analogies, evaluate_similarity
+    from wordvec.vectors import KeyedVectors, load_vectors
 
-    words, vectors = analogy_vectors(args.words, args.dims, args.seed)
-    kv = KeyedVectors(words, vectors)
+    if args.vectors:
+        kv = load_vectors(args.vectors)
+        words, args.dims = kv.index_to_key, kv.vector_size
+    else:
+        kv = KeyedVectors(*analogy_vectors(args.words, args.dims, args.seed))
+        words = kv.index_to_key
     twin = GensimKeyedVectors(args.dims)
-    twin.add_vectors(words, vectors)
+    twin.add_vectors(words, kv.vectors)
     path = str(bundled_path("questions-words.txt"))
 
     add_s, add = best_time(lambda: evaluate_analogies(kv, restrict_vocab=args.words, method="3cosadd"), args.repeat)
@@ -70,7 +78,16 @@ def main():
           f"{sum(s['correct'] for s in mul['sections'].values()):>8}")
     print(f"{'gensim evaluate_word_analogies':<34} {gensim_s:>8.2f} {1.0:>9.1f}x {gensim_correct:>8}")
     same = (ours_correct, add["answered"]) == (gensim_correct, gensim_answered)
-    print(f"3cosadd counts equal gensim's: {same}")
+    by_section = {s["section"]: (len(s["correct"]), len(s["correct"]) + len(s["incorrect"])) for s in sections[:-1]}
+    same_sections = by_section == {name: (s["correct"], s["answered"]) for name, s in add["sections"].items()}
+    print(f"3cosadd accuracy {add['total']:.4f} (gensim {len(total['correct']) / max(1, gensim_answered):.4f}); "
+          f"counts equal gensim's: total {same}, every section {same_sections}")
+    if args.vectors:
+        for name in BUNDLED_SIMILARITY:
+            ours = evaluate_similarity(kv, bundled_path(name))
+            _, theirs, _ = twin.evaluate_word_pairs(str(bundled_path(name)))
+            print(f"{name}: spearman wordvec {ours['spearman']!r} gensim {float(theirs.statistic)!r} "
+                  f"({ours['covered']} of {ours['pairs']} pairs)")
 
 
 if __name__ == "__main__":
