@@ -49,7 +49,10 @@ def _reference(sg, mode, W_in, W_out, W_inner, inputs, output, negatives, mean=T
         args, second = (output,), W_out
     kwargs = {} if sg else {"mean": mean}
     loss, d_in, d_second = f(W_in, second, inputs, *args, **kwargs)
-    new_in, new_second = ref.sgd_step([W_in, second], [d_in, d_second], ALPHA)
+    if sg:
+        new_in, new_second = ref.sgd_step([W_in, second], [d_in, d_second], ALPHA)
+    else:
+        new_in, new_second = ref.cbow_step(W_in, second, inputs, (d_in, d_second), ALPHA, mean)
     return loss, new_in, new_second
 
 

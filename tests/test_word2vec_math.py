@@ -98,3 +98,16 @@ def test_sgd_step_is_minus_alpha_gradient():
     new_in, new_out = w2v.sgd_step([W_in, W_out], [dW_in, dW_out], 0.01)
     assert np.allclose(new_in, W_in - 0.01 * dW_in) and np.allclose(new_out, W_out - 0.01 * dW_out)
     assert w2v.skipgram_negative_sampling(new_in, new_out, 1, 2, [3, 4])[0] < loss  # descent
+
+
+def test_cbow_step_gives_each_context_row_the_hidden_gradient():
+    W_in, W_out = _params(11)
+    context = np.array([0, 2, 2])
+    for mean in (True, False):
+        loss, dW_in, dW_out = w2v.cbow_negative_sampling(W_in, W_out, context, 4, [1, 3], mean=mean)
+        new_in, new_out = w2v.cbow_step(W_in, W_out, context, (dW_in, dW_out), 0.1, mean=mean)
+        h = W_in[context].mean(axis=0) if mean else W_in[context].sum(axis=0)
+        _, dh, _ = w2v.negative_sampling_output(h, W_out, 4, [1, 3])
+        np.testing.assert_allclose(new_in[0] - W_in[0], -0.1 * dh, rtol=1e-12)
+        np.testing.assert_allclose(new_in[2] - W_in[2], -0.2 * dh, rtol=1e-12)  # twice in the context
+        np.testing.assert_allclose(new_out, W_out - 0.1 * dW_out, rtol=1e-12)

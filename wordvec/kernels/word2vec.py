@@ -245,7 +245,12 @@ def skipgram_step(W_in, input_word, output_word, mode, W_out, W_inner, points, c
 @jit
 def cbow_step(W_in, context, n_context, output_word, mean, mode, W_out, W_inner, points, codes,
               lengths, negatives, alpha, neu1, neu1e, coeff):
-    """One CBOW example: h = mean (or sum) of the context rows; each gets scale * neu1e."""
+    """One CBOW example: h = mean (or sum) of the context rows; each row then gets neu1e.
+
+    Reference: ``wordvec.math.word2vec.cbow_step`` -- word2vec's CBOW step, which hands
+    every context row the full ``-alpha dL/dh`` even for the mean (C times its true
+    gradient step), as word2vec.c and gensim do.
+    """
     neu1[:] = 0.0
     neu1e[:] = 0.0
     for c in range(n_context):
@@ -257,7 +262,7 @@ def cbow_step(W_in, context, n_context, output_word, mean, mode, W_out, W_inner,
     loss = output_update(neu1, output_word, mode, W_out, W_inner, points, codes, lengths,
                          negatives, alpha, neu1e, coeff)
     for c in range(n_context):
-        axpy(scale, neu1e, W_in[context[c]])
+        axpy(np.float32(1.0), neu1e, W_in[context[c]])
     return loss
 
 
