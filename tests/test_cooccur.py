@@ -131,3 +131,8 @@ def test_wide_windows_use_fixed_point_weights():
     ids, offsets = zipf_corpus(V=40, tokens=1500, n_docs=2, seed=4)
     X = count_cooccurrences(ids, offsets, 40, window=30).matrix
     np.testing.assert_allclose(X.toarray(), brute_force(ids, offsets, 40, 30, True, "harmonic"), rtol=1e-8)
+
+
+def test_ids_outside_the_vocabulary_are_refused():
+    with pytest.raises(WordvecError, match="word ids"):
+        count_cooccurrences(np.array([0, 5], np.int32), np.array([0, 2]), 3, window=2)

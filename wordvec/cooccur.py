@@ -123,6 +123,8 @@ def count_cooccurrences(ids, offsets, V, window=10, symmetric=True, weighting="h
     offsets = np.asarray(offsets, dtype=np.int64)
     if V < 1:
         raise WordvecError("cannot count co-occurrences over an empty vocabulary")
+    if len(ids) and (int(ids.min()) < 0 or int(ids.max()) >= V):  # the kernels index without checks
+        raise WordvecError(f"word ids must lie in [0, {V}); found {int(ids.min())}..{int(ids.max())}")
     started, cpu_started = time.perf_counter(), time.process_time()
     scale = weight_scale(window, weighting)
     units = weight_units(window, weighting)
