@@ -20,6 +20,7 @@ def atomic_write(path, mode="wb", encoding=None):
     os.makedirs(directory, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", suffix=".tmp", dir=directory)
     try:
+        os.fchmod(fd, 0o666 & ~_umask())  # mkstemp makes files private (0600); use the usual mode
         with os.fdopen(fd, mode, encoding=encoding) as handle:
             yield handle
             handle.flush()
@@ -29,6 +30,12 @@ def atomic_write(path, mode="wb", encoding=None):
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+
+
+def _umask():
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def save_json(path, obj):

@@ -81,6 +81,9 @@ def main(argv=None):
     except WordvecError as error:
         print(f"wordvec: error: {error}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # output piped into `head` and closed early: not an error
+        sys.stderr.close()
+        return 0
     except OSError as error:  # missing file, permission denied, disk full ...
         print(f"wordvec: error: {_short_os_error(error)}", file=sys.stderr)
         return 2
