@@ -256,7 +256,7 @@ def plot_word(result, models, args):
            title=f"Word level (V={result['V']}), H=D={args.hidden}; dots: valid after {args.updates} updates")
     ax.legend(fontsize=7)
     fig.tight_layout()
-    fig.savefig(FIGURES / f"lm_word_curves{'_' + args.tag if args.tag else ''}.png", dpi=110)
+    fig.savefig(OUT / f"lm_word_curves{'_' + args.tag if args.tag else ''}.png", dpi=110)  # per run, not committed
 
 
 def run_word_summary(args):
