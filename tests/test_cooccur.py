@@ -38,7 +38,8 @@ def zipf_corpus(V, tokens, n_docs, seed):
 def test_counts_match_brute_force(symmetric, weighting):
     ids, offsets = zipf_corpus(V=60, tokens=3000, n_docs=7, seed=1)
     offsets = np.insert(offsets, 3, offsets[2])  # an empty document too
-    result = count_cooccurrences(ids, offsets, 60, window=4, symmetric=symmetric, weighting=weighting)
+    result = count_cooccurrences(ids, offsets, 60, window=4, symmetric=symmetric, weighting=weighting,
+                                 dtype=np.float64)
     expected = brute_force(ids, offsets, 60, 4, symmetric, weighting)
     X = result.matrix
     assert X.shape == (60, 60) and X.dtype == np.float64 and X.has_sorted_indices
@@ -71,7 +72,7 @@ def test_exact_rational_weights():
     assert weight_scale(10, "harmonic") == 2520 and weight_scale(5, "uniform") == 1
     assert weight_scale(30, "harmonic") == 2**30  # lcm(1..30) would overflow the int32 buffer
     ids = np.array([0, 1, 2, 0], np.int32)  # 0-1 at distances 1 and 2, 0-0 at 3
-    X = count_cooccurrences(ids, np.array([0, 4]), 3, window=3).matrix
+    X = count_cooccurrences(ids, np.array([0, 4]), 3, window=3, dtype=np.float64).matrix
     assert X[0, 1] == 1.5 and X[0, 2] == 1.5 and X[0, 0] == 2 / 3  # 4/6 rounded once
 
 
@@ -129,8 +130,16 @@ def test_cli_cooccur_bad_inputs(tmp_path, capsys):
 
 def test_wide_windows_use_fixed_point_weights():
     ids, offsets = zipf_corpus(V=40, tokens=1500, n_docs=2, seed=4)
-    X = count_cooccurrences(ids, offsets, 40, window=30).matrix
+    X = count_cooccurrences(ids, offsets, 40, window=30, dtype=np.float64).matrix
     np.testing.assert_allclose(X.toarray(), brute_force(ids, offsets, 40, 30, True, "harmonic"), rtol=1e-8)
+
+
+def test_float32_values_by_default():
+    ids, offsets = zipf_corpus(V=40, tokens=1500, n_docs=2, seed=5)
+    single = count_cooccurrences(ids, offsets, 40, window=5).matrix
+    double = count_cooccurrences(ids, offsets, 40, window=5, dtype=np.float64).matrix
+    assert single.dtype == np.float32 and np.array_equal(single.indices, double.indices)
+    assert np.array_equal(single.data, double.data.astype(np.float32))
 
 
 def test_ids_outside_the_vocabulary_are_refused():

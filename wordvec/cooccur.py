@@ -11,13 +11,14 @@ The plan (compiled loops in ``wordvec/kernels/cooccur.py``):
 2. All other pairs go into a fixed-size buffer of (row, col, weight) triples.  When it
    is full, the buffer is summed into a sorted CSR chunk (counting sort by row, scatter
    into a dense row accumulator).  Chunks stay in memory until they exceed their share of
-   the budget; then they are spilled to temporary ``.npy`` files and memory-mapped back.
-3. A k-way merge walks the rows once to size the result and once to fill it.
+   the budget; then they are spilled to temporary files and memory-mapped back.
+3. A k-way merge walks the rows once to size the result and once to fill it, in blocks,
+   dropping the spilled pages it has read after each block.
 
 Weights are integers (units of 1/scale) summed in int64, so the matrix is exactly the
-same whatever the memory limit; ``data`` is the float64 quotient count / scale, i.e. the
-exact rational count correctly rounded once.  With ``weighting="harmonic"`` (GloVe's
-1/distance) scale = lcm(1..window) for windows up to 22, else 2**30 (1/d then rounded to
+same whatever the memory limit; ``data`` is the quotient count / scale computed in
+float64 (the exact rational count correctly rounded) and stored as float32 by default.
+With ``weighting="harmonic"`` (GloVe's 1/distance) scale = lcm(1..window) for windows up to 22, else 2**30 (1/d then rounded to
 a multiple of 2**-30).  With ``"uniform"`` scale = 1 and X holds plain counts.
 
 Window: ``window`` tokens on each side (``symmetric=True``, GloVe's ``-symmetric 1``) or
@@ -28,6 +29,7 @@ before i).  Windows never cross a document boundary.
 import dataclasses
 import logging
 import math
+import mmap
 import os
 import re
 import sys
@@ -44,7 +46,8 @@ logger = logging.getLogger(__name__)
 
 WEIGHTINGS = ("harmonic", "uniform")
 MAX_DENSE_BYTES = 2**28  # measured (10m, window 10): 256 MB beat 32, 64, 128 and 512 MB
-BYTES_PER_BUFFERED_PAIR = 32  # triple (12) + bucketed copy (8) + chunk output (12)
+BYTES_PER_BUFFERED_PAIR = 44  # triple (12) + bucketed copy (8) + chunk output (12) + its trimmed copy (12)
+MERGE_BLOCKS = 16  # the merge walks the rows in this many blocks, releasing spilled pages
 _SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmgt]?i?b?)?\s*$", re.IGNORECASE)
 _UNITS = {"": 1, "b": 1, "k": 2**10, "m": 2**20, "g": 2**30, "t": 2**40}
 
@@ -94,7 +97,7 @@ def check_options(window, weighting):
 class CooccurrenceCounts:
     """The result of ``count_cooccurrences``: the matrix and how it was made."""
 
-    matrix: scipy.sparse.csr_matrix  # V x V, float64 data, int32 indices, sorted rows
+    matrix: scipy.sparse.csr_matrix  # V x V, float32 (or float64) data, int32 indices, sorted rows
     pairs: int  # token pairs counted (left pairs; a symmetric window adds each twice to X)
     seconds: float
     cpu_seconds: float  # process CPU time while counting: on a busy machine, less than seconds
@@ -107,11 +110,13 @@ class CooccurrenceCounts:
 
 
 def count_cooccurrences(ids, offsets, V, window=10, symmetric=True, weighting="harmonic",
-                        memory="2GB", tmp_dir=None, progress=False):
+                        memory="2GB", tmp_dir=None, progress=False, dtype=np.float32):
     """Count X from an encoded corpus (ids int32[N] in [0, V), offsets int64[n_docs+1]).
 
-    ``memory`` bounds the working set of the counting (dense block, pair buffer, chunks
-    kept in RAM); the returned matrix (12 bytes per non-zero) comes on top of it.
+    ``memory`` bounds the working set of the counting (dense table, pair buffer, chunks
+    kept in RAM); the returned matrix (8 bytes per non-zero in float32, 12 in float64)
+    comes on top of it.  ``dtype`` of the values: float32 (default; counts to 7 digits,
+    what GloVe and the SVD consume) or float64.
     """
     from tqdm import tqdm
 
@@ -154,7 +159,7 @@ def count_cooccurrences(ids, offsets, V, window=10, symmetric=True, weighting="h
                 chunk = kernels.compress_pairs(rows, cols, vals, n, V)
                 size = sum(a.nbytes for a in chunk)
                 if ram_bytes + size > keep_in_ram:
-                    chunk = _spill(chunk, spill_dir, len(chunks))
+                    chunk = _SpilledChunk(chunk, spill_dir, len(chunks))
                     spilled += 1
                 else:
                     ram_bytes += size
@@ -164,7 +169,7 @@ def count_cooccurrences(ids, offsets, V, window=10, symmetric=True, weighting="h
         bar.close()
         del rows, cols, vals
         n_chunks = len(chunks)
-        matrix = _merge(chunks, dense, row_start, scale)
+        matrix = _merge(chunks, dense, row_start, scale, dtype)
         del chunks
     seconds = time.perf_counter() - started
     result = CooccurrenceCounts(matrix, pairs, seconds, time.process_time() - cpu_started, n_chunks, spilled)
@@ -172,16 +177,6 @@ def count_cooccurrences(ids, offsets, V, window=10, symmetric=True, weighting="h
                 pairs, seconds, result.cpu_seconds, pairs / max(seconds, 1e-9) / 1e6, matrix.nnz,
                 result.chunks, spilled)
     return result
-
-
-def _spill(chunk, spill_dir, number):
-    """Write a chunk's three arrays to .npy files and return read-only memory maps of them."""
-    mapped = []
-    for name, array in zip(("indptr", "indices", "values"), chunk):
-        path = os.path.join(spill_dir, f"chunk{number:05d}.{name}.npy")
-        np.save(path, array, allow_pickle=False)
-        mapped.append(np.load(path, mmap_mode="r").view(np.ndarray))
-    return tuple(mapped)
 
 
 def dense_table_layout(V, max_entries):
@@ -200,27 +195,65 @@ def dense_table_layout(V, max_entries):
     return row_start
 
 
-def _merge(chunks, dense, row_start, scale):
-    """k-way merge of the CSR chunks and the dense block into one float64 CSR matrix."""
+class _SpilledChunk:
+    """A chunk's arrays written to raw files and memory-mapped back read-only.  The merge
+    drops the mapped pages after each block of rows (``release``), so pages it has read
+    do not stay resident and count against the memory limit."""
+
+    def __init__(self, chunk, spill_dir, number):
+        self.maps, self.arrays = [], []
+        for name, array in zip(("indptr", "indices", "values"), chunk):
+            path = os.path.join(spill_dir, f"chunk{number:05d}.{name}")
+            with open(path, "wb") as handle:
+                array.tofile(handle)
+            if array.size == 0:
+                self.arrays.append(array)
+                continue
+            with open(path, "rb") as handle:
+                mapped = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+            self.maps.append(mapped)
+            self.arrays.append(np.frombuffer(mapped, dtype=array.dtype))
+
+    def release(self):
+        for mapped in self.maps:
+            mapped.madvise(mmap.MADV_DONTNEED)
+
+
+def _merge(chunks, dense, row_start, scale, dtype):
+    """k-way merge of the CSR chunks and the dense table into one CSR matrix, in blocks of
+    rows (twice: sizes, then values), releasing spilled pages after each block."""
     from numba.typed import List
 
     from wordvec.kernels import cooccur as kernels
 
     V = len(row_start) - 1
-    if not chunks:  # keep the typed lists typed: one empty chunk
-        chunks = [(np.zeros(V + 1, np.int64), np.zeros(0, np.int32), np.zeros(0, np.int64))]
+    spilled = [c for c in chunks if isinstance(c, _SpilledChunk)]
+    arrays = [c.arrays if isinstance(c, _SpilledChunk) else c for c in chunks]
+    if not arrays:  # keep the typed lists typed: one empty chunk
+        arrays = [(np.zeros(V + 1, np.int64), np.zeros(0, np.int32), np.zeros(0, np.int64))]
     indptrs, indices_list, values_list = List(), List(), List()
-    for indptr, indices, values in chunks:
+    for indptr, indices, values in arrays:
         for array, typed in ((indptr, indptrs), (indices, indices_list), (values, values_list)):
             array = array.view()
             array.flags.writeable = False  # spilled chunks are read-only maps: one type for all
             typed.append(array)
-    out_indptr = kernels.merged_row_lengths(indptrs, indices_list, values_list, dense, row_start)
+    blocks = np.linspace(0, V, MERGE_BLOCKS + 1).astype(np.int64)
+    lengths = np.zeros(V, np.int64)
+    for r0, r1 in zip(blocks[:-1], blocks[1:]):
+        kernels.merged_row_lengths(indptrs, indices_list, values_list, dense, row_start, r0, r1, lengths)
+        for chunk in spilled:
+            chunk.release()
+    out_indptr = np.zeros(V + 1, np.int64)
+    np.cumsum(lengths, out=out_indptr[1:])
+    del lengths
     nnz = int(out_indptr[-1])
     out_indices = np.empty(nnz, np.int32)
-    out_data = np.empty(nnz, np.float64)
-    kernels.merge_rows(indptrs, indices_list, values_list, dense, row_start, float(scale),
-                       out_indptr, out_indices, out_data)
+    out_data = np.empty(nnz, dtype)
+    for r0, r1 in zip(blocks[:-1], blocks[1:]):
+        kernels.merge_rows(indptrs, indices_list, values_list, dense, row_start, float(scale), r0, r1,
+                           out_indptr, out_indices, out_data)
+        for chunk in spilled:
+            chunk.release()
     return scipy.sparse.csr_matrix((out_data, out_indices, out_indptr), shape=(V, V))
 
 

@@ -32,6 +32,8 @@ def register(subparsers):
     parser.add_argument("--memory", default="2GB", metavar="SIZE",
                         help="memory for counting, e.g. 256MB or 4GB (default 2GB); beyond it, "
                              "partial counts are spilled to temporary files")
+    parser.add_argument("--float64", action="store_true",
+                        help="store the values in float64 (default float32: 8 bytes per non-zero, not 12)")
     parser.add_argument("--tmp-dir", default=None, metavar="DIR", help="where to spill (default: the system's)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.set_defaults(run=run)
@@ -52,6 +54,7 @@ def run(args):
     counted = count_cooccurrences(encoded.ids, encoded.offsets, len(vocab), window=args.window,
                                   symmetric=not args.asymmetric, weighting=args.weighting,
                                   memory=args.memory, tmp_dir=args.tmp_dir,
+                                  dtype="float64" if args.float64 else "float32",
                                   progress=not args.no_progress and sys.stderr.isatty())
     save_cooccurrence(args.output, counted.matrix, vocab.words, vocab.counts, window=args.window,
                       symmetric=not args.asymmetric, weighting=args.weighting)

@@ -140,28 +140,27 @@ def _gather_row(r, indptrs, indices_list, values_list, dense, row_start, acc, to
 
 
 @numba.njit(nogil=True, cache=True)
-def merged_row_lengths(indptrs, indices_list, values_list, dense, row_start):
-    """First merge pass: distinct columns per row -> indptr int64[V+1] of the result."""
+def merged_row_lengths(indptrs, indices_list, values_list, dense, row_start, r0, r1, lengths):
+    """First merge pass over rows [r0, r1): lengths[r] = distinct columns of row r."""
     V = row_start.shape[0] - 1
     acc = np.zeros(V, np.int64)
     touched = np.empty(V, np.int32)
-    out_indptr = np.zeros(V + 1, np.int64)
-    for r in range(V):
+    for r in range(r0, r1):
         m = _gather_row(r, indptrs, indices_list, values_list, dense, row_start, acc, touched)
         for k in range(m):
             acc[touched[k]] = 0
-        out_indptr[r + 1] = out_indptr[r] + m
-    return out_indptr
+        lengths[r] = m
 
 
 @numba.njit(nogil=True, cache=True)
-def merge_rows(indptrs, indices_list, values_list, dense, row_start, scale,
+def merge_rows(indptrs, indices_list, values_list, dense, row_start, scale, r0, r1,
                out_indptr, out_indices, out_data):
-    """Second merge pass: fill the CSR result; data = integer count / scale (float64)."""
+    """Second merge pass over rows [r0, r1): fill the CSR result; data = count / scale
+    (computed in float64, stored in out_data's type)."""
     V = out_indptr.shape[0] - 1
     acc = np.zeros(V, np.int64)
     touched = np.empty(V, np.int32)
-    for r in range(V):
+    for r in range(r0, r1):
         m = _gather_row(r, indptrs, indices_list, values_list, dense, row_start, acc, touched)
         row_cols = np.sort(touched[:m])
         k = out_indptr[r]
