@@ -57,12 +57,13 @@ def run_child(argv, tmp):
     return done.stdout, done.stderr, wall, cpu, after.ru_maxrss / 1024  # maxrss of the largest child
 
 
-def measure(name, corpus):
+def measure(name, corpus, memory=None):
     load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory(prefix="bench-count-") as tmp:
-        argv = [a.format(corpus=corpus, tmp=tmp) for a in RUNS[name]]
+        argv = [a.format(corpus=corpus, tmp=tmp) for a in RUNS[name]] + (["--memory", memory] if memory else [])
         stdout, stderr, wall, cpu, peak_mb = run_child(argv, tmp)
-    row = {"run": name, "corpus": Path(corpus).name, "command": "wordvec " + " ".join(RUNS[name]),
+    extra = ["--memory", memory] if memory else []
+    row = {"run": name, "corpus": Path(corpus).name, "command": "wordvec " + " ".join(RUNS[name] + extra),
            "wall_s": round(wall, 1), "cpu_s": round(cpu, 1), "peak_mb": round(peak_mb)}
     if name == "cooccur":
         match = re.search(r"([\d,]+) pairs counted in ([\d.]+) s \(([\d.]+) s CPU; ([\d.]+)M pairs/s\); "
@@ -97,6 +98,7 @@ def main():
     parser.add_argument("runs", nargs="+", choices=sorted(RUNS))
     parser.add_argument("--full", action="store_true", help="use wordbench.txt.xz (58M tokens)")
     parser.add_argument("--corpus", help="another corpus file")
+    parser.add_argument("--memory", help="pass --memory SIZE to the co-occurrence counting (default 2GB)")
     args = parser.parse_args()
     corpus = args.corpus or DATA / ("wordbench.txt.xz" if args.full else "wordbench-10m.txt.xz")
     if not Path(corpus).exists():
@@ -104,7 +106,7 @@ def main():
     out = ROOT / "benchmarks" / "out" / "count.jsonl"
     out.parent.mkdir(parents=True, exist_ok=True)
     for name in args.runs:
-        row = measure(name, corpus)
+        row = measure(name, corpus, args.memory)
         print(json.dumps(row), flush=True)
         with open(out, "a", encoding="utf-8") as handle:
             handle.write(json.dumps(row) + "\n")
