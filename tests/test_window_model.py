@@ -122,3 +122,10 @@ def test_early_stopping_keeps_the_best_epoch_and_save_load_round_trip(tmp_path):
     (tmp_path / "model" / "W1.npy").write_bytes(b"garbage")
     with pytest.raises(WordvecError):
         WindowClassifier.load(tmp_path / "model")
+
+
+def test_wv_exports_the_trained_embedding():
+    model = WindowClassifier(["a"], words=["x", "y"], vector_size=4)
+    kv = model.wv
+    assert kv.index_to_key == model.words and kv.vectors.shape == (4, 4)
+    assert np.allclose(kv["x"], model.E[model.index["x"]])
