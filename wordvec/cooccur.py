@@ -47,7 +47,7 @@ logger = logging.getLogger(__name__)
 WEIGHTINGS = ("harmonic", "uniform")
 MAX_DENSE_BYTES = 2**28  # measured (10m, window 10): 256 MB beat 32, 64, 128 and 512 MB
 BYTES_PER_BUFFERED_PAIR = 44  # triple (12) + bucketed copy (8) + chunk output (12) + its trimmed copy (12)
-MERGE_BLOCKS = 16  # the merge walks the rows in this many blocks, releasing spilled pages
+MERGE_BLOCKS = 64  # the merge walks the rows in this many blocks, releasing spilled pages
 _SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmgt]?i?b?)?\s*$", re.IGNORECASE)
 _UNITS = {"": 1, "b": 1, "k": 2**10, "m": 2**20, "g": 2**30, "t": 2**40}
 
@@ -237,7 +237,7 @@ def _merge(chunks, dense, row_start, scale, dtype):
             array = array.view()
             array.flags.writeable = False  # spilled chunks are read-only maps: one type for all
             typed.append(array)
-    blocks = np.linspace(0, V, MERGE_BLOCKS + 1).astype(np.int64)
+    blocks = _balanced_row_blocks(arrays, row_start, MERGE_BLOCKS)
     lengths = np.zeros(V, np.int64)
     for r0, r1 in zip(blocks[:-1], blocks[1:]):
         kernels.merged_row_lengths(indptrs, indices_list, values_list, dense, row_start, r0, r1, lengths)
@@ -255,6 +255,18 @@ def _merge(chunks, dense, row_start, scale, dtype):
         for chunk in spilled:
             chunk.release()
     return scipy.sparse.csr_matrix((out_data, out_indices, out_indptr), shape=(V, V))
+
+
+def _balanced_row_blocks(arrays, row_start, n_blocks):
+    """Row boundaries int64[n_blocks+1] splitting the merge's input entries evenly (the
+    frequent words' rows hold most of them, so equal row counts would not do)."""
+    weights = np.diff(row_start).astype(np.float64)
+    for indptr, _, _ in arrays:
+        weights += np.diff(indptr)
+    cumulative = np.cumsum(weights)
+    targets = np.linspace(0, cumulative[-1], n_blocks + 1)[1:-1]
+    inner = np.searchsorted(cumulative, targets, side="right")
+    return np.unique(np.concatenate([[0], inner, [len(weights)]])).astype(np.int64)
 
 
 def save_cooccurrence(path, matrix, words=None, counts=None, **meta):
