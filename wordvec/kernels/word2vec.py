@@ -10,7 +10,10 @@ shared float32 matrices without locks (Hogwild), as word2vec.c and gensim do.
 
 Every example performs exactly one reference SGD step (``wordvec.math.word2vec``):
 
-    W <- W - alpha * dL/dW, every term evaluated at the parameters before the step.
+    W <- W - alpha * dL/dW, every term evaluated at the parameters before the step
+
+(CBOW's context rows each take the full ``-alpha dL/dh``, as in word2vec.c and gensim:
+see ``wordvec.math.word2vec.cbow_step``).
 
 Per example, the output layer first computes all its scores from the current rows,
 then accumulates ``neu1e = -alpha dL/dh`` from the output rows *before* changing them,
