@@ -114,6 +114,10 @@ def evaluate(args, vector_files):
     return {score["vectors"]: score for score in scores}
 
 
+def alpha_of(args, config):
+    return args.alpha if args.alpha is not None else peers.CONFIG_ALPHA[config]
+
+
 def train_one(system, args, corpus, config, params):
     out = Path(args.out)
     vectors, log = out / f"{config}-{system}.bin", out / f"{config}-{system}.log"
@@ -131,12 +135,11 @@ def train_one(system, args, corpus, config, params):
 
 def run(args):
     params = replace(peers.Params(), epochs=args.epochs, workers=args.workers)
-    if args.alpha is not None:
-        params = replace(params, alpha=args.alpha)
     Path(args.out).mkdir(parents=True, exist_ok=True)
     corpus, corpus_info = prepare_corpus(args.corpus, args.cache, args.max_tokens)
     results = {"machine": machine_info(), "versions": versions(args), "corpus": corpus_info,
                "corpus_file": str(corpus), "params": asdict(params), "runs": []}
+    results["params"]["alpha"] = {config: alpha_of(args, config) for config in args.configs}
     print(f"corpus {corpus} ({corpus_info['tokens']:,} tokens), epochs {params.epochs}, "
           f"workers {params.workers}, load average {results['machine']['load_average_at_start']}", flush=True)
     trained = []
@@ -144,7 +147,8 @@ def run(args):
         for system in args.systems:
             load_before = os.getloadavg()
             print(f"[{time.strftime('%H:%M:%S')}] {config} {system} ...", end=" ", flush=True)
-            run_result, vectors = train_one(system, args, corpus, config, params)
+            config_params = replace(params, alpha=alpha_of(args, config))
+            run_result, vectors = train_one(system, args, corpus, config, config_params)
             run_result.update(config=config, load_before=load_before, load_after=os.getloadavg(),
                               tokens=corpus_info["tokens"], epochs=params.epochs)
             if run_result["train_seconds"]:
@@ -174,7 +178,7 @@ def parse_args(argv=None):
     parser.add_argument("--systems", default=",".join(SYSTEMS), help="comma list of wordvec,gensim,c")
     parser.add_argument("--epochs", type=int, default=5)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--alpha", type=float, default=None, help="override the shared starting alpha (0.025)")
+    parser.add_argument("--alpha", type=float, default=None, help="starting alpha for every config (default: 0.025 sg, 0.05 cbow)")
     parser.add_argument("--max-tokens", type=int, default=None, help="use only the first whole lines up to N tokens")
     parser.add_argument("--quick", action="store_true", help="smoke test: first 1M tokens, 1 epoch")
     parser.add_argument("--out", default=None, help="folder for vectors and logs (default benchmarks/out/word2vec-TIME)")

@@ -67,11 +67,14 @@ def ratio_rows(results):
 
 def print_table(results):
     machine, corpus, params = results["machine"], results["corpus"], results["params"]
+    alpha = params["alpha"]
+    if isinstance(alpha, dict):  # per config
+        alpha = ", ".join(f"{config} {value}" for config, value in alpha.items())
     print(f"\n{machine['cpu_model']}, {machine['nproc']} CPUs, {machine['memory_gb']} GB; "
           f"versions {results['versions']}")
     print(f"corpus {results['corpus_file']} ({corpus['tokens']:,} tokens); dim {params['vector_size']}, "
           f"window {params['window']}, min_count {params['min_count']}, sample {params['sample']}, "
-          f"alpha {params['alpha']}, epochs {params['epochs']}, workers {params['workers']}\n")
+          f"alpha ({alpha}), epochs {params['epochs']}, workers {params['workers']}\n")
     for row in run_rows(results):
         print(row)
     rows = list(ratio_rows(results))
