@@ -57,6 +57,17 @@ def find_slot(buf, start, end, h, slots, hashes, word_start, word_len, arena):
         slot = (slot + 1) & mask
 
 
+@numba.njit(inline="always")
+def lookup_token(buf, start, slots, hashes, word_start, word_len, arena):
+    """Scan the token starting at ``start``: return (its end, hash, word index or -1, slot)."""
+    end = start
+    while end < buf.shape[0] and not is_space(buf[end]):
+        end += 1
+    h = fnv1a(buf, start, end)
+    w, slot = find_slot(buf, start, end, h, slots, hashes, word_start, word_len, arena)
+    return end, h, w, slot
+
+
 @numba.njit(nogil=True, cache=True)
 def count_block(buf, position, slots, hashes, word_start, word_len, counts, arena, state):
     """Count the tokens of ``buf[position:]`` into the table.
@@ -73,10 +84,7 @@ def count_block(buf, position, slots, hashes, word_start, word_len, counts, aren
         if i >= n:
             break
         start = i
-        while i < n and not is_space(buf[i]):
-            i += 1
-        h = fnv1a(buf, start, i)
-        w, slot = find_slot(buf, start, i, h, slots, hashes, word_start, word_len, arena)
+        i, h, w, slot = lookup_token(buf, start, slots, hashes, word_start, word_len, arena)
         if w >= 0:
             counts[w] += 1
             continue
@@ -139,11 +147,7 @@ def encode_block(buf, slots, hashes, word_start, word_len, arena, max_document_l
                 has_ids = False
             i += 1
             continue
-        start = i
-        while i < n and not is_space(buf[i]):
-            i += 1
-        h = fnv1a(buf, start, i)
-        w, slot = find_slot(buf, start, i, h, slots, hashes, word_start, word_len, arena)
+        i, _, w, _ = lookup_token(buf, i, slots, hashes, word_start, word_len, arena)
         if w >= 0:
             out_ids[n_ids] = w
             n_ids += 1
