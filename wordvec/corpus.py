@@ -29,7 +29,7 @@ from wordvec.errors import WordvecError
 
 log = logging.getLogger(__name__)
 
-DEFAULT_BLOCK_SIZE = 8 << 20
+DEFAULT_BLOCK_SIZE = 2 << 20
 REPLACEMENT = "\ufffd"
 _OPENERS = {".gz": gzip.open, ".bz2": bz2.open, ".xz": lzma.open, ".lzma": lzma.open}
 
@@ -76,7 +76,7 @@ def _file_blocks(path, block_size):
     yield carry + b"\n"
 
 
-def _prefetch(blocks, depth=3):
+def _prefetch(blocks, depth=2):
     """Run the generator ``blocks`` on a background thread, ``depth`` items ahead."""
     items = queue.Queue(maxsize=depth)
     stop = threading.Event()

@@ -16,6 +16,7 @@ last, so an interrupted encoding is simply redone.
 import hashlib
 import json
 import logging
+import mmap
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,6 +34,17 @@ FORMAT_VERSION = 1
 class EncodedCorpus:
     ids: np.ndarray  # int32[N], usually read-only and memory-mapped
     offsets: np.ndarray  # int64[n_docs + 1]
+    mapping: mmap.mmap = None  # the memory map behind ``ids``, if any
+
+    def release_pages(self):
+        """Drop the mapped ids from this process's resident memory.
+
+        They stay in the OS page cache and are faulted back in on the next access, so
+        this costs almost nothing, but it keeps the resident set bounded by the model's
+        parameters rather than growing with the corpus (232 MB of ids for 58M tokens).
+        """
+        if self.mapping is not None and hasattr(mmap, "MADV_DONTNEED"):
+            self.mapping.madvise(mmap.MADV_DONTNEED)
 
     @property
     def num_tokens(self):
@@ -81,14 +93,16 @@ def _load_cached(stem):
     manifest = stem.with_suffix(".json")
     try:
         meta = json.loads(manifest.read_text())
-        ids = np.memmap(stem.with_suffix(".ids"), dtype=np.int32, mode="r", shape=(meta["num_tokens"],))
         offsets = np.load(stem.with_suffix(".offsets.npy"), allow_pickle=False)
+        if offsets.ndim != 1 or offsets[-1] != meta["num_tokens"]:
+            return None
+        if meta["num_tokens"] == 0:  # an empty file cannot be mapped
+            return EncodedCorpus(np.zeros(0, dtype=np.int32), offsets)
+        ids = np.memmap(stem.with_suffix(".ids"), dtype=np.int32, mode="r", shape=(meta["num_tokens"],))
     except (OSError, ValueError, KeyError, TypeError):
         return None
-    if offsets.ndim != 1 or offsets[-1] != meta["num_tokens"]:
-        return None
     # a plain ndarray view of the map: Numba does not accept the np.memmap subclass
-    return EncodedCorpus(ids.view(np.ndarray), offsets)
+    return EncodedCorpus(ids.view(np.ndarray), offsets, ids._mmap)
 
 
 def _encode_text(corpus, vocab, stem):

@@ -36,6 +36,7 @@ from wordvec.models import word2vec_io
 log = logging.getLogger(__name__)
 
 CHUNK_WORDS = 20_000
+RELEASE_WORDS = 1 << 20  # drop the mapped corpus pages from RSS after about this many words
 HYPERPARAMETERS = ("vector_size", "window", "min_count", "sg", "hs", "negative", "ns_exponent",
                    "cbow_mean", "sample", "alpha", "min_alpha", "epochs", "workers", "seed",
                    "max_vocab_size", "loss", "lowercase", "max_document_length", "shared_negatives")
@@ -308,6 +309,7 @@ class _EpochRunner:
         for thread in threads:
             thread.start()
         failure = None
+        unreleased = 0
         try:
             for _ in range(n_chunks):
                 index, loss, chunk_stats = results.get()
@@ -321,6 +323,10 @@ class _EpochRunner:
                         f"try a smaller alpha than {m.alpha}")
                     break
                 bar.update(int(chunk_stats[kernels.STAT_WORDS]))
+                unreleased += int(chunk_stats[kernels.STAT_WORDS])
+                if unreleased >= RELEASE_WORDS:  # keep RSS independent of the corpus size
+                    self.encoded.release_pages()
+                    unreleased = 0
         finally:
             stop.set()
             for thread in threads:
