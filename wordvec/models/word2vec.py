@@ -219,6 +219,7 @@ class Word2Vec:
         log.info("training %s on %d tokens x %d epochs with %d worker(s), alpha %.4g -> %.4g",
                  self.describe(), N, epochs, self.workers, self.alpha, self.min_alpha)
         run = _EpochRunner(self, encoded)
+        run.compile()  # so a cold Numba cache does not count as epoch 1's training time
         done = []
         with _progress_bar(self, N * epochs) as bar:
             for _ in range(epochs):
@@ -271,14 +272,22 @@ class _EpochRunner:
         self.W_inner = model.W_inner if model.W_inner.shape[0] else np.zeros((1, D), np.float32)
 
     def _chunk(self, index, epoch_start, epoch):
-        m = self.model
         begin, end = int(self.bounds[index]), int(self.bounds[index + 1])
+        return self._train_documents(begin, end, int(epoch_start + self.offsets[begin]),
+                                     np.uint64(schedule.chunk_seed(self.model.seed, epoch, index)))
+
+    def _train_documents(self, begin, end, words_before, seed):
+        m = self.model
         return kernels.train_chunk(
             self.ids, self.offsets, begin, end, m.W_in, self.W_out, self.W_inner, self.points,
             self.codes, self.lengths, self.keep, self.noise, int(m.sg), int(m.mode), bool(m.cbow_mean),
             int(m.window), int(m.negative), bool(m.shared_negatives), float(m.alpha), float(m.min_alpha),
-            int(epoch_start + self.offsets[begin]), int(m.planned_words),
-            np.uint64(schedule.chunk_seed(m.seed, epoch, index)))
+            words_before, int(m.planned_words), seed)
+
+    def compile(self):
+        """Compile (or load from Numba's cache) the kernel for these arrays before any
+        clock starts, by training an empty range of documents."""
+        self._train_documents(0, 0, 0, np.uint64(0))
 
     def epoch(self, bar):
         m = self.model
