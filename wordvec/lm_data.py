@@ -14,19 +14,18 @@ is predicted from "start of line" and the end of every line is predicted as well
   in training and in evaluation.  Word counting uses :class:`wordvec.vocab.Vocabulary`.
 """
 
-import bz2
 import collections
-import gzip
+import io
 import lzma
 import os
 
 import numpy as np
 
+from wordvec.corpus import open_binary
 from wordvec.errors import FormatError, VocabularyError, WordvecError
 
 LEVELS = ("char", "word")
 END_CHAR, END_WORD, UNK = "\n", "<eos>", "<unk>"
-_OPENERS = {".gz": gzip.open, ".bz2": bz2.open, ".xz": lzma.open}
 
 
 def read_lines(path, lowercase=False, max_lines=None):
@@ -34,17 +33,17 @@ def read_lines(path, lowercase=False, max_lines=None):
     path = os.fspath(path)
     if not os.path.isfile(path):
         raise WordvecError(f"file not found: {path}")
-    opener = _OPENERS.get(os.path.splitext(path)[1].lower(), open)
     lines = []
     try:
-        with opener(path, "rt", encoding="utf-8") as handle:
+        with io.TextIOWrapper(open_binary(path), encoding="utf-8") as handle:
             for number, line in enumerate(handle, 1):
                 if max_lines is not None and number > max_lines:
                     break
                 line = line.rstrip("\r\n")
                 lines.append(line.lower() if lowercase else line)
     except UnicodeDecodeError:
-        raise FormatError(path, number, "is not valid UTF-8 text") from None
+        # (decoding runs ahead in blocks, so the line number would not be exact)
+        raise FormatError(path, None, "is not valid UTF-8 text") from None
     except (OSError, EOFError, lzma.LZMAError) as error:
         raise WordvecError(f"cannot read {path}: {error}") from None
     return lines
