@@ -146,6 +146,24 @@ def _encode_blocks(corpus, table, emit):
     return np.concatenate(doc_ends)
 
 
+class _TinyText:
+    """Just enough of a text ``Corpus`` for :func:`load_kernels`."""
+    max_document_length = 10
+
+    def blocks(self):
+        yield b"a b\n"
+
+
+def load_kernels():
+    """Load the counting and encoding kernels (from Numba's cache, or compile them) on a
+    tiny text, so that a caller can do it while memory is still empty."""
+    from wordvec.token_table import TokenTable
+
+    table = TokenTable.from_words(["a"])
+    table.count(b"a b\n")
+    _encode_blocks(_TinyText(), table, lambda ids: None)
+
+
 def _encode_documents(corpus, vocab):
     pieces, lengths = [], []
     for document in corpus:

@@ -65,12 +65,13 @@ class TokenTable:
             self.slots = np.full(2 * max_words, -1, dtype=np.int64)
             kernels.rehash(self.hashes, n, self.slots)
 
-    def words(self):
-        """All tokens, in order of first appearance, as ``str``."""
-        n = len(self)
+    def words(self, which=None):
+        """The tokens (all, or those at the indices ``which``) in order of first
+        appearance, as ``str``."""
+        which = np.arange(len(self)) if which is None else np.asarray(which)
         arena = self.arena.tobytes()
-        return [arena[s:s + k].decode("utf-8") for s, k in zip(self.word_start[:n].tolist(),
-                                                              self.word_len[:n].tolist())]
+        return [arena[s:s + k].decode("utf-8") for s, k in zip(self.word_start[which].tolist(),
+                                                              self.word_len[which].tolist())]
 
     def keep(self, mask):
         """Drop every word where ``mask`` is False (order of the rest kept)."""

@@ -51,16 +51,14 @@ class Vocabulary:
             raise WordvecError(f"min_count must be at least 1, not {min_count}")
         if max_vocab_size is not None and max_vocab_size < 1:
             raise WordvecError(f"max_vocab_size must be at least 1, not {max_vocab_size}")
-        if corpus.is_text:
-            words, counts, total = _count_text(corpus, max_vocab_size)
-        else:
-            words, counts, total = _count_documents(corpus, max_vocab_size)
+        count = _count_text if corpus.is_text else _count_documents
+        words, counts, total, distinct = count(corpus, max_vocab_size, min_count)
         if total == 0:
             raise WordvecError(f"the corpus is empty: {corpus} contains no tokens")
         vocab = cls.from_counts(zip(words, counts), min_count=min_count, corpus_tokens=total)
         if len(vocab) == 0:
             raise WordvecError(
-                f"the vocabulary is empty: none of the {len(words)} distinct words occurs "
+                f"the vocabulary is empty: none of the {distinct} distinct words occurs "
                 f"{min_count} times or more; lower min_count")
         return vocab
 
@@ -186,7 +184,8 @@ class Vocabulary:
                    min_count=data.get("min_count", 1))
 
 
-def _count_text(corpus, max_vocab_size):
+def _count_text(corpus, max_vocab_size, min_count):
+    """(words, counts) of the words seen ``min_count`` times, all tokens, distinct words."""
     from wordvec.token_table import TokenTable
 
     table = TokenTable()
@@ -196,12 +195,13 @@ def _count_text(corpus, max_vocab_size):
         if max_vocab_size is not None and len(table) > max_vocab_size:
             table.keep(table.counts > min_reduce)
             min_reduce += 1
-    n = len(table)
-    total = int(table.counts[:n].sum()) + table.pruned_tokens
-    return table.words(), table.counts[:n].tolist(), total
+    counts = table.counts[:len(table)]
+    total = int(counts.sum()) + table.pruned_tokens
+    frequent = np.flatnonzero(counts >= min_count)  # only these become Python strings
+    return table.words(frequent), counts[frequent].tolist(), total, counts.size
 
 
-def _count_documents(corpus, max_vocab_size):
+def _count_documents(corpus, max_vocab_size, min_count):
     counts = collections.Counter()
     total = 0
     min_reduce = 1
@@ -211,7 +211,8 @@ def _count_documents(corpus, max_vocab_size):
         if max_vocab_size is not None and len(counts) > max_vocab_size:
             counts = collections.Counter({w: c for w, c in counts.items() if c > min_reduce})
             min_reduce += 1
-    return list(counts), list(counts.values()), total
+    frequent = [(w, c) for w, c in counts.items() if c >= min_count]
+    return [w for w, _ in frequent], [c for _, c in frequent], total, len(counts)
 
 
 def alias_table(probabilities):

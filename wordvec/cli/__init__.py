@@ -76,6 +76,7 @@ def main(argv=None):
         return 2
     level = logging.DEBUG if args.verbose else logging.WARNING if args.quiet else logging.INFO
     logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(message)s", datefmt="%H:%M:%S")
+    logging.getLogger("numba").setLevel(max(level, logging.INFO))  # its DEBUG is compiler traces
     try:
         status = args.run(args)
     except WordvecError as error:

@@ -31,6 +31,7 @@ import numpy as np
 from wordvec import schedule
 from wordvec.errors import TrainingError, WordvecError
 from wordvec.kernels import word2vec as kernels
+from wordvec.memory import release_compiler_pages
 from wordvec.models import word2vec_io
 
 log = logging.getLogger(__name__)
@@ -156,6 +157,7 @@ class Word2Vec:
         from wordvec.vocab import Vocabulary
 
         corpus = self._corpus_of(sentences, corpus_file)
+        load_kernels(corpus.is_text)  # while memory is still empty
         vocab = Vocabulary.build(corpus, min_count=self.min_count, max_vocab_size=self.max_vocab_size)
         self._corpus = corpus
         self.set_vocabulary(vocab)
@@ -245,6 +247,33 @@ class Word2Vec:
         return word2vec_io.load_model(cls, path)
 
 
+def read_only(array):
+    """A read-only view, so that the kernel sees one array type whatever the source
+    (a read-only memory map of the cache, or an array in memory)."""
+    view = array.view()
+    view.flags.writeable = False
+    return view
+
+
+def load_kernels(text=True):
+    """Load the training kernel (from Numba's cache, or compile it) with tiny arrays of
+    the types :class:`_EpochRunner` passes, and the kernels that count and encode text,
+    then hand back the LLVM pages that loading touched (``wordvec.memory``).  Called
+    before the counts and vectors exist, so that the process's peak memory is not
+    LLVM's pages on top of the model's."""
+    from wordvec import encode
+
+    if text:
+        encode.load_kernels()
+    tiny = np.zeros((1, 1), np.float32)
+    kernels.train_chunk(
+        read_only(np.zeros(1, np.int32)), np.zeros(2, np.int64), 0, 0, tiny, tiny, tiny,
+        np.zeros((1, 1), np.int32), np.zeros((1, 1), np.uint8), np.zeros(1, np.int32),
+        np.ones(1, np.float32), np.zeros(1, np.uint64), 1, kernels.NEGATIVE_SAMPLING, True,
+        1, 1, True, 0.025, 0.0001, 0, 1, np.uint64(0))
+    release_compiler_pages()
+
+
 class _EpochRunner:
     """Runs epochs over an encoded corpus with ``model.workers`` threads."""
 
@@ -252,7 +281,7 @@ class _EpochRunner:
         from wordvec.vocab import alias_table
 
         self.model, self.encoded = model, encoded
-        self.ids, self.offsets = encoded.ids, np.ascontiguousarray(encoded.offsets, dtype=np.int64)
+        self.ids, self.offsets = read_only(encoded.ids), np.ascontiguousarray(encoded.offsets, dtype=np.int64)
         self.bounds = schedule.chunk_bounds(self.offsets, CHUNK_WORDS)
         vocab = model.vocab
         self.keep = vocab.keep_probability(model.sample).astype(np.float32)
@@ -286,7 +315,8 @@ class _EpochRunner:
 
     def compile(self):
         """Compile (or load from Numba's cache) the kernel for these arrays before any
-        clock starts, by training an empty range of documents."""
+        clock starts, by training an empty range of documents (a no-op after
+        :func:`load_kernels`)."""
         self._train_documents(0, 0, 0, np.uint64(0))
 
     def epoch(self, bar):
