@@ -118,11 +118,17 @@ def alpha_of(args, config):
     return args.alpha if args.alpha is not None else peers.CONFIG_ALPHA[config]
 
 
+def run_name(config, system, seed, seeds):
+    """File stem of one run: the seed is named only when several are run."""
+    return f"{config}-{system}" + (f"-seed{seed}" if len(seeds) > 1 else "")
+
+
 def train_one(system, args, corpus, config, params):
     out = Path(args.out)
-    vectors, log = out / f"{config}-{system}.bin", out / f"{config}-{system}.log"
+    name = run_name(config, system, params.seed, args.seeds)
+    vectors, log = out / f"{name}.bin", out / f"{name}.log"
     if system == "wordvec":
-        cache = out / f"{config}-wordvec-cache"  # empty: this run encodes the corpus itself
+        cache = out / f"{name}-cache"  # empty: this run encodes the corpus itself
         shutil.rmtree(cache, ignore_errors=True)
         result = peers.run_wordvec(args.wordvec, str(corpus), str(vectors), config, params, log, cache)
         shutil.rmtree(cache, ignore_errors=True)
@@ -144,23 +150,24 @@ def run(args):
           f"workers {params.workers}, load average {results['machine']['load_average_at_start']}", flush=True)
     trained = []
     for config in args.configs:
-        for system in args.systems:
-            load_before = os.getloadavg()
-            print(f"[{time.strftime('%H:%M:%S')}] {config} {system} ...", end=" ", flush=True)
-            config_params = replace(params, alpha=alpha_of(args, config))
-            run_result, vectors = train_one(system, args, corpus, config, config_params)
-            run_result.update(config=config, load_before=load_before, load_after=os.getloadavg(),
-                              tokens=corpus_info["tokens"], epochs=params.epochs)
-            if run_result["train_seconds"]:
-                run_result["train_words_per_sec"] = corpus_info["tokens"] * params.epochs / run_result["train_seconds"]
-            print(f"exit {run_result['returncode']}, {run_result['wall_seconds']:.1f} s", flush=True)
-            results["runs"].append(run_result)
-            if run_result["returncode"] == 0 and vectors.exists():
-                trained.append(vectors)
+        for seed in args.seeds:
+            for system in args.systems:
+                load_before = os.getloadavg()
+                print(f"[{time.strftime('%H:%M:%S')}] {config} seed {seed} {system} ...", end=" ", flush=True)
+                config_params = replace(params, alpha=alpha_of(args, config), seed=seed)
+                run_result, vectors = train_one(system, args, corpus, config, config_params)
+                run_result.update(config=config, seed=seed, load_before=load_before, load_after=os.getloadavg(),
+                                  tokens=corpus_info["tokens"], epochs=params.epochs)
+                if run_result["train_seconds"]:
+                    run_result["train_words_per_sec"] = corpus_info["tokens"] * params.epochs / run_result["train_seconds"]
+                print(f"exit {run_result['returncode']}, {run_result['wall_seconds']:.1f} s", flush=True)
+                run_result["vectors"] = str(vectors)
+                results["runs"].append(run_result)
+                if run_result["returncode"] == 0 and vectors.exists():
+                    trained.append(vectors)
     scores = evaluate(args, trained)
     for run_result in results["runs"]:
-        vectors = str(Path(args.out) / f"{run_result['config']}-{run_result['system']}.bin")
-        run_result["quality"] = scores.get(vectors)
+        run_result["quality"] = scores.get(run_result["vectors"])
     json_path = args.json or str(Path(args.out) / "results.json")
     from wordvec.atomic import save_json  # atomic, like every write in the project
 
@@ -178,6 +185,9 @@ def parse_args(argv=None):
     parser.add_argument("--systems", default=",".join(SYSTEMS), help="comma list of wordvec,gensim,c")
     parser.add_argument("--epochs", type=int, default=5)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--seeds", default="1",
+                        help="comma list; each config runs once per seed and the ratio table averages "
+                             "them (the C tool has no seed option: its repeats differ by thread timing)")
     parser.add_argument("--alpha", type=float, default=None, help="starting alpha for every config (default: 0.025 sg, 0.05 cbow)")
     parser.add_argument("--max-tokens", type=int, default=None, help="use only the first whole lines up to N tokens")
     parser.add_argument("--quick", action="store_true", help="smoke test: first 1M tokens, 1 epoch")
@@ -192,6 +202,10 @@ def parse_args(argv=None):
         args.max_tokens, args.epochs = args.max_tokens or 1_000_000, 1
     args.configs = [c for c in args.configs.split(",") if c]
     args.systems = [s for s in args.systems.split(",") if s]
+    try:
+        args.seeds = [int(s) for s in args.seeds.split(",") if s]
+    except ValueError:
+        parser.error(f"--seeds must be a comma list of integers, not {args.seeds!r}")
     unknown = [c for c in args.configs if c not in peers.CONFIGS] + [s for s in args.systems if s not in SYSTEMS]
     if unknown:
         parser.error(f"unknown config or system: {', '.join(unknown)}")
