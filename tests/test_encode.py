@@ -50,3 +50,34 @@ def test_long_lines_are_split_into_documents(tmp_path):
     vocab = Vocabulary.from_counts({"a": 12})
     encoded = encode_corpus(Corpus(path, max_document_length=10), vocab, use_cache=False)
     assert encoded.offsets.tolist() == [0, 5, 10, 12]  # split by raw tokens, then OOV dropped
+
+
+def test_cache_keeps_only_the_most_recently_used_encodings(tmp_path, monkeypatch):
+    import os
+
+    import wordvec.encode as encode
+
+    monkeypatch.setattr(encode, "CACHE_ENTRIES", 2)
+    vocab = Vocabulary.from_counts({"a": 2, "b": 1})
+    corpora = []
+    for i in range(3):
+        path = tmp_path / f"c{i}.txt"
+        path.write_text("a b " * (i + 1) + "\n")
+        corpora.append(Corpus(path))
+    folder = tmp_path / "cache" / "encoded"
+
+    def entries():
+        return sorted(p.name for p in folder.glob("*.json"))
+
+    first = encode_corpus(corpora[0], vocab, cache_dir=tmp_path / "cache")
+    encode_corpus(corpora[1], vocab, cache_dir=tmp_path / "cache")
+    manifest = {name: os.path.getmtime(folder / name) for name in entries()}
+    # corpus 0 becomes the most recently used one, so the third encoding evicts corpus 1
+    for name, mtime in manifest.items():
+        os.utime(folder / name, (mtime - 100, mtime - 100))
+    assert encode_corpus(corpora[0], vocab, cache_dir=tmp_path / "cache").ids.tolist() == [0, 1]
+    encode_corpus(corpora[2], vocab, cache_dir=tmp_path / "cache")
+    assert len(entries()) == 2 and len(list(folder.iterdir())) == 6  # three files per entry
+    kept = {encode.fingerprint(c, vocab) for c in (corpora[0], corpora[2])}
+    assert {name.removesuffix(".json") for name in entries()} == kept
+    assert first.ids.tolist() == [0, 1]  # a mapped entry stays readable

@@ -93,6 +93,19 @@ def test_split_training_and_save_load_continue_the_schedule(tmp_path):
     assert extra[0]["alpha"] == pytest.approx(loaded.min_alpha)
 
 
+def test_a_damaged_model_directory_is_a_format_error(tmp_path):
+    from wordvec.errors import FormatError
+
+    model = Word2Vec(_sentences(), **SMALL)
+    model.save(tmp_path / "m")
+    np.save(tmp_path / "m" / "output_vectors.npy", np.zeros((3, SMALL["vector_size"] + 1), np.float32))
+    with pytest.raises(FormatError, match="columns"):
+        Word2Vec.load(tmp_path / "m")
+    (tmp_path / "m" / "output_vectors.npy").write_bytes(b"not an array")
+    with pytest.raises(FormatError, match="cannot read"):
+        Word2Vec.load(tmp_path / "m")
+
+
 def test_divergence_is_a_training_error():
     with pytest.raises(TrainingError, match="smaller alpha"):
         Word2Vec(_sentences(), alpha=1e12, min_alpha=1e12, sg=1, **{k: v for k, v in SMALL.items()})

@@ -10,7 +10,10 @@ Cache files live in ``cache_dir`` (default ``$WORDVEC_CACHE`` or ``~/.cache/word
 named by a fingerprint of the corpus files (paths, sizes, modification times), the
 reading options and the vocabulary's word list, so a changed file or vocabulary never
 reuses a stale encoding.  Files are written atomically and the small JSON manifest
-last, so an interrupted encoding is simply redone.
+last, so an interrupted encoding is simply redone.  The cache keeps the
+``CACHE_ENTRIES`` most recently used encodings (4 bytes per token each: 232 MB for a
+58M-token corpus) and deletes older ones whenever it writes a new one; re-encoding a
+dropped one costs a second per ~10M tokens.
 """
 
 import hashlib
@@ -28,6 +31,8 @@ from wordvec.kernels import tokens as kernels
 
 log = logging.getLogger(__name__)
 FORMAT_VERSION = 1
+CACHE_ENTRIES = 4
+ENTRY_SUFFIXES = (".json", ".ids", ".offsets.npy")  # the manifest first: without it an entry is invalid
 
 
 @dataclass
@@ -84,9 +89,33 @@ def encode_corpus(corpus, vocab, cache_dir=None, use_cache=True):
     cached = _load_cached(stem)
     if cached is not None:
         log.info("using the cached encoding %s (%d tokens)", stem, cached.num_tokens)
+        os.utime(stem.with_suffix(".json"))  # most recently used
         return cached
     _encode_text(corpus, vocab, stem)
+    prune_cache(stem.parent)
     return _load_cached(stem)
+
+
+def prune_cache(directory, keep=None):
+    """Delete all but the ``keep`` (default ``CACHE_ENTRIES``) most recently used
+    encodings in ``directory``.
+
+    A process still reading a deleted entry keeps its memory map (the files are
+    unlinked, not truncated).
+    """
+    def last_used(manifest):
+        try:
+            return manifest.stat().st_mtime
+        except OSError:  # deleted meanwhile by another process
+            return 0.0
+
+    keep = CACHE_ENTRIES if keep is None else keep
+    manifests = sorted(Path(directory).glob("*.json"), key=last_used, reverse=True)
+    for manifest in manifests[keep:]:
+        stem = manifest.with_suffix("")
+        for suffix in ENTRY_SUFFIXES:
+            stem.with_suffix(suffix).unlink(missing_ok=True)
+        log.info("removed the least recently used cached encoding %s", stem)
 
 
 def _load_cached(stem):

@@ -405,6 +405,29 @@ def write_native(path, words, vectors, counts=None, extra_arrays=None, extra_jso
         raise
 
 
+def read_model_array(path, name, shape=None):
+    """One ``.npy`` of a model directory (no pickle), checked against ``shape`` if given."""
+    file = Path(path) / name
+    try:
+        array = np.load(file, allow_pickle=False)
+    except (OSError, ValueError, EOFError) as error:
+        raise FormatError(file, None, f"cannot read the array ({error})") from None
+    if shape is not None and array.shape != tuple(shape):
+        raise FormatError(file, None, f"expected shape {tuple(shape)}, found {array.shape}")
+    return np.ascontiguousarray(array)
+
+
+def json_safe(value):
+    """A copy of ``value`` for a model's JSON description (NumPy scalars to Python numbers)."""
+    if isinstance(value, dict):
+        return {k: json_safe(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [json_safe(v) for v in value]
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
 def _check_replaceable(path):
     """Only ever replace a previous native save (vocab.json plus .npy/.json files), never a user's other files."""
     names = [p.name for p in path.iterdir()] if path.is_dir() else []

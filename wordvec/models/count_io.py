@@ -17,6 +17,7 @@ import numpy as np
 import scipy.sparse
 
 from wordvec.errors import FormatError, WordvecError
+from wordvec.formats import json_safe, read_model_array
 
 log = logging.getLogger(__name__)
 
@@ -51,17 +52,6 @@ def count_corpus(model, sentences, corpus_file):
     return vocab.words, vocab.counts, counted.matrix, info
 
 
-def plain(value):
-    """JSON-safe copy (NumPy scalars to Python numbers)."""
-    if isinstance(value, dict):
-        return {k: plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [plain(v) for v in value]
-    if isinstance(value, np.generic):
-        return value.item()
-    return value
-
-
 def save_model(model, path, tag, vectors, arrays, state, include_cooccurrence=True):
     from wordvec import formats
 
@@ -74,8 +64,8 @@ def save_model(model, path, tag, vectors, arrays, state, include_cooccurrence=Tr
     if include_cooccurrence and model.cooccurrence is not None:
         for part in CSR_PARTS:
             arrays[f"cooccurrence_{part}.npy"] = getattr(model.cooccurrence, part)
-    manifest = {"format": tag, "version": 1, "hyperparameters": plain(model.hyperparameters()),
-                "state": plain(state), "history": plain(model.history)}
+    manifest = {"format": tag, "version": 1, "hyperparameters": json_safe(model.hyperparameters()),
+                "state": json_safe(state), "history": json_safe(model.history)}
     formats.write_native(path, model.words, vectors, model.counts, extra_arrays=arrays,
                          extra_json={MANIFEST: manifest})
 
@@ -102,18 +92,6 @@ def load_model(cls, path, tag):
     model.history = list(meta.get("history", []))
     V = len(words)
     if all((path / f"cooccurrence_{part}.npy").is_file() for part in CSR_PARTS):
-        data, indices, indptr = (read_array(path, f"cooccurrence_{part}.npy") for part in CSR_PARTS)
+        data, indices, indptr = (read_model_array(path, f"cooccurrence_{part}.npy") for part in CSR_PARTS)
         model.cooccurrence = scipy.sparse.csr_matrix((data, indices, indptr), shape=(V, V))
     return model, state
-
-
-def read_array(path, name, shape=None):
-    """One .npy of a model directory, checked against the expected shape."""
-    file = Path(path) / name
-    try:
-        array = np.load(file, allow_pickle=False)
-    except (OSError, ValueError, EOFError) as error:
-        raise FormatError(file, None, f"cannot read the array ({error})") from None
-    if shape is not None and array.shape != tuple(shape):
-        raise FormatError(file, None, f"expected shape {tuple(shape)}, found {array.shape}")
-    return np.ascontiguousarray(array)

@@ -28,6 +28,7 @@ import time
 import numpy as np
 
 from wordvec.errors import TrainingError, WordvecError
+from wordvec.formats import read_model_array
 from wordvec.models import count_io
 
 log = logging.getLogger(__name__)
@@ -227,8 +228,8 @@ class GloVe:
         V, D = len(model.words), model.vector_size
         for name in PARAMETERS:
             shape = (V, D) if name.startswith("W") else (V,)
-            model.params[name] = count_io.read_array(path, f"glove_{name}.npy", shape)
-            model.gradsq[name] = count_io.read_array(path, f"glove_gradsq_{name}.npy", shape)
+            model.params[name] = read_model_array(path, f"glove_{name}.npy", shape)
+            model.gradsq[name] = read_model_array(path, f"glove_gradsq_{name}.npy", shape)
         model.epochs_trained = int(state["epochs_trained"])
         return model
 

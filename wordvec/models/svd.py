@@ -31,6 +31,7 @@ import scipy.linalg
 import scipy.sparse
 
 from wordvec.errors import WordvecError
+from wordvec.formats import read_model_array
 from wordvec.models import count_io
 
 log = logging.getLogger(__name__)
@@ -223,7 +224,7 @@ class PPMISVD:
     def load(cls, path):
         model, _ = count_io.load_model(cls, path, "wordvec-ppmi-svd")
         V, D = len(model.words), model.vector_size
-        model.U = count_io.read_array(path, "svd_U.npy", (V, D))
-        model.singular_values = count_io.read_array(path, "svd_singular_values.npy", (D,))
-        model.C = count_io.read_array(path, "svd_C.npy", (V, D))
+        model.U = read_model_array(path, "svd_U.npy", (V, D))
+        model.singular_values = read_model_array(path, "svd_singular_values.npy", (D,))
+        model.C = read_model_array(path, "svd_C.npy", (V, D))
         return model

@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from wordvec.errors import FormatError, WordvecError
+from wordvec.formats import json_safe, read_model_array
 
 FORMAT = "wordvec-word2vec"
 VERSION = 1
@@ -37,11 +38,11 @@ def save_model(model, path):
     manifest = {
         "format": FORMAT,
         "version": VERSION,
-        "hyperparameters": _plain(model.hyperparameters()),
+        "hyperparameters": json_safe(model.hyperparameters()),
         "schedule": {"trained_words": model.trained_words, "planned_words": model.planned_words,
                      "epochs_trained": model.epochs_trained},
         "corpus_tokens": model.vocab.corpus_tokens,
-        "history": _plain(model.history),
+        "history": json_safe(model.history),
     }
     formats.write_native(path, model.vocab.words, model.W_in, model.vocab.counts,
                          extra_arrays={name: getattr(model, attr) for attr, name in ARRAYS.items()},
@@ -70,28 +71,16 @@ def load_model(cls, path):
     model.vocab = Vocabulary(words, counts, corpus_tokens=meta.get("corpus_tokens"),
                              min_count=model.min_count)
     model.W_in = np.ascontiguousarray(vectors, dtype=np.float32)
-    for attribute, name in ARRAYS.items():
-        try:
-            array = np.load(path / name, allow_pickle=False)
-        except (OSError, ValueError) as error:
-            raise FormatError(path / name, None, f"cannot read the array ({error})") from None
-        setattr(model, attribute, np.ascontiguousarray(array, dtype=np.float32))
     V, D = len(model.vocab), model.vector_size
     if model.W_in.shape != (V, D):
         raise FormatError(path / formats.NATIVE_VECTORS, None, f"expected shape {(V, D)}, found {model.W_in.shape}")
+    for attribute, name in ARRAYS.items():
+        array = read_model_array(path, name)
+        if array.ndim != 2 or array.shape[1] != D:
+            raise FormatError(path / name, None, f"expected {D} columns, found shape {array.shape}")
+        setattr(model, attribute, array.astype(np.float32, copy=False))
     model.trained_words = int(sched["trained_words"])
     model.planned_words = int(sched["planned_words"])
     model.epochs_trained = int(sched["epochs_trained"])
     model.history = list(meta.get("history", []))
     return model
-
-
-def _plain(value):
-    """JSON-safe copy (NumPy scalars to Python numbers)."""
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    if isinstance(value, np.generic):
-        return value.item()
-    return value

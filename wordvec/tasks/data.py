@@ -1,23 +1,24 @@
 """Readers for the extrinsic-task data sets, in their original formats.
 
 Each reader returns plain Python lists (sentences as token lists, labels as tag lists) so
-that the models stay independent of file formats. ``.xz`` files are read directly.
+that the models stay independent of file formats. Compressed files (``.xz``, ``.gz``,
+``.bz2``) are read directly, through the corpus reader's opener.
 A missing folder or file is a :class:`WordvecError` naming what is absent.
 """
 
+import io
 import lzma
 import os
 import re
 import tarfile
 
+from wordvec.corpus import open_binary
 from wordvec.errors import FormatError, WordvecError
 
 
 def open_text(path):
-    """Open a plain or .xz text file for reading as UTF-8."""
-    if str(path).endswith(".xz"):
-        return lzma.open(path, "rt", encoding="utf-8")
-    return open(path, encoding="utf-8")
+    """Open a plain or compressed text file for reading as UTF-8."""
+    return io.TextIOWrapper(open_binary(path), encoding="utf-8")
 
 
 def require_folder(directory, task, needs):
