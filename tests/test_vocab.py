@@ -143,3 +143,10 @@ def test_huffman_paths_are_consistent_tree_edges():
             nxt = ("leaf", w) if level == n - 1 else ("node", int(tree.points[w, level + 1]))
             assert seen.setdefault(key, nxt) == nxt
     assert tree.lengths[0] < tree.lengths[5]
+
+
+def test_huffman_breaks_ties_like_word2vec_c():
+    # After merging the two 1s into a node of weight 2, word2vec.c takes that node before
+    # the equal leaf: the last 2 ends one level deeper than the first (a balanced tree
+    # would give every word depth 2).
+    assert build_huffman([2, 2, 1, 1]).lengths.tolist() == [1, 2, 3, 3]
