@@ -13,8 +13,8 @@ end of the (descending) vocabulary, and when a leaf and an inner node weigh the 
 inner node is taken first.  Every tie-breaking gives an optimal code, but not the same
 tree (preferring leaves gives the minimum-variance code; word2vec's spreads the path
 lengths more); building the C tool's exact tree makes runs comparable node for node
-(on wordbench-10m the two tie-breakings gave the same sg-hs quality within seed noise).  Inner node ids: ``0 .. V-2`` in creation
-order, so the root is ``V-2``.
+(on wordbench-10m the two gave the same sg-hs quality within seed noise).  Inner node
+ids: ``0 .. V-2`` in creation order, so the root is ``V-2``.
 """
 
 from dataclasses import dataclass

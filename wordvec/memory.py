@@ -16,9 +16,11 @@ Second, glibc's malloc serves a request of 128 KB or more with its own ``mmap`` 
 unmaps it when freed -- until the first such free, after which it raises that threshold
 to the freed size, so later buffers (2 MB text blocks, growing hash tables) come from the
 heap and their pages stay resident after they are freed.  :func:`return_freed_buffers`
-pins the threshold so that large buffers always go back to the OS.
+pins the threshold so that large buffers always go back to the OS.  It changes malloc
+for the whole process, so the command line calls it (it owns its process); importing
+the library does not.
 
-Everywhere else (other systems, older kernels, no glibc) these are no-ops.
+Elsewhere (other systems, no glibc) both are no-ops.
 """
 
 import ctypes

@@ -15,6 +15,7 @@ import logging
 import sys
 
 from wordvec.errors import WordvecError
+from wordvec.memory import return_freed_buffers
 
 # One module per subcommand (or group of subcommands); order = order in --help.
 COMMAND_MODULES = [
@@ -77,6 +78,7 @@ def main(argv=None):
     level = logging.DEBUG if args.verbose else logging.WARNING if args.quiet else logging.INFO
     logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(message)s", datefmt="%H:%M:%S")
     logging.getLogger("numba").setLevel(max(level, logging.INFO))  # its DEBUG is compiler traces
+    return_freed_buffers()  # a process-wide malloc setting: only where wordvec owns the process
     try:
         status = args.run(args)
     except WordvecError as error:

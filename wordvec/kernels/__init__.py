@@ -2,7 +2,6 @@
 
 import numba  # noqa: F401  -- imported here first so that LLVM's pages can be handed back
 
-from wordvec.memory import release_compiler_pages, return_freed_buffers
+from wordvec.memory import release_compiler_pages
 
-return_freed_buffers()
 release_compiler_pages()  # importing Numba touched ~35 MB of LLVM that is not needed yet
