@@ -16,6 +16,11 @@ the word at position p of the model's whole training life (tokens before subsamp
 counted over all calls) gets alpha - (alpha - min_alpha) * min(1, p / P).  So
 ``train(epochs=2)`` then ``train(epochs=3)`` is the same run as one 5-epoch ``train``
 (bitwise, with one worker), and training past the plan runs at ``min_alpha``.
+
+The loss in ``history`` is the online loss: each example's exact loss at the parameters
+just before its own update.  While the learning rate is high it sits below the objective
+of the parameters as they stand (the model has just adapted to the surrounding text), so
+it can rise in late epochs while that objective still falls (``benchmarks/bench_loss.py``).
 """
 
 import logging
