@@ -20,7 +20,7 @@ def atomic_write(path, mode="wb", encoding=None):
     os.makedirs(directory, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", suffix=".tmp", dir=directory)
     try:
-        os.fchmod(fd, 0o666 & ~_umask())  # mkstemp makes files private (0600); use the usual mode
+        os.fchmod(fd, 0o666 & ~current_umask())  # mkstemp makes files private (0600); use the usual mode
         with os.fdopen(fd, mode, encoding=encoding) as handle:
             yield handle
             handle.flush()
@@ -32,7 +32,8 @@ def atomic_write(path, mode="wb", encoding=None):
         raise
 
 
-def _umask():
+def current_umask():
+    """The process's umask (reading it means setting it, so it is set back at once)."""
     mask = os.umask(0o022)
     os.umask(mask)
     return mask

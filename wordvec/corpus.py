@@ -18,6 +18,7 @@ the GIL), so reading overlaps with counting or encoding on the other core.
 
 import bz2
 import gzip
+import io
 import logging
 import lzma
 import os
@@ -38,6 +39,11 @@ def open_binary(path):
     """Open a plain or compressed (.gz, .bz2, .xz) file for reading bytes."""
     opener = _OPENERS.get(Path(path).suffix.lower(), open)
     return opener(path, "rb")
+
+
+def open_text(path):
+    """Open a plain or compressed file for reading as UTF-8 text."""
+    return io.TextIOWrapper(open_binary(path), encoding="utf-8")
 
 
 def list_files(path):

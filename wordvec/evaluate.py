@@ -97,14 +97,15 @@ def evaluate_similarity(kv, path, restrict_vocab=300000, case_insensitive=True, 
             rows.append((vocab[a], vocab[b]))
     spearman = None
     if len(rows) >= 2:
-        cosines = [_gensim_cosine(kv.vectors[i], kv.vectors[j]) for i, j in rows]
+        cosines = _gensim_cosines(kv.vectors, rows)
         rho = float(spearmanr(gold, cosines).statistic)
         spearman = None if np.isnan(rho) else rho
     return {"spearman": spearman, "pairs": pairs, "covered": len(rows)}
 
 
-def _gensim_cosine(v1, v2):
-    """Cosine rounded exactly as gensim's ``similarity`` rounds it (float64 BLAS norm, float32 dot).
+def _gensim_cosines(vectors, rows):
+    """Cosines of the pairs ``rows`` (i, j), rounded exactly as gensim's ``similarity``
+    rounds them (float64 BLAS norm, float32 dot).
 
     A few hundred pairs, so a loop costs nothing; bit-equal cosines matter because weakly
     trained vectors have cosines equal to 1e-7, and the ranks behind Spearman's rho would
@@ -113,11 +114,13 @@ def _gensim_cosine(v1, v2):
     from scipy.linalg import get_blas_funcs
 
     nrm2, scal = get_blas_funcs(("nrm2", "scal"), (np.zeros(0),))
-    units = []
-    for v in (np.asarray(v1), np.asarray(v2)):
+
+    def unit(v):
         norm = nrm2(v)
-        units.append(scal(1.0 / norm, v).astype(v.dtype) if norm > 0 else v)
-    return float(np.dot(units[0], units[1]))
+        return scal(1.0 / norm, v).astype(v.dtype) if norm > 0 else v
+
+    vectors = np.asarray(vectors)
+    return [float(np.dot(unit(vectors[i]), unit(vectors[j]))) for i, j in rows]
 
 
 # ----------------------------------------------------------------------------- analogies

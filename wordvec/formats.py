@@ -38,7 +38,7 @@ from pathlib import Path
 
 import numpy as np
 
-from wordvec.atomic import save_json, save_npy
+from wordvec.atomic import current_umask, save_json, save_npy
 from wordvec.errors import FormatError, WordvecError
 
 logger = logging.getLogger(__name__)
@@ -385,7 +385,7 @@ def write_native(path, words, vectors, counts=None, extra_arrays=None, extra_jso
     }
     tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent))
     try:
-        os.chmod(tmp, 0o777 & ~_current_umask())  # mkdtemp makes it private (0700)
+        os.chmod(tmp, 0o777 & ~current_umask())  # mkdtemp makes it private (0700)
         save_npy(tmp / NATIVE_VECTORS, vectors)
         for name, array in (extra_arrays or {}).items():
             save_npy(tmp / name, array)
@@ -434,12 +434,6 @@ def _check_replaceable(path):
     if not (path / NATIVE_META).is_file() or not all(n.endswith((".npy", ".json")) for n in names):
         raise WordvecError(f"refusing to replace {path}: it is not a wordvec save directory "
                            f"({NATIVE_META} and nothing but .npy and .json files)")
-
-
-def _current_umask():
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
 
 
 def _fsync_directory(directory):

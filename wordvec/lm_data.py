@@ -15,13 +15,12 @@ is predicted from "start of line" and the end of every line is predicted as well
 """
 
 import collections
-import io
 import lzma
 import os
 
 import numpy as np
 
-from wordvec.corpus import open_binary
+from wordvec.corpus import open_text
 from wordvec.errors import FormatError, VocabularyError, WordvecError
 
 LEVELS = ("char", "word")
@@ -35,7 +34,7 @@ def read_lines(path, lowercase=False, max_lines=None):
         raise WordvecError(f"file not found: {path}")
     lines = []
     try:
-        with io.TextIOWrapper(open_binary(path), encoding="utf-8") as handle:
+        with open_text(path) as handle:
             for number, line in enumerate(handle, 1):
                 if max_lines is not None and number > max_lines:
                     break

@@ -271,11 +271,13 @@ def load_kernels(text=True):
     if text:
         encode.load_kernels()
     tiny = np.zeros((1, 1), np.float32)
-    kernels.train_chunk(
-        read_only(np.zeros(1, np.int32)), np.zeros(2, np.int64), 0, 0, tiny, tiny, tiny,
-        np.zeros((1, 1), np.int32), np.zeros((1, 1), np.uint8), np.zeros(1, np.int32),
-        np.ones(1, np.float32), np.zeros(1, np.uint64), 1, kernels.NEGATIVE_SAMPLING, True,
-        1, 1, True, 0.025, 0.0001, 0, 1, np.uint64(0))
+    kernels.train_chunk(  # an empty range of documents: types matter, values do not
+        ids=read_only(np.zeros(1, np.int32)), offsets=np.zeros(2, np.int64), doc_begin=0, doc_end=0,
+        W_in=tiny, W_out=tiny, W_inner=tiny, points=np.zeros((1, 1), np.int32),
+        codes=np.zeros((1, 1), np.uint8), lengths=np.zeros(1, np.int32), keep=np.ones(1, np.float32),
+        noise=np.zeros(1, np.uint64), sg=1, mode=kernels.NEGATIVE_SAMPLING, cbow_mean=True, window=1,
+        negative=1, share_negatives=True, alpha=0.025, min_alpha=0.0001, words_before=0,
+        total_words=1, seed=np.uint64(0))
     release_compiler_pages()
 
 

@@ -6,19 +6,13 @@ that the models stay independent of file formats. Compressed files (``.xz``, ``.
 A missing folder or file is a :class:`WordvecError` naming what is absent.
 """
 
-import io
 import lzma
 import os
 import re
 import tarfile
 
-from wordvec.corpus import open_binary
+from wordvec.corpus import open_text
 from wordvec.errors import FormatError, WordvecError
-
-
-def open_text(path):
-    """Open a plain or compressed text file for reading as UTF-8."""
-    return io.TextIOWrapper(open_binary(path), encoding="utf-8")
 
 
 def require_folder(directory, task, needs):
