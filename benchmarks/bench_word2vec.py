@@ -36,7 +36,8 @@ from report import print_table
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 DATA = REPO.parent / "shared" / "data"
-SYSTEMS = ("wordvec", "gensim", "c")
+SYSTEMS = ("wordvec", "gensim", "c", "c-seeded")
+DEFAULT_SYSTEMS = ("wordvec", "gensim", "c")
 
 
 def prepare_corpus(source, cache_dir, max_tokens=None):
@@ -136,6 +137,9 @@ def train_one(system, args, corpus, config, params):
     if system == "gensim":
         script = str(HERE / "gensim_tasks.py")
         return peers.run_gensim(args.peers_python, script, str(corpus), str(vectors), config, params, log), vectors
+    if system == "c-seeded":
+        return peers.run_c_tool(args.c_seeded_binary, str(corpus), str(vectors), config, params, log,
+                                seeded=True), vectors
     return peers.run_c_tool(args.c_binary, str(corpus), str(vectors), config, params, log), vectors
 
 
@@ -182,12 +186,15 @@ def parse_args(argv=None):
     parser.add_argument("--corpus", default=str(DATA / "corpus" / "wordbench-10m.txt.xz"),
                         help="plain or .xz text, one document per line (default: %(default)s)")
     parser.add_argument("--configs", default="sg-ns,cbow-ns,sg-hs", help="comma list of " + ",".join(peers.CONFIGS))
-    parser.add_argument("--systems", default=",".join(SYSTEMS), help="comma list of wordvec,gensim,c")
+    parser.add_argument("--systems", default=",".join(DEFAULT_SYSTEMS),
+                        help="comma list of " + ",".join(SYSTEMS) + " (c-seeded: the C tool's source "
+                             "built with a seed, see setup_peers.sh; default %(default)s)")
     parser.add_argument("--epochs", type=int, default=5)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seeds", default="1",
                         help="comma list; each config runs once per seed and the ratio table averages "
-                             "them (the C tool has no seed option: its repeats differ by thread timing)")
+                             "them (the C tool has no seed option: its repeats differ by thread timing; "
+                             "c-seeded takes the seed)")
     parser.add_argument("--alpha", type=float, default=None, help="starting alpha for every config (default: 0.025 sg, 0.05 cbow)")
     parser.add_argument("--max-tokens", type=int, default=None, help="use only the first whole lines up to N tokens")
     parser.add_argument("--quick", action="store_true", help="smoke test: first 1M tokens, 1 epoch")
@@ -211,7 +218,9 @@ def parse_args(argv=None):
         parser.error(f"unknown config or system: {', '.join(unknown)}")
     args.peers_python = str(Path(args.peers_env) / "bin" / "python")
     args.c_binary = str(Path(args.peers_env) / "bin" / "word2vec")
-    needed = {"wordvec": [args.wordvec], "gensim": [args.peers_python], "c": [args.c_binary]}
+    args.c_seeded_binary = str(Path(args.peers_env) / "bin" / "word2vec-seeded")
+    needed = {"wordvec": [args.wordvec], "gensim": [args.peers_python], "c": [args.c_binary],
+              "c-seeded": [args.c_seeded_binary]}
     missing = [path for system in args.systems for path in needed[system] if not os.access(path, os.X_OK)]
     if not os.access(args.peers_python, os.X_OK):
         missing.append(args.peers_python + " (needed by the evaluator)")

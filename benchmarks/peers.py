@@ -119,8 +119,11 @@ def run_gensim(peers_python, tasks_script, corpus, output, config, params, log_p
                    "Word2Vec.train() timed inside the process", {"phases": report})
 
 
-def run_c_tool(c_binary, corpus, output, config, params, log_path):
+def run_c_tool(c_binary, corpus, output, config, params, log_path, seeded=False):
     """The C tool prints 'Alpha: .. Progress: P%' every 10k words per thread, flushed.
+
+    ``seeded``: ``c_binary`` is setup_peers.sh's word2vec-seeded build, and the run's
+    seed goes to it as W2V_SEED (the PyPI binary has no seed and ignores it).
 
     Training seconds = time between the first and last progress line, scaled up
     by the share of the work they bracket (the lines are time-stamped on arrival;
@@ -134,7 +137,8 @@ def run_c_tool(c_binary, corpus, output, config, params, log_path):
         "-min-count", params.min_count, "-iter", params.epochs,
         "-threads", params.workers, "-alpha", params.alpha,
     ]
-    measured = run_measured([str(part) for part in command], log_path)
+    env = dict(os.environ, W2V_SEED=str(params.seed)) if seeded else None
+    measured = run_measured([str(part) for part in command], log_path, env=env)
     progress = [(t, float(m.group(1))) for t, text in measured.chunks
                 if (m := re.search(r"Progress: ([0-9.]+)%", text))]
     train_seconds, final_percent = None, None
@@ -145,7 +149,7 @@ def run_c_tool(c_binary, corpus, output, config, params, log_path):
     words = re.search(r"Words in train file: (\d+)", "\n".join(text for _, text in measured.chunks))
     extra = {"final_progress_percent": final_percent,
              "train_words_reported": int(words.group(1)) if words else None}
-    return _result("c", measured, log_path, train_seconds,
+    return _result("c-seeded" if seeded else "c", measured, log_path, train_seconds,
                    "first-to-last progress line, scaled to 100%", extra)
 
 

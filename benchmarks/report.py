@@ -96,7 +96,7 @@ def ratio_rows(results):
         ours = by_key.get((config, "wordvec"))
         if ours is None:
             continue
-        for peer_name in ("gensim", "c"):
+        for peer_name in ("gensim", "c", "c-seeded"):
             peer = by_key.get((config, peer_name))
             if peer is None:
                 continue

@@ -33,5 +33,25 @@ fi
     echo "setup_peers.sh: $env_dir/bin/word2vec does not look like the word2vec C tool" >&2
     exit 1
 }
+
+# A second build of the same word2vec.c whose random streams can be varied: the tool
+# has no seed option (its two generators start at fixed values, so repeated runs
+# differ only by thread timing), which makes its accuracy one draw from its seed
+# distribution. This build adds W2V_SEED * 1000003 to both starting values (the
+# initialisation's and each thread's); W2V_SEED unset or 0 trains exactly as the
+# PyPI binary. The source is patched on the fly from the installed package, never
+# copied into this repository. Used by bench_word2vec.py --systems c-seeded.
+source="$("$env_dir/bin/python" -c "import word2vec, os; print(os.path.join(os.path.dirname(word2vec.__file__), 'includes', 'word2vec.c'))")"
+seed_term='(unsigned long long)atoll(getenv("W2V_SEED") ? getenv("W2V_SEED") : "0") * 1000003ULL'
+patched="$env_dir/word2vec-seeded.c"
+sed -e "s|unsigned long long next_random = 1;|unsigned long long next_random = 1 + $seed_term;|" \
+    -e "s|unsigned long long next_random = (long long)id;|unsigned long long next_random = (long long)id + $seed_term;|" \
+    "$source" > "$patched"
+if [ "$(grep -c 'W2V_SEED' "$patched")" != 2 ]; then
+    echo "setup_peers.sh: could not add the seed to $source (its next_random lines changed?)" >&2
+    exit 1
+fi
+gcc "$patched" -o "$env_dir/bin/word2vec-seeded" -lm -pthread -Ofast -Wall -march=native -funroll-loops -Wno-unused-result
+
 "$env_dir/bin/python" -c "import gensim, sys; print('gensim', gensim.__version__, 'python', sys.version.split()[0])"
-echo "word2vec C tool: $env_dir/bin/word2vec"
+echo "word2vec C tool: $env_dir/bin/word2vec (and $env_dir/bin/word2vec-seeded, the same source with W2V_SEED)"
