@@ -15,12 +15,14 @@ Every example performs exactly one reference SGD step (``wordvec.math.word2vec``
 (CBOW's context rows each take the full ``-alpha dL/dh``, as in word2vec.c and gensim:
 see ``wordvec.math.word2vec.cbow_step``).
 
-Per example, the output layer first computes all its scores from the current rows,
+Per example, negative sampling first computes all its scores from the current rows,
 then accumulates ``neu1e = -alpha dL/dh`` from the output rows *before* changing them,
 then updates the rows; finally ``neu1e`` goes to the input row(s).  A negative equal
 to the target, or a repeated negative, therefore gets both updates from the same
 pre-step rows (seed 004, section 2.2).  word2vec.c/gensim interleave per term instead
-(and skip a negative equal to the target); the difference is O(alpha^2).
+(and skip a negative equal to the target); the difference is O(alpha^2).  A Huffman
+path never repeats a node, so hierarchical softmax scores and updates each node in one
+visit, as word2vec.c does, and is still exactly the reference step.
 
 The loss is the exact objective, saturated terms included: for each logistic term
 ``-log sigma(z) = max(-z, 0) + log(1 + exp(-|z|))``; the ``exp(-|z|)`` also gives the
@@ -168,24 +170,25 @@ def negative_sampling_update(h, W_out, target, negatives, alpha, neu1e, coeff):
 
 
 @jit
-def hierarchical_softmax_update(h, W_inner, points, codes, length, alpha, neu1e, coeff):
+def hierarchical_softmax_update(h, W_inner, points, codes, length, alpha, neu1e):
     """Reference: ``wordvec.math.word2vec.hierarchical_softmax_output`` (seed 002).
 
-    A path never visits a node twice, so each node's neu1e term and update can be
-    applied together once all scores are known.
+    A path never visits a node twice and ``h`` does not change until the caller adds
+    ``neu1e``, so a node's score does not depend on the updates of the nodes before
+    it: each node can be scored and updated in one visit (word2vec.c's order) and the
+    step is still exactly the reference step.
     """
     linear = 0.0
     product = 1.0
     for l in range(length):
+        node = W_inner[points[l]]
         label = 1.0 - codes[l]
-        s, one_plus_e, lin = logistic_term(np.float64(dot(h, W_inner[points[l]])), label)
+        s, one_plus_e, lin = logistic_term(np.float64(dot(h, node)), label)
         linear += lin
         product *= one_plus_e
-        coeff[l] = alpha * (label - s)
-    for l in range(length):
-        node = W_inner[points[l]]
-        axpy(coeff[l], node, neu1e)
-        axpy(coeff[l], h, node)
+        g = np.float32(alpha * (label - s))
+        axpy(g, node, neu1e)
+        axpy(g, h, node)
     return linear + np.log(product)
 
 
@@ -220,7 +223,7 @@ def output_update(h, target, mode, W_out, W_inner, points, codes, lengths, negat
     loss = 0.0
     if mode & HIERARCHICAL_SOFTMAX:
         loss += hierarchical_softmax_update(h, W_inner, points[target], codes[target],
-                                            lengths[target], alpha, neu1e, coeff)
+                                            lengths[target], alpha, neu1e)
     if mode & NEGATIVE_SAMPLING:
         loss += negative_sampling_update(h, W_out, target, negatives, alpha, neu1e, coeff)
     if mode & FULL_SOFTMAX:
@@ -297,7 +300,7 @@ def train_chunk(ids, offsets, doc_begin, doc_end, W_in, W_out, W_inner, points, 
     state[0] = seed
     neu1 = np.zeros(D, dtype=np.float32)
     neu1e = np.zeros(D, dtype=np.float32)
-    coeff_size = max(negative + 1, codes.shape[1] + 1)
+    coeff_size = negative + 1
     if mode & FULL_SOFTMAX:
         coeff_size = max(coeff_size, W_out.shape[0])
     coeff = np.zeros(coeff_size, dtype=np.float32)
