@@ -89,6 +89,7 @@ def ratio_rows(results):
     """wordvec against each peer measured in the same run, config by config (means over seeds)."""
     by_key = averaged_runs(results)
     configs = list(dict.fromkeys(run["config"] for run in results["runs"]))
+    peers = [system for system in dict.fromkeys(run["system"] for run in results["runs"]) if system != "wordvec"]
     yield ("| config | wordvec vs | speed (peer wall / wordvec wall) | throughput wordvec/peer "
            "| peak RSS wordvec/peer | analogy Δ points | WS-353 Δρ | SimLex Δρ |")
     yield "|---|---|---:|---:|---:|---:|---:|---:|"
@@ -96,7 +97,7 @@ def ratio_rows(results):
         ours = by_key.get((config, "wordvec"))
         if ours is None:
             continue
-        for peer_name in ("gensim", "c", "c-seeded"):
+        for peer_name in peers:
             peer = by_key.get((config, peer_name))
             if peer is None:
                 continue

@@ -60,7 +60,6 @@ def test_freed_buffers_threshold_is_set_on_glibc():
     assert memory.return_freed_buffers() is True
 
 
-
 def test_verbose_does_not_turn_on_numba_compiler_traces(tmp_path):
     from wordvec.cli import main
 
