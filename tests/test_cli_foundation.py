@@ -66,6 +66,17 @@ def test_train_writes_every_format_and_reports(tmp_path, capsys, small_corpus, s
     assert len(summary["history"]) == 1 and np.isfinite(summary["history"][0]["loss"])
 
 
+def test_train_no_shuffle_keeps_the_file_order(tmp_path, capsys, small_corpus):
+    from wordvec.models.word2vec import Word2Vec
+
+    common = ["--vector-size", 8, "--epochs", 1, "--workers", 1, "--no-progress", "--no-eval"]
+    for flags, name in ([], "shuffled.wv"), (["--no-shuffle"], "in_order.wv"):
+        assert run(capsys, "train", small_corpus, "-o", tmp_path / name, *common, *flags)[0] == 0
+    shuffled, in_order = Word2Vec.load(tmp_path / "shuffled.wv"), Word2Vec.load(tmp_path / "in_order.wv")
+    assert shuffled.shuffle and not in_order.shuffle
+    assert not np.array_equal(shuffled.wv.vectors, in_order.wv.vectors)
+
+
 def test_train_prints_the_evaluation_summary(tmp_path, capsys, small_corpus):
     status, out, _ = run(capsys, "train", small_corpus, "-o", tmp_path / "v.bin", "--vector-size", 10,
                          "--epochs", 1, "--no-progress")

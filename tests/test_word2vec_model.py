@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from wordvec.errors import TrainingError, WordvecError
+from wordvec.models import word2vec as word2vec_module
 from wordvec.models.word2vec import Word2Vec
 from wordvec.synthetic import analogy_questions, write_corpus
 
@@ -15,6 +16,13 @@ SMALL = dict(vector_size=16, window=3, min_count=1, epochs=2, workers=1, progres
 def _sentences(n_docs=60, vocab=30, seed=0):
     rng = np.random.default_rng(seed)
     return [[f"w{int(i)}" for i in rng.zipf(1.3, size=rng.integers(5, 40)) % vocab] for _ in range(n_docs)]
+
+
+@pytest.fixture
+def small_chunks(monkeypatch):
+    """Chunks of about 100 tokens, so that the small corpora here span many chunks and
+    the per-epoch chunk order matters."""
+    monkeypatch.setattr(word2vec_module, "CHUNK_WORDS", 100)
 
 
 @pytest.fixture(scope="module")
@@ -56,7 +64,7 @@ def test_initial_loss_matches_theory():
 
 @pytest.mark.parametrize("options", [dict(sg=1), dict(sg=0), dict(sg=1, hs=1, negative=0),
                                      dict(sg=0, hs=1, negative=3, cbow_mean=0)])
-def test_one_worker_is_bitwise_deterministic(options):
+def test_one_worker_is_bitwise_deterministic(options, small_chunks):
     sentences = _sentences()
     a = Word2Vec(sentences, seed=5, **SMALL, **options)
     b = Word2Vec(sentences, seed=5, **SMALL, **options)
@@ -75,7 +83,7 @@ def test_every_epoch_processes_every_token(synthetic_file, workers):
     assert model.trained_words == 2 * tokens == model.planned_words
 
 
-def test_split_training_and_save_load_continue_the_schedule(tmp_path):
+def test_split_training_and_save_load_continue_the_schedule(tmp_path, small_chunks):
     sentences = _sentences(seed=1)
     whole = Word2Vec(sentences, **{**SMALL, "epochs": 3}, sg=1)
     part = Word2Vec(**{**SMALL, "epochs": 3}, sg=1)
@@ -91,6 +99,46 @@ def test_split_training_and_save_load_continue_the_schedule(tmp_path):
         loaded.train(sentences)
     extra = loaded.train(sentences, epochs=1)  # past the plan: runs at min_alpha
     assert extra[0]["alpha"] == pytest.approx(loaded.min_alpha)
+
+
+def _chunk_log(monkeypatch, **options):
+    """Train on many small chunks; return, per epoch, the (chunk, words_before) pairs in
+    the order the chunks were started, and the model."""
+    started = []
+    original = word2vec_module._EpochRunner._chunk
+
+    def logged(self, index, words_before, epoch):
+        started.append((epoch, index, int(words_before)))
+        return original(self, index, words_before, epoch)
+
+    monkeypatch.setattr(word2vec_module._EpochRunner, "_chunk", logged)
+    model = Word2Vec(_sentences(n_docs=200), **{**SMALL, "epochs": 3, **options})
+    return [[(i, b) for e, i, b in started if e == epoch] for epoch in range(3)], model
+
+
+def test_each_epoch_trains_its_chunks_in_a_fresh_seeded_order(monkeypatch, small_chunks):
+    epochs, model = _chunk_log(monkeypatch)
+    N = model.vocab.total
+    n_chunks = len(epochs[0])
+    assert n_chunks > 20
+    orders = [[index for index, _ in log] for log in epochs]
+    assert all(sorted(order) == list(range(n_chunks)) for order in orders)
+    assert orders[0] != orders[1] != orders[2] != list(range(n_chunks))
+    offsets = np.concatenate([[0], np.cumsum([len(s) for s in _sentences(n_docs=200)])])
+    sizes = np.diff(offsets[word2vec_module.schedule.chunk_bounds(offsets, 100)])
+    for epoch, log in enumerate(epochs):
+        # one worker: a chunk's learning-rate position is the words trained before it
+        positions = [before for _, before in log] + [(epoch + 1) * N]
+        assert positions[0] == epoch * N
+        assert np.array_equal(np.diff(positions), sizes[orders[epoch]])
+    again, _ = _chunk_log(monkeypatch)
+    assert again == epochs  # the order depends on the seed and the epoch only ...
+    other_seed, _ = _chunk_log(monkeypatch, seed=2)
+    assert other_seed != epochs
+    two_workers, _ = _chunk_log(monkeypatch, workers=2)  # ... not on the threads
+    assert [sorted(log) for log in two_workers] == [sorted(log) for log in epochs]
+    in_order, _ = _chunk_log(monkeypatch, shuffle=False)
+    assert [[index for index, _ in log] for log in in_order] == [list(range(n_chunks))] * 3
 
 
 def test_a_damaged_model_directory_is_a_format_error(tmp_path):

@@ -10,11 +10,20 @@ Learning rate (word2vec's linear decay over all words of all epochs)::
 where p counts corpus tokens (before subsampling) trained so far over the whole life of
 the model, and P is the planned total (``epochs * corpus tokens``, fixed by the first
 call of ``train``).  Training past the plan runs at ``min_alpha``.
+
+Chunk order: each epoch visits the chunks in a fresh seeded permutation
+(:func:`chunk_order`), and a chunk's position p is the epoch's start plus the tokens of
+the chunks before it in that order (:func:`positions_in_epoch`).  Both depend on the
+seed and the epoch only, never on the number of threads.  Reshuffling every epoch is
+the textbook remedy for SGD over a fixed order, where the same documents always come
+last, at the smallest learning rate; on wordbench-10m it lifts skip-gram with
+hierarchical softmax by about 1.5 analogy points (benchmarks/README.md).
 """
 
 import numpy as np
 
 MASK_64 = (1 << 64) - 1
+ORDER_STREAM = MASK_64  # the chunk index that seeds the chunk order (no real chunk has it)
 
 
 def learning_rate(alpha, min_alpha, position, planned):
@@ -40,6 +49,29 @@ def chunk_bounds(offsets, chunk_words=20_000):
     cuts = np.searchsorted(offsets[:-1], targets, side="left")
     bounds = np.unique(np.concatenate([[0], cuts, [n_docs]]))
     return bounds.astype(np.int64)
+
+
+def chunk_order(seed, epoch, n_chunks):
+    """The order in which epoch ``epoch`` trains its ``n_chunks`` chunks: a uniformly
+    random permutation (Fisher-Yates over a SplitMix64 stream), the same for a given
+    ``seed`` and ``epoch`` on every machine and NumPy version."""
+    order = np.arange(n_chunks, dtype=np.int64)
+    state = splitmix64(chunk_seed(seed, epoch, ORDER_STREAM))
+    for last in range(n_chunks - 1, 0, -1):
+        state = splitmix64(state)
+        pick = state % (last + 1)  # modulo bias < n / 2**64: immeasurable
+        order[last], order[pick] = order[pick], order[last]
+    return order
+
+
+def positions_in_epoch(sizes, order):
+    """Tokens trained in an epoch before each chunk starts, when the chunks (of
+    ``sizes`` tokens) are trained in ``order``; indexed by chunk."""
+    sizes = np.asarray(sizes, dtype=np.int64)
+    ordered = sizes[order]
+    positions = np.empty_like(sizes)
+    positions[order] = np.cumsum(ordered) - ordered
+    return positions
 
 
 def splitmix64(value):

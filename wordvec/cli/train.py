@@ -72,6 +72,9 @@ def register(subparsers):
     w2v.add_argument("--min-alpha", type=nonnegative_float, default=0.0001, metavar="F",
                      help="final learning rate (default 0.0001)")
     w2v.add_argument("--cbow-sum", action="store_true", help="CBOW sums context vectors instead of averaging")
+    w2v.add_argument("--no-shuffle", action="store_true",
+                     help="train the corpus in file order every epoch, as gensim and word2vec.c do "
+                          "(default: a fresh seeded order of ~20k-token chunks each epoch)")
     try:
         train_count = importlib.import_module("wordvec.cli.train_count")
     except ModuleNotFoundError:  # count models not installed in this build
@@ -103,7 +106,7 @@ def run(args):
         min_alpha=args.min_alpha, epochs=args.epochs or 5, workers=args.workers, seed=args.seed,
         max_vocab_size=args.max_vocab_size, loss="softmax" if args.loss == "softmax" else None,
         progress=not args.no_progress, lowercase=args.lowercase,
-        max_document_length=args.max_document_length)
+        max_document_length=args.max_document_length, shuffle=not args.no_shuffle)
     save_trained(model, args.output)
     return report(model.wv, args, history=model.history)
 

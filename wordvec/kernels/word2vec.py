@@ -284,7 +284,7 @@ def train_chunk(ids, offsets, doc_begin, doc_end, W_in, W_out, W_inner, points, 
     """Train documents ``doc_begin..doc_end-1``; return (loss, [words, examples]).
 
     ``words_before``: tokens of the whole run (all epochs, before subsampling) that
-    precede ``doc_begin`` in this epoch; the learning rate of a document is the linear
+    precede ``doc_begin`` in this epoch's chunk order; the learning rate of a document is the linear
     schedule at its first token's position: alpha - (alpha - min_alpha) * pos / total.
     ``keep``: float32 (V,) subsampling keep probabilities (all 1 to disable).
     ``noise``: packed alias table (:func:`pack_alias_table`) of the noise distribution.

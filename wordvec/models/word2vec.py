@@ -8,7 +8,9 @@
 Hyperparameters keep gensim's names and meanings.  The maths of every update is in
 ``wordvec.math.word2vec`` (checked against finite differences); the compiled loops in
 ``wordvec.kernels.word2vec`` perform exactly those steps.  Threads (``workers``) each
-train whole chunks of documents, updating the shared float32 matrices without locks.
+train whole chunks of documents, updating the shared float32 matrices without locks;
+every epoch takes the chunks in a fresh seeded order (``shuffle=True``, see
+``wordvec.schedule``).
 
 Continued training: ``train`` continues the learning-rate schedule instead of restarting
 it.  The plan is fixed by the first ``train`` call as P = epochs x corpus tokens, and
@@ -45,7 +47,8 @@ CHUNK_WORDS = 20_000
 RELEASE_WORDS = 1 << 20  # drop the mapped corpus pages from RSS after about this many words
 HYPERPARAMETERS = ("vector_size", "window", "min_count", "sg", "hs", "negative", "ns_exponent",
                    "cbow_mean", "sample", "alpha", "min_alpha", "epochs", "workers", "seed",
-                   "max_vocab_size", "loss", "lowercase", "max_document_length", "shared_negatives")
+                   "max_vocab_size", "loss", "lowercase", "max_document_length", "shared_negatives",
+                   "shuffle")
 
 
 def default_workers():
@@ -63,13 +66,17 @@ class Word2Vec:
     ``shared_negatives`` (skip-gram with negative sampling): draw the negatives once per
     centre word and share them across its window's pairs (each pair still takes the
     exact reference step) -- ~1.5-2x faster; ``False`` draws per pair like gensim.
+
+    ``shuffle``: train each epoch's chunks of about 20k tokens (whole documents) in a
+    fresh seeded order (:mod:`wordvec.schedule`); ``False`` keeps the corpus order every
+    epoch, as gensim and word2vec.c do.
     """
 
     def __init__(self, sentences=None, corpus_file=None, vector_size=100, window=5, min_count=5,
                  sg=0, hs=0, negative=5, ns_exponent=0.75, cbow_mean=1, sample=1e-3, alpha=0.025,
                  min_alpha=0.0001, epochs=5, workers=None, seed=1, max_vocab_size=None, loss=None,
                  progress=True, callbacks=(), lowercase=False, max_document_length=10_000,
-                 cache_dir=None, shared_negatives=True):
+                 cache_dir=None, shared_negatives=True, shuffle=True):
         if loss == "ns":
             hs, loss = 0, None
         elif loss == "hs":
@@ -82,7 +89,7 @@ class Word2Vec:
         self.seed, self.max_vocab_size, self.loss = seed, max_vocab_size, loss
         self.lowercase, self.max_document_length = lowercase, max_document_length
         self.progress, self.callbacks, self.cache_dir = progress, tuple(callbacks), cache_dir
-        self.shared_negatives = bool(shared_negatives)
+        self.shared_negatives, self.shuffle = bool(shared_negatives), bool(shuffle)
         self._validate()
         self.vocab = None
         self.W_in = self.W_out = self.W_inner = None
@@ -307,9 +314,9 @@ class _EpochRunner:
         self.W_out = model.W_out if model.W_out.shape[0] else np.zeros((1, D), np.float32)
         self.W_inner = model.W_inner if model.W_inner.shape[0] else np.zeros((1, D), np.float32)
 
-    def _chunk(self, index, epoch_start, epoch):
+    def _chunk(self, index, words_before, epoch):
         begin, end = int(self.bounds[index]), int(self.bounds[index + 1])
-        return self._train_documents(begin, end, int(epoch_start + self.offsets[begin]),
+        return self._train_documents(begin, end, int(words_before),
                                      np.uint64(schedule.chunk_seed(self.model.seed, epoch, index)))
 
     def _train_documents(self, begin, end, words_before, seed):
@@ -330,9 +337,15 @@ class _EpochRunner:
         m = self.model
         epoch, epoch_start = m.epochs_trained, m.trained_words
         n_chunks = self.bounds.size - 1
+        if m.shuffle:
+            order = schedule.chunk_order(m.seed, epoch, n_chunks)
+        else:
+            order = np.arange(n_chunks, dtype=np.int64)
+        sizes = np.diff(self.offsets[self.bounds])
+        words_before = epoch_start + schedule.positions_in_epoch(sizes, order)
         losses = np.zeros(n_chunks)
         stats = np.zeros((n_chunks, 2), dtype=np.int64)
-        next_chunk = iter(range(n_chunks))
+        next_chunk = iter(order.tolist())
         lock = threading.Lock()
         results = queue.Queue()
         stop = threading.Event()
@@ -344,7 +357,7 @@ class _EpochRunner:
                 if index is None:
                     return
                 try:
-                    loss, chunk_stats = self._chunk(index, epoch_start, epoch)
+                    loss, chunk_stats = self._chunk(index, words_before[index], epoch)
                 except BaseException as error:  # hand it to the main thread
                     results.put((index, error, None))
                     return
