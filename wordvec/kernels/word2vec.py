@@ -55,6 +55,7 @@ STAT_WORDS, STAT_EXAMPLES = 0, 1
 
 jit = numba.njit(nogil=True, cache=True)
 jit_fast = numba.njit(nogil=True, cache=True, fastmath=True)  # only the dot / axpy loops
+jit_inline = numba.njit(nogil=True, cache=True, inline="always")  # no call per output row
 
 
 # ---------------------------------------------------------------------------------------
@@ -127,6 +128,35 @@ def axpy(scale, x, y):
         y[i] += scale * x[i]
 
 
+# The row versions index ``W[row, i]`` in place, inlined into the caller.  A view
+# ``W[row]`` takes and drops a reference on W's memory block -- an atomic add on one
+# cache line that every thread hits for every row it touches -- and a call per row
+# kept the loop from being inlined: with both, sg-hs ran ~20% and sg-ns ~12% slower.
+
+
+@jit_fast
+def dot_row(x, W, row):
+    """x . W[row]"""
+    total = np.float32(0.0)
+    for i in range(x.shape[0]):
+        total += x[i] * W[row, i]
+    return total
+
+
+@jit_inline
+def axpy_from_row(scale, W, row, y):
+    """y += scale * W[row]"""
+    for i in range(y.shape[0]):
+        y[i] += scale * W[row, i]
+
+
+@jit_inline
+def axpy_to_row(scale, x, W, row):
+    """W[row] += scale * x"""
+    for i in range(x.shape[0]):
+        W[row, i] += scale * x[i]
+
+
 @jit
 def logistic_term(x, label):
     """For score x and label 1/0: (sigma(x), 1 + exp(-|x|), max(-z, 0)) with z = ±x.
@@ -156,16 +186,16 @@ def negative_sampling_update(h, W_out, target, negatives, alpha, neu1e, coeff):
     for k in range(count):  # scores from the rows before the step
         row = target if k == 0 else negatives[k - 1]
         label = 1.0 if k == 0 else 0.0
-        s, one_plus_e, lin = logistic_term(np.float64(dot(h, W_out[row])), label)
+        s, one_plus_e, lin = logistic_term(np.float64(dot_row(h, W_out, row)), label)
         linear += lin
         product *= one_plus_e
         coeff[k] = alpha * (label - s)  # -alpha dL/dx
     for k in range(count):  # neu1e from the rows before the step
         row = target if k == 0 else negatives[k - 1]
-        axpy(coeff[k], W_out[row], neu1e)
+        axpy_from_row(coeff[k], W_out, row, neu1e)
     for k in range(count):  # then the rows themselves (repeats get both updates)
         row = target if k == 0 else negatives[k - 1]
-        axpy(coeff[k], h, W_out[row])
+        axpy_to_row(coeff[k], h, W_out, row)
     return linear + np.log(product)
 
 
@@ -181,14 +211,14 @@ def hierarchical_softmax_update(h, W_inner, points, codes, length, alpha, neu1e)
     linear = 0.0
     product = 1.0
     for l in range(length):
-        node = W_inner[points[l]]
+        node = points[l]
         label = 1.0 - codes[l]
-        s, one_plus_e, lin = logistic_term(np.float64(dot(h, node)), label)
+        s, one_plus_e, lin = logistic_term(np.float64(dot_row(h, W_inner, node)), label)
         linear += lin
         product *= one_plus_e
         g = np.float32(alpha * (label - s))
-        axpy(g, node, neu1e)
-        axpy(g, h, node)
+        axpy_from_row(g, W_inner, node, neu1e)
+        axpy_to_row(g, h, W_inner, node)
     return linear + np.log(product)
 
 
@@ -260,7 +290,7 @@ def cbow_step(W_in, context, n_context, output_word, mean, mode, W_out, W_inner,
     neu1[:] = 0.0
     neu1e[:] = 0.0
     for c in range(n_context):
-        axpy(np.float32(1.0), W_in[context[c]], neu1)
+        axpy_from_row(np.float32(1.0), W_in, context[c], neu1)
     scale = np.float32(1.0 / n_context) if mean else np.float32(1.0)
     if mean:
         for i in range(neu1.shape[0]):
@@ -268,7 +298,7 @@ def cbow_step(W_in, context, n_context, output_word, mean, mode, W_out, W_inner,
     loss = output_update(neu1, output_word, mode, W_out, W_inner, points, codes, lengths,
                          negatives, alpha, neu1e, coeff)
     for c in range(n_context):
-        axpy(np.float32(1.0), neu1e, W_in[context[c]])
+        axpy_to_row(np.float32(1.0), neu1e, W_in, context[c])
     return loss
 
 
