@@ -114,14 +114,6 @@ def draw_alias(table, state):
 
 
 @jit_fast
-def dot(a, b):
-    total = np.float32(0.0)
-    for i in range(a.shape[0]):
-        total += a[i] * b[i]
-    return total
-
-
-@jit_fast
 def axpy(scale, x, y):
     """y += scale * x"""
     for i in range(y.shape[0]):
@@ -131,7 +123,8 @@ def axpy(scale, x, y):
 # The row versions index ``W[row, i]`` in place, inlined into the caller.  A view
 # ``W[row]`` takes and drops a reference on W's memory block -- an atomic add on one
 # cache line that every thread hits for every row it touches -- and a call per row
-# kept the loop from being inlined: with both, sg-hs ran ~20% and sg-ns ~12% slower.
+# kept the loop from being inlined: with both, sg-hs trained 10-20% and sg-ns 5-12%
+# slower on two threads (benchmarks/bench_kernel_ab.py).
 
 
 @jit_fast
@@ -313,9 +306,10 @@ def train_chunk(ids, offsets, doc_begin, doc_end, W_in, W_out, W_inner, points, 
                 min_alpha, words_before, total_words, seed):
     """Train documents ``doc_begin..doc_end-1``; return (loss, [words, examples]).
 
-    ``words_before``: tokens of the whole run (all epochs, before subsampling) that
-    precede ``doc_begin`` in this epoch's chunk order; the learning rate of a document is the linear
-    schedule at its first token's position: alpha - (alpha - min_alpha) * pos / total.
+    ``words_before``: tokens of the whole run (all epochs, before subsampling) trained
+    before ``doc_begin`` (in this epoch's chunk order); the learning rate of a document
+    is the linear schedule at its first token's position:
+    alpha - (alpha - min_alpha) * pos / total.
     ``keep``: float32 (V,) subsampling keep probabilities (all 1 to disable).
     ``noise``: packed alias table (:func:`pack_alias_table`) of the noise distribution.
     ``share_negatives`` (skip-gram): draw the K negatives once per predicted (centre)

@@ -1,0 +1,73 @@
+"""A/B the word2vec training kernels of two or more source trees on a corpus prefix.
+
+    git worktree add /tmp/before HEAD~1           # or any checkout of wordvec
+    .venv/bin/python benchmarks/bench_kernel_ab.py --trees /tmp/before,. --config sg-hs
+
+Each tree trains one epoch on the first ``--max-tokens`` tokens of the corpus in its
+own process (``PYTHONPATH=TREE``, so its own Numba cache), the trees alternating,
+``--rounds`` times; the figure is the best training seconds of each tree (the sum
+of the epoch's seconds in the model's history: no start-up, reading or compiling).
+Interleaving the trees and taking the best is what makes a 10% difference visible
+on a shared 2-core machine, where single runs of the full benchmark vary by 20%.
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from bench_word2vec import prepare_corpus
+
+HERE = Path(__file__).resolve().parent
+CONFIGS = {"sg-ns": dict(sg=1, hs=0, negative=5, alpha=0.025),
+           "cbow-ns": dict(sg=0, hs=0, negative=5, alpha=0.05),
+           "sg-hs": dict(sg=1, hs=1, negative=0, alpha=0.025)}
+CHILD = """
+import json, sys
+from wordvec.models.word2vec import Word2Vec
+options = json.loads(sys.argv[2])
+model = Word2Vec(corpus_file=sys.argv[1], epochs=1, progress=False, **options)
+print(json.dumps({"seconds": model.history[0]["seconds"], "loss": model.history[0]["loss"]}))
+"""
+
+
+def run_tree(tree, corpus, options, cache):
+    env = dict(os.environ, PYTHONPATH=str(Path(tree).resolve()), WORDVEC_CACHE=str(cache))
+    done = subprocess.run([sys.executable, "-c", CHILD, str(corpus), json.dumps(options)],
+                          env=env, capture_output=True, text=True, check=True)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--trees", required=True, help="comma list of source trees (folders holding wordvec/)")
+    parser.add_argument("--config", choices=sorted(CONFIGS), default="sg-hs")
+    parser.add_argument("--corpus", default=str(HERE.parent.parent / "shared/data/corpus/wordbench-10m.txt.xz"))
+    parser.add_argument("--max-tokens", type=int, default=1_000_000)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    trees = args.trees.split(",")
+    cache = HERE / "out" / "cache"
+    corpus, info = prepare_corpus(args.corpus, cache, args.max_tokens)
+    options = dict(CONFIGS[args.config], workers=args.workers, seed=args.seed)
+    seconds = {tree: [] for tree in trees}
+    losses = {}
+    for _ in range(args.rounds):
+        for tree in trees:
+            result = run_tree(tree, corpus, options, cache / "ab-encoded")
+            seconds[tree].append(result["seconds"])
+            losses[tree] = result["loss"]
+    print(f"{args.config}, {info['tokens']:,} tokens, 1 epoch, {args.workers} worker(s), "
+          f"{args.rounds} rounds; training seconds")
+    print("| tree | best s | all s | loss |\n|---|---:|---|---:|")
+    for tree in trees:
+        print(f"| {tree} | {min(seconds[tree]):.2f} | {' '.join(f'{s:.2f}' for s in seconds[tree])} "
+              f"| {losses[tree]:.4f} |")
+
+
+if __name__ == "__main__":
+    main()
