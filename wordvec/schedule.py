@@ -15,9 +15,9 @@ Chunk order: each epoch visits the chunks in a fresh seeded permutation
 (:func:`chunk_order`), and a chunk's position p is the epoch's start plus the tokens of
 the chunks before it in that order (:func:`positions_in_epoch`).  Both depend on the
 seed and the epoch only, never on the number of threads.  Reshuffling every epoch is
-the textbook remedy for SGD over a fixed order, where the same documents always come
-last, at the smallest learning rate; on wordbench-10m it lifts skip-gram with
-hierarchical softmax by about 1.5 analogy points (benchmarks/README.md).
+the usual remedy for SGD cycling through one fixed order; on wordbench-10m it lifts
+skip-gram with hierarchical softmax by 1.4 analogy points and leaves negative sampling
+where it was (benchmarks/README.md).
 """
 
 import numpy as np
