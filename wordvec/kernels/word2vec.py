@@ -54,7 +54,7 @@ NEGATIVE_SAMPLING, HIERARCHICAL_SOFTMAX, FULL_SOFTMAX = 1, 2, 4
 STAT_WORDS, STAT_EXAMPLES = 0, 1
 
 jit = numba.njit(nogil=True, cache=True)
-jit_fast = numba.njit(nogil=True, cache=True, fastmath=True)  # only the dot / axpy loops
+jit_fast = numba.njit(nogil=True, cache=True, fastmath=True)  # only the dot product
 jit_inline = numba.njit(nogil=True, cache=True, inline="always")  # no call per output row
 
 
@@ -109,18 +109,11 @@ def draw_alias(table, state):
 
 
 # ---------------------------------------------------------------------------------------
-# Vector loops (fastmath so LLVM vectorises the reductions)
+# Row loops (the dot product in fastmath, so LLVM vectorises its reduction)
 # ---------------------------------------------------------------------------------------
 
 
-@jit_fast
-def axpy(scale, x, y):
-    """y += scale * x"""
-    for i in range(y.shape[0]):
-        y[i] += scale * x[i]
-
-
-# The row versions index ``W[row, i]`` in place, inlined into the caller.  A view
+# These loops index ``W[row, i]`` in place, inlined into the caller.  A view
 # ``W[row]`` takes and drops a reference on W's memory block -- an atomic add on one
 # cache line that every thread hits for every row it touches -- and a call per row
 # kept the loop from being inlined: with both, sg-hs trained 10-20% and sg-ns 5-12%
@@ -235,7 +228,7 @@ def softmax_update(h, W_out, target, alpha, neu1e, scores):
     scores[target] += np.float32(alpha)
     neu1e += np.dot(scores, W_out)
     for j in range(scores.shape[0]):
-        axpy(scores[j], h, W_out[j])
+        axpy_to_row(scores[j], h, W_out, j)
     return loss
 
 
@@ -267,7 +260,7 @@ def skipgram_step(W_in, input_word, output_word, mode, W_out, W_inner, points, c
     h = W_in[input_word]
     loss = output_update(h, output_word, mode, W_out, W_inner, points, codes, lengths,
                          negatives, alpha, neu1e, coeff)
-    axpy(np.float32(1.0), neu1e, h)
+    axpy_to_row(np.float32(1.0), neu1e, W_in, input_word)
     return loss
 
 

@@ -296,6 +296,7 @@ class _EpochRunner:
         self.model, self.encoded = model, encoded
         self.ids, self.offsets = read_only(encoded.ids), np.ascontiguousarray(encoded.offsets, dtype=np.int64)
         self.bounds = schedule.chunk_bounds(self.offsets, CHUNK_WORDS)
+        self.chunk_sizes = np.diff(self.offsets[self.bounds])
         vocab = model.vocab
         self.keep = vocab.keep_probability(model.sample).astype(np.float32)
         if model.mode & kernels.NEGATIVE_SAMPLING:
@@ -340,8 +341,7 @@ class _EpochRunner:
             order = schedule.chunk_order(m.seed, epoch, n_chunks)
         else:
             order = np.arange(n_chunks, dtype=np.int64)
-        sizes = np.diff(self.offsets[self.bounds])
-        words_before = epoch_start + schedule.positions_in_epoch(sizes, order)
+        words_before = epoch_start + schedule.positions_in_epoch(self.chunk_sizes, order)
         losses = np.zeros(n_chunks)
         stats = np.zeros((n_chunks, 2), dtype=np.int64)
         next_chunk = iter(order.tolist())
