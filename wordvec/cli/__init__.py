@@ -83,7 +83,7 @@ def main(argv=None):
         status = args.run(args)
     except WordvecError as error:
         print(f"wordvec: error: {error}", file=sys.stderr)
-        return 2
+        return getattr(error, "exit_status", 2)  # 130 for a run stopped by Ctrl-C
     except BrokenPipeError:  # output piped into `head` and closed early: not an error
         sys.stderr.close()
         return 0

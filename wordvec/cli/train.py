@@ -6,6 +6,7 @@ import json
 import logging
 import os
 
+from wordvec.cli import train_checkpoint
 from wordvec.cli.common import add_corpus_arguments, positive_float, positive_int, nonnegative_float
 
 log = logging.getLogger(__name__)
@@ -81,6 +82,7 @@ def register(subparsers):
         train_count = None
     if train_count is not None:
         train_count.add_arguments(parser)
+    train_checkpoint.add_arguments(parser)
     parser.set_defaults(run=run)
 
 
@@ -98,8 +100,8 @@ def run(args):
         return train_count.run(args)
     from wordvec.models.word2vec import Word2Vec
 
-    model = Word2Vec(
-        corpus_file=args.corpus, vector_size=args.vector_size, window=args.window or 5,
+    options = dict(
+        vector_size=args.vector_size, window=args.window or 5,
         min_count=args.min_count, sg=int(args.model == "sg"), hs=int(args.loss == "hs"),
         negative=args.negative if args.loss == "ns" else 0, ns_exponent=args.ns_exponent,
         cbow_mean=0 if args.cbow_sum else 1, sample=args.sample, alpha=args.alpha,
@@ -107,8 +109,24 @@ def run(args):
         max_vocab_size=args.max_vocab_size, loss="softmax" if args.loss == "softmax" else None,
         progress=not args.no_progress, lowercase=args.lowercase,
         max_document_length=args.max_document_length, shuffle=not args.no_shuffle)
+    model = train_checkpoint.train_resumable(
+        args, build=lambda: Word2Vec(**options).build_vocab(corpus_file=args.corpus),
+        load=lambda path: train_checkpoint.with_run_settings(Word2Vec.load(path), args),
+        train=lambda model: model.train(corpus_file=args.corpus),
+        options=Word2Vec(**options).hyperparameters(), corpus_parts=corpus_fingerprint(args))
     save_trained(model, args.output)
+    train_checkpoint.finished(args)
     return report(model.wv, args, history=model.history)
+
+
+
+def corpus_fingerprint(args):
+    """What identifies the corpus a checkpoint was trained on (paths, sizes, mtimes, options)."""
+    from wordvec.corpus import Corpus
+    from wordvec.formats import json_safe
+
+    corpus = Corpus(args.corpus, lowercase=args.lowercase, max_document_length=args.max_document_length)
+    return json_safe(corpus.fingerprint_parts())
 
 
 def save_trained(model, output):

@@ -45,26 +45,34 @@ def add_arguments(parser):
 
 
 def run(args):
-    from wordvec.cli.train import report, save_trained
+    from wordvec.cli import train_checkpoint
+    from wordvec.cli.train import corpus_fingerprint, report, save_trained
 
+    train_checkpoint.check_arguments(args)
     progress = not args.no_progress
-    common = dict(corpus_file=args.corpus, vector_size=args.vector_size, min_count=args.min_count,
+    common = dict(vector_size=args.vector_size, min_count=args.min_count,
                   symmetric=not args.asymmetric, seed=args.seed, max_vocab_size=args.max_vocab_size,
                   memory=args.memory, lowercase=args.lowercase,
                   max_document_length=args.max_document_length, progress=progress)
     if args.model == "glove":
         from wordvec.models.glove import GloVe
 
-        model = GloVe(window=args.window or GLOVE_DEFAULTS["window"],
-                      epochs=args.epochs or GLOVE_DEFAULTS["epochs"], x_max=args.x_max,
-                      power=args.power, learning_rate=args.learning_rate, workers=args.workers,
-                      weighting=args.weighting or "harmonic", output=args.glove_output, **common)
+        options = dict(window=args.window or GLOVE_DEFAULTS["window"],
+                       epochs=args.epochs or GLOVE_DEFAULTS["epochs"], x_max=args.x_max,
+                       power=args.power, learning_rate=args.learning_rate, workers=args.workers,
+                       weighting=args.weighting or "harmonic", output=args.glove_output, **common)
+        model = train_checkpoint.train_resumable(
+            args, build=lambda: GloVe(**options).build_cooccurrence(corpus_file=args.corpus),
+            load=lambda path: train_checkpoint.with_run_settings(GloVe.load(path), args), train=lambda model: model.train(),
+            options=GloVe(**options).hyperparameters(), corpus_parts=corpus_fingerprint(args))
     else:
         from wordvec.models.svd import PPMISVD
 
         model = PPMISVD(window=args.window or SVD_DEFAULTS["window"], cds=args.cds, shift=args.shift,
                         eig=args.eig, add_context=args.add_context, transform=args.transform,
                         weighting=args.weighting or "uniform", solver=args.svd_solver,
-                        power_iterations=args.power_iterations, **common)
+                        power_iterations=args.power_iterations, corpus_file=args.corpus, **common)
     save_trained(model, args.output)
+    train_checkpoint.finished(args)
     return report(model.wv, args, history=model.history)
+

@@ -61,6 +61,7 @@ class GloVe:
         self.epochs_trained = 0
         self.history = []
         self.counting = {}
+        self.checkpointer = None  # wordvec.checkpoint.Checkpointer: consulted after every epoch
         if corpus_file is not None or sentences is not None:
             self.build_cooccurrence(sentences=sentences, corpus_file=corpus_file)
             self.train()
@@ -158,6 +159,8 @@ class GloVe:
                      info["loss"], updates, info["updates_per_sec"] / 1e6, seconds)
             self.history.append(info)
             done.append(info)
+            if self.checkpointer is not None and self.checkpointer.advance(updates):
+                self.checkpointer.save(self, f"after epoch {self.epochs_trained} of {self.epochs}")
         return done
 
     def _epoch(self, kernels, entries, as_float, order):
@@ -213,14 +216,14 @@ class GloVe:
             self._wv = KeyedVectors(self.words, self.vectors(), counts=self.counts)
         return self._wv
 
-    def save(self, path, cooccurrence=True):
+    def save(self, path, cooccurrence=True, extra_json=None):
         """Save to directory ``path``: vectors (a native vectors directory), parameters,
         AdaGrad accumulators and, unless ``cooccurrence=False``, X, so that ``load`` +
-        ``train`` continues exactly."""
+        ``train`` continues exactly; ``extra_json`` (file name -> object) adds files."""
         arrays = {f"glove_{name}.npy": self.params[name] for name in PARAMETERS}
         arrays.update({f"glove_gradsq_{name}.npy": self.gradsq[name] for name in PARAMETERS})
         count_io.save_model(self, path, "wordvec-glove", self.vectors(), arrays,
-                            {"epochs_trained": self.epochs_trained}, cooccurrence)
+                            {"epochs_trained": self.epochs_trained}, cooccurrence, extra_json)
 
     @classmethod
     def load(cls, path):
