@@ -39,7 +39,9 @@ Run `wordvec COMMAND --help` for the options of each command.
 
 
 def build_parser():
-    parser = argparse.ArgumentParser(
+    from wordvec.cli.common import Parser
+
+    parser = Parser(
         prog="wordvec", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     _add_verbosity(parser)
@@ -71,7 +73,7 @@ def _short_os_error(error):
 
 def main(argv=None):
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(argv)  # a usage error: one line, SystemExit(2)
     if args.command is None:
         parser.print_help()
         return 2

@@ -7,7 +7,7 @@ import logging
 import os
 
 from wordvec.cli import train_checkpoint
-from wordvec.cli.common import add_corpus_arguments, positive_float, positive_int, nonnegative_float
+from wordvec.cli.common import add_corpus_arguments, finite_float, nonnegative_float, positive_float, ranged
 
 log = logging.getLogger(__name__)
 
@@ -46,15 +46,15 @@ def register(subparsers):
                         help="sg = skip-gram, cbow = continuous bag of words (default), "
                              "glove = GloVe, svd = PPMI + truncated SVD")
     shared = parser.add_argument_group("shared by all models")
-    shared.add_argument("--vector-size", type=positive_int, default=100, metavar="N",
+    shared.add_argument("--vector-size", type=ranged("vector_size"), default=100, metavar="N",
                         help="dimension of the vectors (default 100)")
-    shared.add_argument("--window", type=positive_int, default=None, metavar="N",
+    shared.add_argument("--window", type=ranged("window"), default=None, metavar="N",
                         help="context window radius (default 5; glove 10)")
-    shared.add_argument("--epochs", type=positive_int, default=None, metavar="N",
+    shared.add_argument("--epochs", type=ranged("epochs"), default=None, metavar="N",
                         help="passes over the data (default 5; glove 15)")
-    shared.add_argument("--workers", type=positive_int, default=default_workers(), metavar="N",
+    shared.add_argument("--workers", type=ranged("workers"), default=default_workers(), metavar="N",
                         help=f"training threads (default {default_workers()}, the cores available)")
-    shared.add_argument("--seed", type=int, default=1, metavar="N", help="random seed (default 1)")
+    shared.add_argument("--seed", type=ranged("seed"), default=1, metavar="N", help="random seed (default 1)")
     shared.add_argument("--no-progress", action="store_true", help="no progress bar")
     shared.add_argument("--no-eval", action="store_true", help="skip the evaluation summary at the end")
     shared.add_argument("--json", action="store_true",
@@ -63,8 +63,8 @@ def register(subparsers):
     w2v.add_argument("--loss", choices=("ns", "hs", "softmax"), default="ns",
                      help="ns = negative sampling (default), hs = hierarchical softmax, "
                           "softmax = full softmax (small vocabularies only)")
-    w2v.add_argument("--negative", type=int, default=5, metavar="K", help="negative samples (default 5)")
-    w2v.add_argument("--ns-exponent", type=float, default=0.75, metavar="F",
+    w2v.add_argument("--negative", type=ranged("negative"), default=5, metavar="K", help="negative samples (default 5)")
+    w2v.add_argument("--ns-exponent", type=finite_float, default=0.75, metavar="F",
                      help="noise distribution exponent (default 0.75)")
     w2v.add_argument("--sample", type=nonnegative_float, default=1e-3, metavar="F",
                      help="subsampling threshold for frequent words (default 1e-3; 0 = off)")

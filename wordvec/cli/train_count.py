@@ -4,7 +4,7 @@
 below) and, for these models, ``run``.
 """
 
-from wordvec.cli.common import nonnegative_int, positive_float
+from wordvec.cli.common import finite_float, positive_float, ranged
 
 GLOVE_DEFAULTS = {"window": 10, "epochs": 15}
 SVD_DEFAULTS = {"window": 5}
@@ -33,14 +33,14 @@ def add_arguments(parser):
                      help="context distribution smoothing exponent (default 0.75)")
     svd.add_argument("--shift", type=positive_float, default=1.0, metavar="K",
                      help="subtract log K from the PMI (default 1: no shift)")
-    svd.add_argument("--eig", type=float, default=0.5, metavar="P",
+    svd.add_argument("--eig", type=finite_float, default=0.5, metavar="P",
                      help="word vectors U S^P (default 0.5)")
     svd.add_argument("--add-context", action="store_true", help="add the context vectors C S^P")
     svd.add_argument("--transform", choices=("ppmi", "log", "raw"), default="ppmi",
                      help="matrix factorised: ppmi (default), log(1 + X) or raw counts")
     svd.add_argument("--svd-solver", choices=("randomized", "arpack"), default="randomized",
                      help="randomized SVD (default) or scipy's ARPACK svds (exact; similar time on wordbench-10m)")
-    svd.add_argument("--power-iterations", type=nonnegative_int, default=8, metavar="N",
+    svd.add_argument("--power-iterations", type=ranged("power_iterations"), default=8, metavar="N",
                      help="power iterations of the randomized SVD (default 8)")
 
 

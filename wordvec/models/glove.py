@@ -27,6 +27,7 @@ import time
 
 import numpy as np
 
+from wordvec import limits
 from wordvec.errors import TrainingError, WordvecError
 from wordvec.formats import read_model_array
 from wordvec.models import count_io
@@ -69,10 +70,9 @@ class GloVe:
     def _validate(self):
         from wordvec.cooccur import check_options, parse_memory
 
-        for name in ("vector_size", "epochs", "workers", "min_count"):
-            value = getattr(self, name)
-            if not isinstance(value, (int, np.integer)) or value < 1:
-                raise WordvecError(f"{name} must be a whole number of at least 1, not {value!r}")
+        for name in ("vector_size", "epochs", "workers", "min_count", "window", "seed", "max_document_length") + (
+                ("max_vocab_size",) if self.max_vocab_size is not None else ()):
+            limits.check_int(name, getattr(self, name))  # the ranges the CLI checks too
         check_options(self.window, self.weighting)
         for name in ("x_max", "power", "learning_rate", "grad_clip"):
             value = getattr(self, name)

@@ -17,6 +17,7 @@ Training lives in :mod:`wordvec.models.lm_training`; checkpoints in
 
 import numpy as np
 
+from wordvec import limits
 from wordvec.errors import WordvecError
 from wordvec.math.lstm import init_lstm_params, lstm_backward, lstm_cell_forward, lstm_forward
 from wordvec.math.rnn import ACTIVATIONS, init_rnn_params, rnn_backward, rnn_cell_forward, rnn_forward
@@ -52,8 +53,9 @@ class RNNLM:
             raise WordvecError(f"unknown cell {cell!r}; choose one of {', '.join(CELLS)}")
         if activation not in ACTIVATIONS:
             raise WordvecError(f"unknown activation {activation!r}; choose tanh or relu")
-        if hidden_size < 1 or embedding_size < 1:
-            raise WordvecError("hidden and embedding sizes must be at least 1")
+        limits.check_int("hidden", hidden_size, "hidden_size")  # the ranges the CLI checks too
+        limits.check_int("embedding", embedding_size, "embedding_size")
+        limits.check_int("seed", seed)
         if not 0.0 <= dropout < 1.0:
             raise WordvecError(f"dropout must be in [0, 1), got {dropout}")
         self.vocab = vocab

@@ -30,6 +30,7 @@ import numpy as np
 import scipy.linalg
 import scipy.sparse
 
+from wordvec import limits
 from wordvec.errors import WordvecError
 from wordvec.formats import read_model_array
 from wordvec.models import count_io
@@ -140,10 +141,9 @@ class PPMISVD:
     def _validate(self):
         from wordvec.cooccur import check_options, parse_memory
 
-        for name in ("vector_size", "min_count"):
-            value = getattr(self, name)
-            if not isinstance(value, (int, np.integer)) or value < 1:
-                raise WordvecError(f"{name} must be a whole number of at least 1, not {value!r}")
+        for name in ("vector_size", "min_count", "window", "seed", "power_iterations", "max_document_length") + (
+                ("max_vocab_size",) if self.max_vocab_size is not None else ()):
+            limits.check_int(name, getattr(self, name))  # the ranges the CLI checks too
         check_options(self.window, self.weighting)
         if not (isinstance(self.cds, (int, float)) and 0 < self.cds <= 1):
             raise WordvecError(f"cds must be a number in (0, 1], not {self.cds!r}")
@@ -155,8 +155,6 @@ class PPMISVD:
             raise WordvecError(f"transform must be one of {', '.join(TRANSFORMS)}, not {self.transform!r}")
         if self.solver not in SOLVERS:
             raise WordvecError(f"solver must be one of {', '.join(SOLVERS)}, not {self.solver!r}")
-        if not isinstance(self.power_iterations, (int, np.integer)) or self.power_iterations < 0:
-            raise WordvecError(f"power_iterations must be a whole number >= 0, not {self.power_iterations!r}")
         parse_memory(self.memory)
 
     def hyperparameters(self):

@@ -23,6 +23,7 @@ import time
 import numpy as np
 
 from wordvec.atomic import save_json, save_npy
+from wordvec import limits
 from wordvec.errors import TrainingError, WordvecError
 from wordvec.math.window import window_forward, window_loss_and_gradients
 
@@ -113,6 +114,10 @@ class WindowClassifier:
                  patience=2, seed=1, context="centred", lowercase=True, init_scale=0.1, progress=True):
         if optimizer not in ("adagrad", "sgd"):
             raise WordvecError(f"optimizer must be 'adagrad' or 'sgd', not {optimizer!r}")
+        limits.check_int("task_window", window, "window")  # the ranges the CLI checks too
+        limits.check_int("hidden_layer", hidden, "hidden")
+        limits.check_int("vector_size", vector_size)
+        limits.check_int("seed", seed)
         if window < (0 if context == "centred" else 1) or hidden < 0 or case_size < 0:
             raise WordvecError("window, hidden and case_size must be non-negative (window ≥ 1 for a left context)")
         self.classes = list(classes)

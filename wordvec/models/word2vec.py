@@ -35,7 +35,7 @@ import time
 
 import numpy as np
 
-from wordvec import schedule
+from wordvec import limits, schedule
 from wordvec.errors import TrainingError, WordvecError
 from wordvec.kernels import word2vec as kernels
 from wordvec.memory import release_compiler_pages
@@ -113,12 +113,9 @@ class Word2Vec:
             if not ok:
                 raise WordvecError(message)
 
-        for name in ("vector_size", "window", "min_count", "epochs", "workers", "max_document_length"):
-            value = getattr(self, name)
-            need(isinstance(value, (int, np.integer)) and value >= 1,
-                 f"{name} must be a positive integer, not {value!r}")
-        need(isinstance(self.negative, (int, np.integer)) and self.negative >= 0,
-             f"negative must be a non-negative integer, not {self.negative!r}")
+        for name in ("vector_size", "window", "min_count", "epochs", "workers", "max_document_length",
+                     "negative", "seed") + (("max_vocab_size",) if self.max_vocab_size is not None else ()):
+            limits.check_int(name, getattr(self, name))  # the ranges the CLI checks too
         need(self.sg in (0, 1) and self.hs in (0, 1) and self.cbow_mean in (0, 1),
              "sg, hs and cbow_mean must each be 0 or 1")
         need(self.loss in (None, "softmax"), f"loss must be None, 'ns', 'hs' or 'softmax', not {self.loss!r}")
@@ -129,7 +126,6 @@ class Word2Vec:
              f"min_alpha must be between 0 and alpha ({self.alpha}), not {self.min_alpha}")
         need(math.isfinite(self.sample) and self.sample >= 0, f"sample must be >= 0, not {self.sample}")
         need(math.isfinite(self.ns_exponent), f"ns_exponent must be a number, not {self.ns_exponent}")
-        need(isinstance(self.seed, (int, np.integer)), f"seed must be an integer, not {self.seed!r}")
 
     @property
     def mode(self):
