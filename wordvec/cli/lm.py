@@ -69,7 +69,7 @@ def register(subparsers):
     sample = actions.add_parser("sample", help="generate lines from a model")
     sample.add_argument("model", metavar="MODEL")
     sample.add_argument("-n", type=ranged("lines"), default=10, metavar="N", help="number of lines (default 10)")
-    sample.add_argument("--temperature", type=float, default=1.0, metavar="F", help="default 1.0")
+    sample.add_argument("--temperature", type=positive_float, default=1.0, metavar="F", help="default 1.0")
     sample.add_argument("--max-length", type=ranged("max_length"), default=200, metavar="N", help="tokens per line at most")
     sample.add_argument("--seed", type=ranged("seed"), metavar="N", help="random seed (default: unpredictable)")
     sample.set_defaults(run=run_sample)

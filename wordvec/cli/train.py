@@ -6,7 +6,7 @@ import json
 import logging
 import os
 
-from wordvec.cli import train_checkpoint
+from wordvec.cli import train_checkpoint, train_estimate
 from wordvec.cli.common import add_corpus_arguments, finite_float, nonnegative_float, positive_float, ranged
 
 log = logging.getLogger(__name__)
@@ -83,6 +83,7 @@ def register(subparsers):
     if train_count is not None:
         train_count.add_arguments(parser)
     train_checkpoint.add_arguments(parser)
+    train_estimate.add_arguments(parser)
     parser.set_defaults(run=run)
 
 
@@ -100,6 +101,7 @@ def run(args):
         return train_count.run(args)
     from wordvec.models.word2vec import Word2Vec
 
+    train_checkpoint.check_arguments(args)
     options = dict(
         vector_size=args.vector_size, window=args.window or 5,
         min_count=args.min_count, sg=int(args.model == "sg"), hs=int(args.loss == "hs"),
@@ -109,14 +111,16 @@ def run(args):
         max_vocab_size=args.max_vocab_size, loss="softmax" if args.loss == "softmax" else None,
         progress=not args.no_progress, lowercase=args.lowercase,
         max_document_length=args.max_document_length, shuffle=not args.no_shuffle)
+    if args.dry_run:
+        return train_estimate.dry_run(args, Word2Vec(**options))
     model = train_checkpoint.train_resumable(
-        args, build=lambda: Word2Vec(**options).build_vocab(corpus_file=args.corpus),
+        args, build=lambda: train_estimate.prepared(Word2Vec(**options), args).build_vocab(corpus_file=args.corpus),
         load=lambda path: train_checkpoint.with_run_settings(Word2Vec.load(path), args),
         train=lambda model: model.train(corpus_file=args.corpus),
         options=Word2Vec(**options).hyperparameters(), corpus_parts=corpus_fingerprint(args))
     save_trained(model, args.output)
     train_checkpoint.finished(args)
-    return report(model.wv, args, history=model.history)
+    return report(model.wv, args, history=model.history, estimate=model.estimate_memory())
 
 
 
@@ -141,7 +145,7 @@ def save_trained(model, output):
     log.info("wrote %d vectors of size %d to %s", len(model.wv), model.wv.vector_size, output)
 
 
-def report(kv, args, history=()):
+def report(kv, args, history=(), estimate=None):
     """Print the evaluation summary (a table, or JSON with --json)."""
     evaluation = None
     if not args.no_eval:
@@ -152,5 +156,6 @@ def report(kv, args, history=()):
             print(format_report(evaluation))
     if args.json:
         print(json.dumps({"output": str(args.output), "words": len(kv), "vector_size": kv.vector_size,
-                          "history": list(history), "evaluation": evaluation}))
+                          "history": list(history), "evaluation": evaluation,
+                          "memory_estimate": estimate.to_json() if estimate is not None else None}))
     return 0

@@ -7,6 +7,7 @@ checkpoint, exit 130 naming the command that resumes".  The mechanism itself is
 ``wordvec.checkpoint``.
 """
 
+import argparse
 import logging
 import shlex
 import shutil
@@ -26,7 +27,7 @@ def add_arguments(parser):
         "Ctrl-C during training finishes the current chunk (GloVe: epoch), writes a checkpoint "
         "and exits, naming the command that resumes; with --workers 1 the resumed run gives "
         "bitwise the vectors of an uninterrupted one.")
-    group.add_argument("--checkpoint-every", metavar="EVERY", default=None,
+    group.add_argument("--checkpoint-every", metavar="EVERY", default=None, type=_every,
                        help="also write a checkpoint every EVERY: a duration (30s, 10min, 2h) or a "
                             "number of words (500kw, 5Mw, 2000000w); GloVe checkpoints after the "
                             "epoch in which it falls due")
@@ -37,20 +38,29 @@ def add_arguments(parser):
                             "as the interrupted run (its command is in the interrupt message)")
 
 
+def _every(text):
+    from wordvec.checkpoint import parse_every
+
+    try:
+        return parse_every(text)
+    except WordvecError as error:
+        raise argparse.ArgumentTypeError(str(error).replace(f"--checkpoint-every {text!r} ", "", 1)) from None
+
+
 def checkpoint_path(args):
     return Path(args.checkpoint) if args.checkpoint else Path(str(args.output) + ".checkpoint")
 
 
 def check_arguments(args):
-    """Up-front checks (before the corpus is read)."""
-    from wordvec.checkpoint import FILE, parse_every
+    """Up-front checks (before the corpus is read); returns the parsed --checkpoint-every."""
+    from wordvec.checkpoint import FILE
 
     if args.model not in RESUMABLE:
         if args.resume or args.checkpoint_every or args.checkpoint:
             raise WordvecError(f"--checkpoint-every, --checkpoint and --resume apply to word2vec and GloVe; "
                                f"--model {args.model} trains in one step")
         return None
-    every = parse_every(args.checkpoint_every) if args.checkpoint_every else None
+    every = args.checkpoint_every  # (kind, amount) from the argument type
     path = checkpoint_path(args)
     if path.exists() and not (path / FILE).is_file():
         raise WordvecError(f"refusing to write checkpoints to {path}: it exists and is not a wordvec checkpoint "

@@ -45,7 +45,7 @@ def add_arguments(parser):
 
 
 def run(args):
-    from wordvec.cli import train_checkpoint
+    from wordvec.cli import train_checkpoint, train_estimate
     from wordvec.cli.train import corpus_fingerprint, report, save_trained
 
     train_checkpoint.check_arguments(args)
@@ -61,9 +61,12 @@ def run(args):
                        epochs=args.epochs or GLOVE_DEFAULTS["epochs"], x_max=args.x_max,
                        power=args.power, learning_rate=args.learning_rate, workers=args.workers,
                        weighting=args.weighting or "harmonic", output=args.glove_output, **common)
+        if args.dry_run:
+            return train_estimate.dry_run(args, GloVe(**options))
         model = train_checkpoint.train_resumable(
-            args, build=lambda: GloVe(**options).build_cooccurrence(corpus_file=args.corpus),
-            load=lambda path: train_checkpoint.with_run_settings(GloVe.load(path), args), train=lambda model: model.train(),
+            args, build=lambda: train_estimate.prepared(GloVe(**options), args).build_cooccurrence(corpus_file=args.corpus),
+            load=lambda path: train_checkpoint.with_run_settings(GloVe.load(path), args),
+            train=lambda model: model.train(),
             options=GloVe(**options).hyperparameters(), corpus_parts=corpus_fingerprint(args))
     else:
         from wordvec.models.svd import PPMISVD
@@ -71,8 +74,11 @@ def run(args):
         model = PPMISVD(window=args.window or SVD_DEFAULTS["window"], cds=args.cds, shift=args.shift,
                         eig=args.eig, add_context=args.add_context, transform=args.transform,
                         weighting=args.weighting or "uniform", solver=args.svd_solver,
-                        power_iterations=args.power_iterations, corpus_file=args.corpus, **common)
+                        power_iterations=args.power_iterations, **common)
+        if args.dry_run:
+            return train_estimate.dry_run(args, model)
+        train_estimate.prepared(model, args).fit(corpus_file=args.corpus)
     save_trained(model, args.output)
     train_checkpoint.finished(args)
-    return report(model.wv, args, history=model.history)
+    return report(model.wv, args, history=model.history, estimate=model.estimate_memory())
 

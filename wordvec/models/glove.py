@@ -27,7 +27,7 @@ import time
 
 import numpy as np
 
-from wordvec import limits
+from wordvec import estimate, limits
 from wordvec.errors import TrainingError, WordvecError
 from wordvec.formats import read_model_array
 from wordvec.models import count_io
@@ -63,6 +63,7 @@ class GloVe:
         self.history = []
         self.counting = {}
         self.checkpointer = None  # wordvec.checkpoint.Checkpointer: consulted after every epoch
+        self.memory_check = True  # refuse an X whose training arrays cannot fit (wordvec.estimate)
         if corpus_file is not None or sentences is not None:
             self.build_cooccurrence(sentences=sentences, corpus_file=corpus_file)
             self.train()
@@ -101,6 +102,8 @@ class GloVe:
             raise WordvecError(f"the co-occurrence matrix is {matrix.shape}, the vocabulary has {V} words")
         if matrix.nnz == 0:
             raise TrainingError("the co-occurrence matrix is empty: no two words share a window")
+        if self.memory_check:
+            estimate.check_fits(self.estimate_memory(V, matrix.nnz), "lower vector_size, or raise min_count")
         self.words, self.counts, self.cooccurrence = list(words), counts, matrix.tocsr()
         rng = np.random.default_rng(self.seed)
         half, scale = np.float32(0.5), np.float32(D)
@@ -110,6 +113,14 @@ class GloVe:
                        "b_context": (rng.random(V, dtype=np.float32) - half) / scale}
         self.gradsq = {name: np.ones_like(array) for name, array in self.params.items()}
         self.epochs_trained, self.history, self._wv = 0, [], None
+
+    def estimate_memory(self, vocab_size=None, nnz=None):
+        """What training allocates for ``vocab_size`` words and ``nnz`` non-zeros of X
+        (defaults: this model's); a :class:`wordvec.estimate.MemoryEstimate`."""
+        V = len(self.words) if vocab_size is None else int(vocab_size)
+        if nnz is None and vocab_size is None and self.cooccurrence is not None:
+            nnz = self.cooccurrence.nnz
+        return estimate.glove(self, V, nnz)
 
     def entries(self):
         """The non-zeros as int32[nnz, 4]: (i, j, log X_ij, f(X_ij)), the last two float32 bits."""

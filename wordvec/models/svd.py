@@ -30,7 +30,7 @@ import numpy as np
 import scipy.linalg
 import scipy.sparse
 
-from wordvec import limits
+from wordvec import estimate, limits
 from wordvec.errors import WordvecError
 from wordvec.formats import read_model_array
 from wordvec.models import count_io
@@ -173,6 +173,8 @@ class PPMISVD:
         if D >= V:
             raise WordvecError(f"vector_size {D} must be smaller than the vocabulary ({V} words) for a "
                                "truncated SVD; lower vector_size or min_count")
+        if getattr(self, "memory_check", True):
+            estimate.check_fits(self.estimate_memory(V, matrix.nnz), "lower vector_size, or raise min_count")
         started = time.perf_counter()
         M = transform_counts(matrix, self.transform, self.cds, self.shift)
         if M.nnz == 0:
@@ -194,6 +196,14 @@ class PPMISVD:
         self.history = [info]
         self._wv = None
         return self
+
+    def estimate_memory(self, vocab_size=None, nnz=None):
+        """What the factorisation allocates for ``vocab_size`` words and ``nnz`` non-zeros
+        of X (defaults: this model's); a :class:`wordvec.estimate.MemoryEstimate`."""
+        V = len(self.words) if vocab_size is None else int(vocab_size)
+        if nnz is None and vocab_size is None and self.cooccurrence is not None:
+            nnz = self.cooccurrence.nnz
+        return estimate.ppmi_svd(self, V, nnz)
 
     def vectors(self):
         """V x D float32: U S^eig, plus C S^eig with ``add_context``."""

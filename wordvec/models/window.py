@@ -23,7 +23,7 @@ import time
 import numpy as np
 
 from wordvec.atomic import save_json, save_npy
-from wordvec import limits
+from wordvec import estimate, limits
 from wordvec.errors import TrainingError, WordvecError
 from wordvec.math.window import window_forward, window_loss_and_gradients
 
@@ -151,6 +151,7 @@ class WindowClassifier:
         self.words, self.vector_size = vocab, int(vector_size)
         self.index = {w: i for i, w in enumerate(vocab)}
         V, D = len(vocab), self.vector_size
+        estimate.check_fits(self.estimate_memory(V), "lower the vector size or the hidden layer")
         E = self._rng.normal(scale=self.init_scale, size=(V, D))
         self.trainable_rows = np.ones(V, dtype=bool)
         if pretrained:
@@ -163,6 +164,13 @@ class WindowClassifier:
             logger.info("%d of %d vocabulary words have pretrained vectors", len(hits), V)
         self.E = E.astype(np.float32)
         self.case_table = self._rng.normal(scale=self.init_scale, size=(len(CASE_CLASSES), max(self.case_size, 1))).astype(np.float32)
+
+    def estimate_memory(self, vocab_size=None):
+        """What this classifier allocates (E, weights, AdaGrad accumulators, a batch):
+        a :class:`wordvec.estimate.MemoryEstimate`."""
+        V = len(self.words) if vocab_size is None else int(vocab_size)
+        return estimate.window_classifier(V, self.vector_size, self.M, self.hidden, len(self.classes),
+                                          self.case_size, self.batch_size)
 
     def _init_weights(self):
         F = self.M * (self.vector_size + self.case_size)

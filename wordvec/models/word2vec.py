@@ -35,7 +35,7 @@ import time
 
 import numpy as np
 
-from wordvec import limits, schedule
+from wordvec import estimate, limits, schedule
 from wordvec.errors import TrainingError, WordvecError
 from wordvec.kernels import word2vec as kernels
 from wordvec.memory import release_compiler_pages
@@ -98,6 +98,7 @@ class Word2Vec:
         self.history = []
         self.epoch_progress = None  # a checkpoint's unfinished epoch (wordvec.checkpoint)
         self.checkpointer = None    # wordvec.checkpoint.Checkpointer, or None
+        self.memory_check = True    # refuse a vocabulary whose arrays cannot fit (wordvec.estimate)
         self._corpus = None
         self._wv = None
         if sentences is not None and corpus_file is not None:
@@ -176,6 +177,8 @@ class Word2Vec:
         """Use ``vocab`` and (re)initialise: input vectors uniform in ±0.5/D as in word2vec,
         output vectors zero; all from ``numpy.random.default_rng(seed)``."""
         V, D = len(vocab), self.vector_size
+        if self.memory_check:
+            estimate.check_fits(self.estimate_memory(V), "lower vector_size, or raise min_count")
         self.vocab = vocab
         rng = np.random.default_rng(self.seed)
         self.W_in = ((rng.random((V, D), dtype=np.float32) - np.float32(0.5)) / np.float32(D))
@@ -185,6 +188,12 @@ class Word2Vec:
         self.trained_words = self.planned_words = self.epochs_trained = 0
         self.history = []
         self._wv = None
+
+    def estimate_memory(self, vocab_size=None, longest_document=None):
+        """What training will allocate for ``vocab_size`` words (default: this model's
+        vocabulary): a :class:`wordvec.estimate.MemoryEstimate` (arrays in bytes, peak)."""
+        V = len(self.vocab) if vocab_size is None else int(vocab_size)
+        return estimate.word2vec(self, V, longest_document)
 
     @property
     def wv(self):
