@@ -4,17 +4,19 @@ Every model has ``estimate_memory(...)``, which returns a :class:`MemoryEstimate
 arrays it is about to allocate (name -> bytes), the per-thread buffers of its kernels,
 and the estimated peak resident set of the whole process::
 
-    peak = runtime floor + max(sum(arrays), sum(earlier)) + threads x per-thread buffers
+    peak = max(loading, runtime floor + max(sum(arrays), sum(earlier)) + threads x per-thread)
 
 (``earlier``: buffers of a phase that ends before the arrays exist, such as the
 co-occurrence counting of GloVe and PPMI-SVD, bounded by ``--memory``).
 
 The runtime floor is what a ``wordvec`` process holds before any model exists: Python,
-NumPy and Numba with the training kernels loaded (LLVM's pages handed back,
-``wordvec.memory``).  Measured with ``/usr/bin/time -f %M`` on a 50k-token corpus whose
-model is a few hundred kB: 148 MB for word2vec (benchmarks/README.md: 147-150 MB for
-whole wordbench-10m runs, 41 MB of which are the model), 160 MB for GloVe and PPMI-SVD
-(SciPy on top).  The models call :func:`check_fits` where they allocate, so a request
+NumPy and Numba with the training kernels loaded.  Measured with ``/usr/bin/time -f %M``
+on a 50k-token corpus whose model is a few hundred kB: 148 MB for word2vec, 160 MB for
+GloVe and PPMI-SVD (SciPy on top).  word2vec loads its kernels before the counts and
+vectors exist and then hands LLVM's pages back (``wordvec.memory``), so its process
+peaks at ~150 MB while loading (``loading``) and holds ~105 MB plus its arrays while
+training (benchmarks/README.md: 147 MB loading, ~150 MB training with a 41 MB model).
+``benchmarks/bench_estimate.py`` compares the estimates with measured peaks.  The models call :func:`check_fits` where they allocate, so a request
 that cannot fit ends in one sentence instead of an out-of-memory kill hours later;
 ``memory_check = False`` on a model (``--no-memory-check``) skips it.
 
@@ -31,6 +33,8 @@ from wordvec.errors import WordvecError
 
 MB = 1 << 20
 FLOOR_KERNELS = 150 * MB      # Python + NumPy + Numba with the training kernels loaded
+FLOOR_WORD2VEC = 105 * MB     # the same after word2vec hands LLVM's pages back
+LOADING_WORD2VEC = 150 * MB   # word2vec's peak while loading its kernels, before its arrays
 FLOOR_SCIPY = 12 * MB         # scipy.sparse and scipy.linalg on top (count models)
 FLOOR_PLAIN = 60 * MB         # Python + NumPy + SciPy, no Numba (language models, classifier)
 BYTES_PER_WORD = 160          # a vocabulary word: Python str, list slot, dict entry, count
@@ -48,11 +52,12 @@ class MemoryEstimate:
     threads: int = 1
     notes: tuple = ()
     earlier: dict = dataclasses.field(default_factory=dict)  # name -> bytes, freed before ``arrays``
+    loading: int = 0               # the process's peak before the arrays exist
 
     @property
     def peak(self):
-        return self.floor + max(sum(self.arrays.values()), sum(self.earlier.values())) \
-            + self.threads * self.per_thread
+        return max(self.loading, self.floor + max(sum(self.arrays.values()), sum(self.earlier.values()))
+                   + self.threads * self.per_thread)
 
     def describe(self):
         """Lines for ``--dry-run``: one per array, then the peak."""
@@ -65,6 +70,8 @@ class MemoryEstimate:
             lines.append(f"  {'kernel buffers per thread':<{width}} {format_bytes(self.per_thread):>10}"
                          f"  x {self.threads}")
         lines.append(f"  {'runtime (Python, NumPy, kernels)':<{width}} {format_bytes(self.floor):>10}")
+        if self.loading:
+            lines.append(f"  {'(peak while loading the kernels)':<{width}} {format_bytes(self.loading):>10}")
         lines.append(f"  {'estimated peak':<{width}} {format_bytes(self.peak):>10}")
         lines += [f"  ({note})" for note in self.notes]
         return lines
@@ -72,7 +79,7 @@ class MemoryEstimate:
     def to_json(self):
         return {"what": self.what, "arrays": dict(self.arrays), "earlier": dict(self.earlier),
                 "per_thread": self.per_thread,
-                "threads": self.threads, "floor": self.floor, "peak": self.peak}
+                "threads": self.threads, "floor": self.floor, "loading": self.loading, "peak": self.peak}
 
 
 def format_bytes(size):
@@ -163,7 +170,8 @@ def word2vec(model, V, longest_document=None):
     per_thread = 2 * D * FLOAT32 + longest * INT32 + 2 * model.window * INT32 + coefficients * FLOAT32 \
         + model.negative * INT64
     return MemoryEstimate(f"word2vec {model.describe()}, {V:,} words x {D} dimensions", arrays,
-                          per_thread=per_thread, threads=model.workers)
+                          floor=FLOOR_WORD2VEC, loading=LOADING_WORD2VEC, per_thread=per_thread,
+                          threads=model.workers)
 
 
 def glove(model, V, nnz=None):
