@@ -339,13 +339,13 @@ def write_native(path, words, vectors, counts=None, extra_arrays=None, extra_jso
     """
     path = Path(path)
     if path.exists():
-        _check_replaceable(path)  # before any work; checked again at the swap
+        check_replaceable(path)  # before any work; checked again at the swap
     vectors = np.asarray(vectors, dtype=np.float32)
     meta = {
         "format": NATIVE_TAG, "version": 1, "vector_size": int(vectors.shape[1]),
         "words": list(words), "counts": None if counts is None else [int(c) for c in counts],
     }
-    with atomic_directory(path, check_replaceable=_check_replaceable) as tmp:
+    with atomic_directory(path, check_replaceable=check_replaceable) as tmp:
         save_npy(tmp / NATIVE_VECTORS, vectors)
         for name, array in (extra_arrays or {}).items():
             save_npy(tmp / name, array)
@@ -371,7 +371,7 @@ def json_safe(value):
     return value
 
 
-def _check_replaceable(path):
+def check_replaceable(path):
     """Only ever replace a previous native save (vocab.json plus .npy/.json files), never a user's other files."""
     names = [p.name for p in path.iterdir()] if path.is_dir() else []
     if not (path / NATIVE_META).is_file() or not all(n.endswith((".npy", ".json")) for n in names):
