@@ -52,6 +52,7 @@ _ALIASES = {
 _EXTENSIONS = {".bin": "binary", ".txt": "text", ".vec": "text", ".glove": "glove", ".wv": "native"}
 NATIVE_VECTORS, NATIVE_META = "vectors.npy", "vocab.json"
 NATIVE_TAG = "wordvec-keyedvectors"
+TEXT_ROWS_PER_BLOCK = 1024
 
 
 def detect_format(path, fmt=None):
@@ -299,10 +300,14 @@ def _read_meta(meta_path):
 # ----------------------------------------------------------------------------- writing
 
 def _check_writable_words(words):
+    """Words must read back as one token each (``corpus.is_token``: the tokenizer's own
+    definition of whitespace, so every word a corpus yields can be written)."""
+    from wordvec.corpus import is_token
+
     for word in words:
-        if not word or word.split() != [word]:
+        if not is_token(word):
             raise WordvecError(f"cannot write {word!r} in a word2vec/GloVe file: words must be "
-                               "non-empty and contain no whitespace")
+                               "non-empty and contain no ASCII whitespace")
 
 
 def write_word2vec_text(path, words, vectors, header=True):
@@ -314,8 +319,10 @@ def write_word2vec_text(path, words, vectors, header=True):
     with atomic_write(path, "w", encoding="utf-8") as handle:
         if header:
             handle.write(f"{vectors.shape[0]} {vectors.shape[1]}\n")
-        for word, row in zip(words, vectors.tolist()):
-            handle.write(word + " " + " ".join(["%.9g" % x for x in row]) + "\n")
+        for start in range(0, len(words), TEXT_ROWS_PER_BLOCK):  # bounded memory: no whole-matrix tolist()
+            block = vectors[start:start + TEXT_ROWS_PER_BLOCK].tolist()
+            handle.write("".join(word + " " + " ".join(["%.9g" % x for x in row]) + "\n"
+                                 for word, row in zip(words[start:start + TEXT_ROWS_PER_BLOCK], block)))
 
 
 def write_word2vec_binary(path, words, vectors):
