@@ -140,6 +140,17 @@ def _directory_lock(directory):
         os.close(fd)  # closing releases the lock
 
 
+def check_existing(path, check_replaceable):
+    """Run ``check_replaceable(path)`` if ``path`` exists, under the lock that swaps take,
+    so a concurrent writer's swap (path briefly absent) is never mistaken for damage."""
+    path = Path(path)
+    if not path.parent.is_dir():
+        return
+    with _directory_lock(path.parent):
+        if path.exists() or path.is_symlink():
+            check_replaceable(path)
+
+
 @contextlib.contextmanager
 def atomic_directory(path, check_replaceable=None):
     """Yield a fresh temporary directory beside ``path``; on success swap it in as ``path``.
@@ -150,6 +161,8 @@ def atomic_directory(path, check_replaceable=None):
     path = Path(path)
     parent = path.parent
     parent.mkdir(parents=True, exist_ok=True)
+    if check_replaceable is not None:
+        check_existing(path, check_replaceable)  # before the work, not only at the swap
     remove_stale_temporaries(parent, path.name)
     tmp = Path(tempfile.mkdtemp(prefix=_temporary_prefix(path.name), dir=parent))
     try:

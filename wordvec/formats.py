@@ -345,8 +345,6 @@ def write_native(path, words, vectors, counts=None, extra_arrays=None, extra_jso
     directory is also a vectors directory that ``load_vectors`` reads.
     """
     path = Path(path)
-    if path.exists():
-        check_replaceable(path)  # before any work; checked again at the swap
     vectors = np.asarray(vectors, dtype=np.float32)
     meta = {
         "format": NATIVE_TAG, "version": 1, "vector_size": int(vectors.shape[1]),

@@ -19,6 +19,7 @@ sentence:
 import os
 from pathlib import Path
 
+from wordvec.atomic import check_existing
 from wordvec.errors import WordvecError
 
 FILE, DIRECTORY = "file", "directory"
@@ -37,7 +38,7 @@ def check_output(path, inputs=(), kind=FILE, replaceable=None):
         if kind == DIRECTORY and not out.is_dir():
             raise WordvecError(f"cannot write {out}: a file of that name exists (this output is a directory)")
         if replaceable is not None:
-            replaceable(out)
+            check_existing(out, replaceable)
     _check_directory_writable(out)
 
 

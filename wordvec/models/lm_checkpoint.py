@@ -101,6 +101,7 @@ def load_checkpoint(path):
         raise _corrupt(path, f"format version {meta.get('version')} is not supported (expected {VERSION})")
     try:
         _check_tokens(path, meta["vocabulary"])
+        _check_size(path, meta["config"], len(meta["vocabulary"]["tokens"]))
         model = RNNLM(LMVocab.from_json(meta["vocabulary"]), **meta["config"])
         expected = meta["params"]
         if set(expected) != set(model.params):
@@ -129,6 +130,20 @@ def _check_tokens(path, vocabulary):
         raise _corrupt(path, "its vocabulary repeats a token")
     if vocabulary.get("level") == "char" and any(len(t) != 1 for t in tokens):
         raise _corrupt(path, "a character-level vocabulary may hold only single characters")
+
+
+def _check_size(path, config, vocabulary_size):
+    """Refuse a configuration whose parameters could not fit in the files of params/ (a
+    damaged model.json asking for a huge model), before the model allocates them."""
+    hidden, embedding = config["hidden_size"], config["embedding_size"]
+    if type(hidden) is not int or type(embedding) is not int or hidden < 1 or embedding < 1:
+        raise _corrupt(path, "hidden_size and embedding_size must be positive integers")
+    params = os.path.join(path, "params")
+    on_disk = sum(entry.stat().st_size for entry in os.scandir(params)) if os.path.isdir(params) else 0
+    at_least = 4 * (hidden * hidden + hidden * embedding + vocabulary_size * embedding)  # W_aa, W_ax, E in float32
+    if at_least > on_disk:
+        raise _corrupt(path, f"its configuration needs at least {at_least} bytes of parameters, "
+                             f"but params/ holds {on_disk}")
 
 
 def _state_shape(model, name):
