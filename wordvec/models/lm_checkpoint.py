@@ -16,6 +16,7 @@ before the model uses it.
 """
 
 import json
+import math
 import os
 
 import numpy as np
@@ -116,6 +117,7 @@ def load_checkpoint(path):
         model.history = list(meta.get("history", []))
         steps = _load_array(path, "", "steps", (None, 3))
         model.steps = [tuple(row) for row in steps.tolist()]
+        _check_training_state(path, model)
     except (KeyError, TypeError, ValueError, AttributeError) as error:
         raise _corrupt(path, f"model.json lacks or mistypes an entry ({one_line(error)})") from None
     return model
@@ -144,6 +146,48 @@ def _check_size(path, config, vocabulary_size):
     if at_least > on_disk:
         raise _corrupt(path, f"its configuration needs at least {at_least} bytes of parameters, "
                              f"but params/ holds {on_disk}")
+
+
+def _number(value):
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _check_training_state(path, model):
+    """What ``lm_training.train`` reads back on --resume is present and well-typed, so a
+    damaged checkpoint is refused here rather than failing inside the training loop."""
+    from wordvec.models.lm_training import OPTIMIZERS
+
+    history, training = model.history, model.training_state
+    if not all(isinstance(h, dict) and type(h.get("epoch")) is int and isinstance(h.get("complete", True), bool)
+               and all(_number(h[k]) for k in ("train_loss", "valid_loss", "tokens", "seconds") if k in h)
+               for h in history):
+        raise _corrupt(path, "its training history is damaged")
+    if not isinstance(training, dict):
+        raise _corrupt(path, "its training state is not an object")
+    arrays = training.get("arrays", {})
+    optimizer = training.get("optimizer")
+    if optimizer is not None:
+        scalars = training.get("optimizer_scalars")
+        if optimizer not in OPTIMIZERS or not isinstance(scalars, dict) or not _number(training.get("lr", 1.0)):
+            raise _corrupt(path, "its optimizer state is damaged")
+        if optimizer == "adam":
+            if type(scalars.get("t")) is not int or scalars["t"] < 0:
+                raise _corrupt(path, "its Adam step count is damaged")
+            missing = [f"{kind}.{name}" for name in model.params for kind in ("m", "v") if f"{kind}.{name}" not in arrays]
+            if missing:
+                raise _corrupt(path, f"state/{missing[0]}.npy (Adam's moments) is missing")
+    if "rng" in training:
+        try:
+            np.random.default_rng().bit_generator.state = training["rng"]
+        except (TypeError, ValueError, KeyError, OverflowError):
+            raise _corrupt(path, "its random generator state is damaged") from None
+    if history and not history[-1].get("complete", True):  # an unfinished epoch resumes mid-way
+        carries = len(model.initial_state(1))
+        if type(training.get("position")) is not int or training["position"] < 0 or any(
+                f"carry.{i}" not in arrays or arrays[f"carry.{i}"].ndim != 2 for i in range(carries)):
+            raise _corrupt(path, "the state of its unfinished epoch is damaged")
+        if not all(k in history[-1] for k in ("train_loss", "tokens", "seconds")):
+            raise _corrupt(path, "the record of its unfinished epoch is damaged")
 
 
 def _state_shape(model, name):
