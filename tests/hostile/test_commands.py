@@ -163,7 +163,7 @@ CASES = [
          ("truncated",), damage=lambda d: world.truncate(d / "corpus.txt.xz")),
     Case("train-invalid-utf8-corpus-trains", ("train", "{d}/c.txt", "-o", "{d}/v.txt", *TRAIN), (),
          damage=_write("c.txt", (world.corpus_text().encode() + BAD_UTF8) * 2), outputs=("v.txt",),
-         check=_loads("v.txt"), subprocess=True),
+         check=_loads("v.txt")),
     # -- train: the encoded-corpus cache ---------------------------------------------
     Case("train-clean", ("train", "{d}/corpus.txt", "-o", "{d}/out.txt", *TRAIN), ("corpus.txt",),
          outputs=("out.txt",), check=_loads("out.txt"), subprocess=True, env={"WORDVEC_CACHE": "{d}/cache"}),
@@ -183,11 +183,11 @@ CASES = [
          damage=_corrupt_cache(lambda stem: stem.with_suffix(".json").write_bytes(b"{\xff")),
          check=_same_vectors_as_clean_run, outputs=("out.txt", "cache"), subprocess=True, env={"WORDVEC_CACHE": "{d}/cache"}),
     Case("cache-directory-unwritable", ("train", "{d}/corpus.txt", "-o", "{d}/out.txt", *TRAIN), ("corpus.txt",),
-         check=lambda d, r: "in memory" in r.stderr, outputs=("out.txt",), subprocess=True,
+         check=lambda d, r: (d / "out.txt").is_file(), outputs=("out.txt",),
          env={"WORDVEC_CACHE": "{d}/corpus.txt/cache"}),  # under a file: nothing can be created there
     # -- train: a native model directory is replaced whole -----------------------------
     Case("train-replaces-own-native-save", ("train", "{d}/corpus.txt", "-o", "{d}/vec.wv", *TRAIN),
-         ("corpus.txt", "vec.wv"), outputs=("vec.wv",), subprocess=True,
+         ("corpus.txt", "vec.wv"), outputs=("vec.wv",),
          check=lambda d, r: sorted(p.name for p in d.iterdir() if p.name.startswith(".")) == []),
     # -- vocab, cooccur ----------------------------------------------------------------
     Case("vocab-output-is-input", ("vocab", "{d}/corpus.txt", "-o", "{d}/corpus.txt"), ("corpus.txt",),
@@ -346,9 +346,19 @@ def _format(value, directory):
 
 def _run(case, directory):
     argv = [_format(a, directory) for a in case.argv]
+    env = {k: _format(v, directory) for k, v in case.env.items()}
     if case.subprocess:
-        return run_cli(*argv, env={k: _format(v, directory) for k, v in case.env.items()}, timeout=300)
-    return run_main(*argv)
+        return run_cli(*argv, env=env, timeout=300)
+    saved = {k: os.environ.get(k) for k in env}
+    os.environ.update(env)
+    try:
+        return run_main(*argv)
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
 
 
 @pytest.fixture(scope="module")

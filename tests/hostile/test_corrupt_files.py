@@ -148,3 +148,18 @@ def test_damaged_cache_entries_are_never_used(base, suffix):
             shutil.rmtree(cache)
 
     check()
+
+
+def test_an_unwritable_cache_means_an_in_memory_encoding(base, tmp_path, caplog):
+    from wordvec.corpus import Corpus
+    from wordvec.encode import encode_corpus
+    from wordvec.vocab import Vocabulary
+
+    corpus = Corpus(str(base / "corpus.txt"))
+    vocab = Vocabulary.build(corpus, min_count=1)
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a directory")
+    encoded = encode_corpus(corpus, vocab, cache_dir=blocker / "cache")
+    assert np.array_equal(encoded.ids, encode_corpus(corpus, vocab, use_cache=False).ids)
+    assert "in memory" in caplog.text
+    assert blocker.read_text() == "not a directory"
