@@ -163,3 +163,28 @@ def test_an_unwritable_cache_means_an_in_memory_encoding(base, tmp_path, caplog)
     assert np.array_equal(encoded.ids, encode_corpus(corpus, vocab, use_cache=False).ids)
     assert "in memory" in caplog.text
     assert blocker.read_text() == "not a directory"
+
+
+def test_damaged_cooccurrence_files(base, tmp_path_factory):
+    import scipy.sparse
+
+    from wordvec.cooccur import load_cooccurrence, save_cooccurrence
+
+    source = tmp_path_factory.mktemp("cooc") / "X.npz"
+    matrix = scipy.sparse.random(30, 30, density=0.2, format="csr", random_state=0, dtype=np.float32)
+    save_cooccurrence(source, matrix, world.WORDS, np.arange(30), window=2, symmetric=False, weighting="uniform")
+
+    @SETTINGS
+    @given(EDITS)
+    def check(edits):
+        root = Path(tempfile.mkdtemp(prefix="wordvec-fuzz-"))
+        try:
+            (root / "X.npz").write_bytes(damage(source.read_bytes(), edits))
+            X, words, counts, _ = load_cooccurrence(root / "X.npz")
+            assert X.indices.size == 0 or X.indices.max() < X.shape[1]
+        except WordvecError:
+            pass
+        finally:
+            shutil.rmtree(root)
+
+    check()
