@@ -104,17 +104,24 @@ def test_damaged_lm_checkpoints(base, file):
     check()
 
 
-@pytest.mark.parametrize("file", ["conll/train.txt.xz"])
-def test_damaged_task_data(base, file):
-    from wordvec.tasks.data import read_conll
+def _read_task(name, root):
+    from wordvec.tasks.data import read_brown, read_conll_splits, read_sst
+
+    return {"conll": read_conll_splits, "brown": read_brown, "sst": read_sst}[name](root / name)
+
+
+@pytest.mark.parametrize("name,file", [("conll", "conll/train.txt.xz"), ("brown", "brown/brown_tagged_original.tar.xz"),
+                                       ("sst", "sst/trees/train.txt.xz"), ("sst", "sst/trees/dev.txt")])
+def test_damaged_task_data(base, name, file):
+    assert _read_task(name, base)["train"][0]  # the intact data reads
 
     @SETTINGS
     @given(EDITS)
     def check(edits):
-        root = _damaged_copy(base, "conll", file, edits)
+        root = _damaged_copy(base, name, file, edits)
         try:
-            sentences, tags = read_conll(root / file)
-            assert [len(s) for s in sentences] == [len(t) for t in tags]
+            for sentences, labels in _read_task(name, root).values():
+                assert len(sentences) == len(labels)
         except WordvecError:
             pass
         finally:

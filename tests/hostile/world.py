@@ -7,11 +7,13 @@ that a case costs interpreter start-up, not computation.
 
 import bz2
 import gzip
+import io
 import json
 import lzma
 import os
 import random
 import shutil
+import tarfile
 from pathlib import Path
 
 import numpy as np
@@ -74,6 +76,22 @@ def build(root):
     conll.mkdir()
     for name in ("train.txt.xz", "valid.txt.xz", "test.txt.xz"):
         (conll / name).write_bytes(lzma.compress(conll_text().encode()))
+
+    brown = root / "brown"
+    brown.mkdir()
+    with tarfile.open(brown / "brown_tagged_original.tar.xz", "w:xz") as tar:
+        for member in ("brown/ca01", "brown/ca05", "brown/ca10"):
+            data = "\n\tThe/at king/nn sat/vbd ./.\n\n\tA/at queen/nn-tl ran/vbd ./.\n".encode()
+            info = tarfile.TarInfo(member)
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+
+    sst = root / "sst" / "trees"
+    sst.mkdir(parents=True)
+    trees = "(3 (2 It) (4 works))\n(1 (1 Bad) (2 film))\n"
+    (sst / "train.txt.xz").write_bytes(lzma.compress(trees.encode()))
+    (sst / "dev.txt").write_text(trees, encoding="utf-8")
+    (sst / "test.txt").write_text(trees, encoding="utf-8")
     return root
 
 
