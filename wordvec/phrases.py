@@ -106,6 +106,8 @@ class Phrases:
     def learn(self, source):
         """Count the words and adjacent word pairs of ``source`` (a path, or token lists)."""
         corpus = self._corpus(source)
+        # a Corpus passed in decides how documents are read, for later rewriting too
+        self.lowercase, self.max_document_length = corpus.lowercase, corpus.max_document_length
         start = time.perf_counter()
         self.words = count_tokens(_blocks(corpus), self.max_vocab_size)
         self.total_tokens = int(self.words.counts.sum()) + self.words.pruned_tokens
@@ -203,11 +205,11 @@ class Phrases:
         state = np.array([-1, 0, 0, 0], dtype=np.int64)
         with atomic_write(output, "wb") as handle:
             for block in _blocks(corpus):
-                out, state = self._join(np.frombuffer(block, dtype=np.uint8), state)
+                out, state = self._join(np.frombuffer(block, dtype=np.uint8), state, corpus.max_document_length)
                 handle.write(out)
         return int(state[kernels.N_JOINED])
 
-    def _join(self, buf, state):
+    def _join(self, buf, state, max_document_length=None):
         delimiter = np.frombuffer(self.delimiter.encode("utf-8"), dtype=np.uint8)
         out = np.empty(buf.size + (delimiter.size - 1) * (buf.size // 2 + 1) + 2, dtype=np.uint8)
         table = self.words
@@ -215,7 +217,7 @@ class Phrases:
             buf, table.slots, table.hashes, table.word_start, table.word_len, table.arena,
             self._word_counts(), self.pair_keys, self.pair_counts, SCORINGS[self.scoring],
             float(self.min_count), float(self.total_tokens), self.threshold, delimiter,
-            self.max_document_length, out, state)
+            max_document_length or self.max_document_length, out, state)
         return out[:written].tobytes(), state
 
     # -- export --------------------------------------------------------------------
