@@ -99,7 +99,7 @@ class Phrases:
         self.words = None  # TokenTable of every word counted
         self.pair_keys = self.pair_counts = None  # the pair table, see kernels.phrases
         self.total_tokens = 0
-        self.learn_seconds = 0.0
+        self.learn_seconds = self.write_seconds = 0.0
 
     # -- learning ------------------------------------------------------------------
 
@@ -202,11 +202,13 @@ class Phrases:
         document per line; returns the number of phrases joined."""
         self._require_learned()
         corpus = self._corpus(source)
+        start = time.perf_counter()
         state = np.array([-1, 0, 0, 0], dtype=np.int64)
         with atomic_write(output, "wb") as handle:
             for block in _blocks(corpus):
                 out, state = self._join(np.frombuffer(block, dtype=np.uint8), state, corpus.max_document_length)
                 handle.write(out)
+        self.write_seconds = time.perf_counter() - start
         return int(state[kernels.N_JOINED])
 
     def _join(self, buf, state, max_document_length=None):

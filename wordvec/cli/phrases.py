@@ -56,9 +56,10 @@ def run(args):
     last = passes[-1]
     found = last.top()
     tokens = passes[0].total_tokens
+    learn = sum(p.learn_seconds for p in passes)
     print(f"{tokens:,} tokens; {len(found):,} phrases above {threshold:g} in the last of {args.passes} "
-          f"pass(es); wrote {args.output} in {seconds:.1f} s ({tokens * args.passes / max(seconds, 1e-9) / 1e6:.1f}M "
-          f"tokens/s)")
+          f"pass(es); wrote {args.output} in {seconds:.1f} s (counting {learn:.1f} s, "
+          f"rewriting {seconds - learn:.1f} s; {tokens * args.passes / max(seconds, 1e-9) / 1e6:.1f}M tokens/s)")
     if not found:
         print(f"no pair scores above {threshold:g}: the text was copied unchanged (lower --threshold?)")
     if args.top > 0 and found:
