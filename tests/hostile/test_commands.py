@@ -199,6 +199,16 @@ CASES = [
          ("refusing", "input")),
     Case("cooccur-output-unwritable", ("cooccur", "{d}/corpus.txt", "-o", "{d}/corpus.txt/x.npz"), ("corpus.txt",),
          ("not a directory",)),
+    Case("phrases-output-is-input", ("phrases", "{d}/corpus.txt", "-o", "{d}/corpus.txt"), ("corpus.txt",),
+         ("refusing", "input")),
+    Case("phrases-export-onto-input", ("phrases", "{d}/corpus.txt", "-o", "{d}/p.txt", "--export", "{d}/corpus.txt"),
+         ("corpus.txt",), ("refusing", "input")),
+    Case("phrases-fake-xz", ("phrases", "{d}/c.xz", "-o", "{d}/p.txt"), (), ("not a valid .xz",),
+         damage=_write("c.xz", "not xz")),
+    Case("phrases-unicode-spaces-stay-in-tokens", ("phrases", "{d}/u.txt", "-o", "{d}/p.txt", "--min-count", "1",
+                                                   "--threshold", "1e9"), (), outputs=("p.txt",),
+         damage=_write("u.txt", "new\u00a0york is\u2028big\n" * 3),
+         check=lambda d, r: (d / "p.txt").read_text(encoding="utf-8") == "new\u00a0york is\u2028big\n" * 3),
     # -- similar / analogy ------------------------------------------------------------
     Case("similar-topn-zero", ("similar", "{d}/vec.bin", "king", "--topn", "0"), ("vec.bin",), ("--topn",)),
     Case("similar-topn-negative", ("similar", "{d}/vec.bin", "king", "--topn", "-3"), ("vec.bin",), ("--topn",)),
@@ -375,7 +385,7 @@ def subprocess_runs(base, tmp_path_factory):
 def test_the_table_is_large_and_covers_every_command():
     assert len(CASES) >= 60 and len({case.name for case in CASES}) == len(CASES)
     commands = {case.argv[0] if case.argv[0] not in ("lm", "task") else " ".join(case.argv[:2]) for case in CASES}
-    assert commands >= {"train", "vocab", "cooccur", "similar", "analogy", "evaluate", "convert", "info",
+    assert commands >= {"train", "vocab", "cooccur", "phrases", "similar", "analogy", "evaluate", "convert", "info",
                         "task ner", "task pos", "task charlm", "lm train", "lm eval", "lm sample", "demo"}
 
 
