@@ -63,7 +63,7 @@ def read_array(file, shape=None, kinds=FLOAT, finite=True, mmap_mode=None):
     if shape is not None and not _shape_matches(found, tuple(shape)):
         raise FormatError(file, None, f"array of shape {found}, expected {_shown(tuple(shape))}")
     if dtype.hasobject or dtype.kind not in kinds:
-        wanted = "floating-point numbers" if kinds == FLOAT else "integers"
+        wanted = {FLOAT: "floating-point numbers", INTEGER: "integers"}.get(kinds, f"dtype kind {kinds!r}")
         raise FormatError(file, None, f"array holds {dtype}, not {wanted}")
     if data_start + int(np.prod(found, dtype=np.int64)) * dtype.itemsize > size:
         raise FormatError(file, None, "the file is truncated")

@@ -21,9 +21,9 @@ import shutil
 import tempfile
 from pathlib import Path
 
-log = logging.getLogger(__name__)
-
 import numpy as np
+
+log = logging.getLogger(__name__)
 
 
 @contextlib.contextmanager
