@@ -55,7 +55,8 @@ def register(subparsers):
                        help="BLAS threads (default 1: the cell's small products run fastest single-threaded)")
     train.add_argument("--resume", action="store_true", help="continue training the checkpoint at -o MODEL")
     train.add_argument("--no-progress", action="store_true", help="no progress bar")
-    train.add_argument("-o", "--output", required=True, metavar="MODEL", help="model directory to write")
+    train.add_argument("-o", "--output", required=True, metavar="MODEL",
+                       help="model directory to write; an existing MODEL is refused unless --resume is given")
     train.set_defaults(run=run_train)
 
     evaluate = actions.add_parser("eval", help="cross-entropy and perplexity of a model on a file")
