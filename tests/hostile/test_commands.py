@@ -10,7 +10,6 @@ parallel; the rest call ``wordvec.cli.main`` in-process.
 """
 
 import concurrent.futures
-import json
 import lzma
 import os
 from dataclasses import dataclass, field

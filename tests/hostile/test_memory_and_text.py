@@ -4,7 +4,6 @@ shared by the tokenizer and every writer."""
 import tracemalloc
 
 import numpy as np
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
