@@ -108,3 +108,14 @@ def test_a_crash_between_the_two_renames_falls_back_to_the_newest_complete_save(
     model.save(tmp_path / "model.wv")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["model.wv"]
     assert json.loads((tmp_path / "model.wv" / "model.json").read_text())["format"] == "wordvec-word2vec"
+
+
+def test_a_window_config_asking_for_a_huge_model_is_refused_before_allocating(saved, tmp_path):
+    import shutil
+
+    cls, directory = saved["window"]
+    copy = tmp_path / "window"
+    shutil.copytree(directory, copy)
+    world.edit_json(copy / "config.json", lambda c: c.update(vector_size=10**9))
+    with pytest.raises(WordvecError, match="bytes"):
+        cls.load(copy)

@@ -328,6 +328,7 @@ class WindowClassifier:
             with open(os.path.join(path, "config.json"), encoding="utf-8") as handle:
                 config = json.load(handle)
             words, history, names = config.pop("words"), config.pop("history"), config.pop("arrays")
+            _check_size(path, config, len(words))
             model = cls(words=words, **config)
             arrays = model._all_arrays()
             for name in names:  # shape, dtype and finite values checked before use
@@ -340,6 +341,21 @@ class WindowClassifier:
         model.index = {w: i for i, w in enumerate(words)}
         model.history = history
         return model
+
+
+def _check_size(path, config, n_words):
+    """Refuse a config.json whose arrays could not fit in the directory's .npy files (a
+    damaged file asking for a huge model), before the constructor allocates them."""
+    sizes = [config.get(k) for k in ("vector_size", "window", "hidden")]
+    if not all(type(n) is int and n >= 0 for n in sizes) or not isinstance(config.get("classes"), list):
+        raise WordvecError(f"{path} is not a saved window classifier (vector_size, window, hidden, classes)")
+    D, window, hidden = sizes
+    inputs = (2 * window + 1 if config.get("context", "centred") == "centred" else window) * D  # M * D
+    at_least = 4 * (n_words * D + inputs * (hidden or len(config["classes"])))  # E and the first layer, float32
+    on_disk = sum(entry.stat().st_size for entry in os.scandir(path) if entry.name.endswith(".npy"))
+    if at_least > on_disk:
+        raise WordvecError(f"{path} is not a usable window classifier: config.json asks for at least "
+                           f"{at_least} bytes of arrays, but its .npy files hold {on_disk}")
 
 
 def check_replaceable(path):
