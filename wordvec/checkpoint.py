@@ -132,7 +132,9 @@ class _SigintHandler:
 
 def read_metadata(path):
     """The ``checkpoint.json`` of checkpoint ``path`` (one-sentence errors)."""
-    path = Path(path)
+    from wordvec.atomic import saved_directory
+
+    path = saved_directory(path, FILE)  # a crash mid-replace leaves the previous checkpoint aside
     if not path.exists():
         raise WordvecError(f"checkpoint not found: {path}")
     file = path / FILE

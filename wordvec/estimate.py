@@ -154,13 +154,13 @@ def word2vec(model, V, longest_document=None):
     one document, the window, the output coefficients)."""
     from wordvec.kernels import word2vec as kernels
 
-    D, mode = model.vector_size, model.mode
+    D, mode, rows = model.vector_size, model.mode, model.output_rows(V)
     arrays = {"vocabulary": vocabulary_bytes(V), "input vectors W_in": V * D * FLOAT32}
-    if mode & (kernels.NEGATIVE_SAMPLING | kernels.FULL_SOFTMAX):
-        arrays["output vectors W_out"] = V * D * FLOAT32
-    if mode & kernels.HIERARCHICAL_SOFTMAX:
+    if rows["W_out"]:
+        arrays["output vectors W_out"] = rows["W_out"] * D * FLOAT32
+    if rows["W_inner"]:
         depth = max(1, int(V).bit_length() * 2)  # Huffman codes of Zipfian counts: ~2 log2 V at most
-        arrays["inner-node vectors W_inner"] = max(V - 1, 1) * D * FLOAT32
+        arrays["inner-node vectors W_inner"] = rows["W_inner"] * D * FLOAT32
         arrays["Huffman paths"] = V * depth * (INT32 + 1)
     arrays["subsampling table"] = V * (FLOAT32 + FLOAT64)
     if mode & kernels.NEGATIVE_SAMPLING:
