@@ -6,13 +6,9 @@ absent, so reading it first would fail with another message) and without writing
 anything.  Nothing here reaches a compiled kernel, so the rows run in-process through
 ``wordvec.cli.main``; the one that trains runs in a subprocess."""
 
-import contextlib
-import io
-import subprocess
-
 import pytest
 
-from .harness import assert_clean_failure, run_cli
+from .harness import assert_clean_failure, run_cli, run_main
 
 TRAIN = ("train", "{absent}", "-o", "{out}")
 TASK = "--data", "{absent}"
@@ -83,23 +79,10 @@ CASES = [
 @pytest.mark.parametrize("argv, fragments", CASES, ids=[" ".join(a[:1] + a[-2:]) for a, _ in CASES])
 def test_out_of_range_arguments_fail_up_front_in_one_sentence(tmp_path, argv, fragments):
     filled = [a.format(absent=tmp_path / "absent.txt", out=tmp_path / "out.bin") for a in argv]
-    result = run_in_process(*filled)
+    result = run_main(*filled)
     assert result.returncode == 2
     assert_clean_failure(result, *fragments)
     assert sorted(p.name for p in tmp_path.iterdir()) == []  # nothing read, nothing written
-
-
-def run_in_process(*argv):
-    """``wordvec.cli.main(ARGV)`` here, as a CompletedProcess (argparse's exit included)."""
-    from wordvec.cli import main
-
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            code = main(list(argv))
-        except SystemExit as exit_:
-            code = exit_.code
-    return subprocess.CompletedProcess(argv, code, out.getvalue(), err.getvalue())
 
 
 def test_whole_numbers_may_use_scientific_notation(tmp_path):
