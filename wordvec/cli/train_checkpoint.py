@@ -29,8 +29,8 @@ def add_arguments(parser):
         "bitwise the vectors of an uninterrupted one.")
     group.add_argument("--checkpoint-every", metavar="EVERY", default=None, type=_every,
                        help="also write a checkpoint every EVERY: a duration (30s, 10min, 2h) or a "
-                            "number of words (500kw, 5Mw, 2000000w); GloVe checkpoints after the "
-                            "epoch in which it falls due")
+                            "number of words (500kw, 5Mw, 2000000w; GloVe counts its non-zero "
+                            "updates); GloVe checkpoints at the end of the epoch in which one falls due")
     group.add_argument("--checkpoint", metavar="DIR", default=None,
                        help="where checkpoints go (default OUT.checkpoint); removed once OUT is written")
     group.add_argument("--resume", metavar="CHECKPOINT", default=None,
