@@ -61,6 +61,7 @@ def _load_array(path, directory, name, shape=None):
 
 def load_checkpoint(path):
     from wordvec.lm_data import LMVocab
+    from wordvec.models.attention_lm import ATTENTION_CELLS, AttentionLM
     from wordvec.models.rnnlm import RNNLM
 
     path = os.fspath(path)
@@ -79,7 +80,9 @@ def load_checkpoint(path):
     if meta.get("version") != VERSION:
         raise _corrupt(path, f"format version {meta.get('version')} is not supported (expected {VERSION})")
     try:
-        model = RNNLM(LMVocab.from_json(meta["vocabulary"]), **meta["config"])
+        # (the attention LM shares the format; config["cell"] tells the two apart)
+        model_class = AttentionLM if meta["config"].get("cell") in ATTENTION_CELLS else RNNLM
+        model = model_class(LMVocab.from_json(meta["vocabulary"]), **meta["config"])
         expected = meta["params"]
         if set(expected) != set(model.params):
             raise _corrupt(path, "its parameter list does not match its configuration")
@@ -92,6 +95,6 @@ def load_checkpoint(path):
         model.history = list(meta.get("history", []))
         steps = _load_array(path, "", "steps")
         model.steps = [tuple(row) for row in steps.reshape(-1, 3).tolist()]
-    except (KeyError, TypeError) as error:
+    except (KeyError, TypeError, AttributeError) as error:
         raise _corrupt(path, f"model.json lacks or mistypes an entry ({error})") from None
     return model
