@@ -94,7 +94,9 @@ class AttentionLM(LanguageModel):
 
     # ------------------------------------------------------------ forward / backward
     def _forward(self, inputs, rng=None):
-        """inputs int (B, T), T <= context -> (logits (B*T, V) in batch-major order, cache)."""
+        """inputs int (B, T), T <= context -> (logits (B*T, V) in batch-major order, cache).
+
+        The logits live in a buffer the next call overwrites."""
         p, c = self.params, self.config
         B, T = inputs.shape
         if T > c["context"]:
@@ -110,10 +112,10 @@ class AttentionLM(LanguageModel):
         Hn, ln_cache = layer_norm_forward(X, p["lnf_g"], p["lnf_b"])
         Hd, mask_h = dropout_forward(Hn, rate, rng)
         Hflat = Hd.reshape(B * T, -1)
-        logits = linear_forward(Hflat, p[self.output_name], p["b_y"])
+        logits = linear_forward(Hflat, p[self.output_name], p["b_y"], out=self._logits_buffer(B * T))
         return logits, (mask_x, block_caches, ln_cache, mask_h, Hflat)
 
-    def loss_and_grads(self, inputs, targets, state=None, rng=None):
+    def loss_and_grads(self, inputs, targets, state=None, rng=None, grads=None):
         """inputs, targets int (B, T) -> (loss, count, grads, new_state); as RNNLM's.
 
         ``state`` is ignored and an empty history returned: each segment is its own
@@ -125,7 +127,7 @@ class AttentionLM(LanguageModel):
         target_ids = targets.reshape(-1)
         loss, probs, count = softmax_cross_entropy_forward(logits, target_ids)
 
-        grads = {name: np.zeros_like(value) for name, value in p.items()}
+        grads = self._zeroed_grads(grads)
         dlogits = softmax_cross_entropy_backward(probs, target_ids, count)
         dH = linear_backward(dlogits, Hflat, p[self.output_name], grads[self.output_name], grads["b_y"])
         dX = layer_norm_backward(dropout_backward(dH.reshape(B, T, -1), mask_h), p["lnf_g"], grads["lnf_g"],
@@ -152,7 +154,7 @@ class AttentionLM(LanguageModel):
         history = np.concatenate([state[0], ids[:, None]], axis=1)[:, -self.config["context"]:]
         logits, _ = self._forward(history)
         T = history.shape[1]
-        return logits.reshape(history.shape[0], T, -1)[:, -1], (history,)
+        return logits.reshape(history.shape[0], T, -1)[:, -1].copy(), (history,)  # (logits is a reused buffer)
 
     # ------------------------------------------------------------ use
     def evaluate(self, stream, batch_size=16, bptt=None):

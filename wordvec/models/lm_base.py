@@ -22,6 +22,25 @@ class LanguageModel:
     def num_parameters(self):
         return int(sum(p.size for p in self.params.values()))
 
+    def _logits_buffer(self, N):
+        """A reused (N, V) array for the output layer's logits (20 MB for a word model's
+        512 tokens x 10k words: allocated afresh at every update, its pages would be
+        faulted in and zeroed each time).  One buffer, replaced when N changes."""
+        shape, dtype = (N, len(self.vocab)), np.dtype(self.config["dtype"])
+        buffer = self.__dict__.get("_logits")
+        if buffer is None or buffer.shape != shape or buffer.dtype != dtype:
+            buffer = self.__dict__["_logits"] = np.empty(shape, dtype=dtype)
+        return buffer
+
+    def _zeroed_grads(self, grads=None):
+        """One zero buffer per parameter: ``grads`` (the dict the previous update
+        returned, reused by the trainer) zeroed in place, or fresh ones."""
+        if grads is None:
+            return {name: np.zeros_like(value) for name, value in self.params.items()}
+        for g in grads.values():
+            g.fill(0)
+        return grads
+
     def sample(self, n=10, max_length=200, temperature=1.0, seed=None):
         """Draw ``n`` sequences (lists of token ids, end symbol excluded) in parallel.
 

@@ -94,7 +94,9 @@ class RNNLM(LanguageModel):
 
     # ------------------------------------------------------------ forward / backward
     def _forward(self, inputs, state, rng=None):
-        """inputs int (B, T) -> (logits (T*B, V) in time-major order, new state, cache)."""
+        """inputs int (B, T) -> (logits (T*B, V) in time-major order, new state, cache).
+
+        The logits live in a buffer the next call overwrites."""
         p, c = self.params, self.config
         rate = c["dropout"] if rng is not None else 0.0
         ids = inputs.T  # time-major (T, B)
@@ -109,15 +111,16 @@ class RNNLM(LanguageModel):
         Ad, mask_a = dropout_forward(A, rate, rng)
         Hflat = Ad.reshape(T * B, -1)
         P = linear_forward(Hflat, p["W_proj"]) if self.uses_projection else Hflat
-        logits = linear_forward(P, p[self.output_name], p["b_y"])
+        logits = linear_forward(P, p[self.output_name], p["b_y"], out=self._logits_buffer(T * B))
         return logits, new_state, (ids, mask_x, cell_cache, mask_a, Hflat, P)
 
-    def loss_and_grads(self, inputs, targets, state, rng=None):
+    def loss_and_grads(self, inputs, targets, state, rng=None, grads=None):
         """inputs, targets int (B, T); state from :meth:`initial_state` ->
         (loss, count, grads, new_state).
 
         loss = mean cross-entropy (nats) over the ``count`` targets that are not IGNORE;
-        grads has one zero-initialised buffer per parameter, filled by ``+=``.  Dropout
+        grads has one zero-initialised buffer per parameter, filled by ``+=`` (the
+        ``grads`` passed in, zeroed, when given: the trainer reuses one set).  Dropout
         is applied when ``rng`` is given and the model's dropout > 0.  The new state is
         the last step's, to carry into the next segment (truncated BPTT: no gradient
         flows into ``state``).
@@ -127,7 +130,7 @@ class RNNLM(LanguageModel):
         target_ids = targets.T.reshape(-1)
         loss, probs, count = softmax_cross_entropy_forward(logits, target_ids)
 
-        grads = {name: np.zeros_like(value) for name, value in p.items()}
+        grads = self._zeroed_grads(grads)
         dlogits = softmax_cross_entropy_backward(probs, target_ids, count)
         dP = linear_backward(dlogits, P, p[self.output_name], grads[self.output_name], grads["b_y"])
         dH = linear_backward(dP, Hflat, p["W_proj"], grads["W_proj"]) if self.uses_projection else dP
