@@ -109,3 +109,60 @@ def test_cli_trains_attention_lowers_loss_and_evaluates_samples_resumes(tmp_path
     capsys.readouterr()
     assert train("--epochs", "7", "--bptt", "16", "--resume") == 2
     assert "context" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- LSTM with attention over its past
+@pytest.mark.parametrize("score, tie, memory", [("multiplicative", False, 3), ("additive", True, 2), ("dot", True, 0)])
+def test_lstm_attention_gradients_match_finite_differences(score, tie, memory):
+    model = RNNLM(tiny_vocab(), cell="lstm-attention", hidden_size=4, embedding_size=3, tie_embeddings=tie,
+                  attention_score=score, memory=memory, seed=5, dtype="float64")
+    rng = np.random.default_rng(6)
+    for p in model.params.values():
+        p += rng.normal(0, 0.3, p.shape)
+    inputs, targets = rng.integers(0, V, (B, T)), rng.integers(0, V, (B, T))
+    state = (rng.normal(0, 0.5, (B, 4)), rng.normal(0, 0.5, (B, 4)), rng.normal(0, 0.5, (B, memory, 4)))
+    loss, count, grads, new_state = model.loss_and_grads(inputs, targets, state)
+    assert new_state[2].shape == (B, memory, 4)
+    # eps=1e-3: additive attention's W2 gradient is ~1e-4 (W2 s shifts every score of a
+    # query alike, which the softmax nearly cancels), so the round-off of a smaller step
+    # (1e-16 |loss| / eps) would reach 1e-6 of it; the 4th-order difference's truncation
+    # error stays ~eps^4.
+    error = check_gradient(lambda: model.loss_and_grads(inputs, targets, state)[0], model.params, grads, eps=1e-3)
+    print(f"lstm-attention {score} tie={tie}: max relative error {error:.2e}")
+    assert error < 1e-6
+
+
+def test_lstm_attention_carries_its_memory_across_segments_and_steps():
+    rng = np.random.default_rng(8)
+    inputs = rng.integers(0, V, (B, 2 * T))
+    targets = np.roll(inputs, -1, axis=1)
+
+    def split_and_whole(memory):
+        model = RNNLM(tiny_vocab(), cell="lstm-attention", hidden_size=4, embedding_size=3, memory=memory, seed=7,
+                      dtype="float64")
+        whole = model.sequence_loss(inputs, targets, model.initial_state(B))[0]
+        first, _, state = model.sequence_loss(inputs[:, :T], targets[:, :T], model.initial_state(B))
+        return model, first, first + model.sequence_loss(inputs[:, T:], targets[:, T:], state)[0], whole
+
+    model, first, split, whole = split_and_whole(memory=2 * T)  # remembers the whole first segment
+    assert split == pytest.approx(whole, rel=1e-12)
+    state, nll = model.initial_state(B), 0.0  # one step at a time, as when sampling
+    for t in range(T):
+        logits, state = model.step_logits(inputs[:, t], state)
+        logp = logits - np.log(np.exp(logits).sum(axis=1, keepdims=True))
+        nll -= logp[np.arange(B), targets[:, t]].sum()
+    assert nll == pytest.approx(first, rel=1e-12)
+    _, _, split, whole = split_and_whole(memory=2)  # forgets all but 2 states of the first segment
+    assert split != pytest.approx(whole, rel=1e-6)
+
+
+def test_cli_trains_lstm_attention(tmp_path, capsys):
+    (tmp_path / "words.txt").write_text("the cat sat on the mat\nthe dog sat on the log\n" * 10, encoding="utf-8")
+    argv = ["-q", "lm", "train", str(tmp_path / "words.txt"), "--valid", str(tmp_path / "words.txt"), "--level",
+            "word", "--cell", "lstm-attention", "--hidden", "16", "--embedding", "8", "--tie", "--epochs", "6",
+            "--bptt", "6", "--batch-size", "2", "--lr", "0.02", "--no-progress", "-o", str(tmp_path / "m")]
+    assert main(argv) == 0
+    history = json.loads((tmp_path / "m" / "model.json").read_text())["history"]
+    assert history[-1]["valid_loss"] < history[0]["valid_loss"] - 0.3
+    loaded = RNNLM.load(tmp_path / "m")
+    assert loaded.config["cell"] == "lstm-attention" and loaded.config["memory"] == 32

@@ -40,37 +40,41 @@ def zero_grads(params):
 @pytest.mark.parametrize("kind", sorted(SCORES))
 def test_scores_match_the_seed_formulas(kind):
     rng = np.random.default_rng(0)
-    d = 4
+    d, M = 4, 2
     params = init_score_params(kind, d, d, 3, rng)
-    s, H = rng.normal(size=(B, d)), rng.normal(size=(B, N, d))
+    s, H = rng.normal(size=(B, M, d)), rng.normal(size=(B, N, d))
     e, _ = SCORES[kind][0](s, H, params)
     for b in range(B):
-        for i in range(N):
-            if kind == "dot":
-                expected = s[b] @ H[b, i]
-            elif kind == "multiplicative":
-                expected = s[b] @ params["W"] @ H[b, i]
-            else:
-                expected = params["v"] @ np.tanh(params["W1"] @ H[b, i] + params["W2"] @ s[b])
-            assert e[b, i] == pytest.approx(expected, rel=1e-12)
+        for m in range(M):
+            for i in range(N):
+                if kind == "dot":
+                    expected = s[b, m] @ H[b, i]
+                elif kind == "multiplicative":
+                    expected = s[b, m] @ params["W"] @ H[b, i]
+                else:
+                    expected = params["v"] @ np.tanh(params["W1"] @ H[b, i] + params["W2"] @ s[b, m])
+                assert e[b, m, i] == pytest.approx(expected, rel=1e-12)
 
 
 @pytest.mark.parametrize("kind", sorted(SCORES))
-def test_attention_step_gradients_match_finite_differences(kind):
+@pytest.mark.parametrize("M", [1, 3])
+def test_attention_step_gradients_match_finite_differences(kind, M):
     rng = np.random.default_rng(1)
     d1 = 4
     d2 = d1 if kind == "dot" else 3  # dot-product attention needs d1 = d2 (seed 002)
     params = init_score_params(kind, d1, d2, 5, rng)
-    s, H = rng.normal(size=(B, d2)), rng.normal(size=(B, N, d1))
-    R = rng.normal(size=(B, d1))  # loss = sum(a * R)
-    a, alpha, cache = attention_forward(s, H, params, kind)
-    np.testing.assert_allclose(alpha.sum(axis=1), 1.0)
-    np.testing.assert_allclose(a, np.einsum("bn,bnd->bd", alpha, H))
+    s, H = rng.normal(size=(B, M, d2)), rng.normal(size=(B, N, d1))
+    allowed = np.arange(N)[None, :] <= np.arange(M)[:, None] + 1  # query m sees states 0..m+1
+    R = rng.normal(size=(B, M, d1))  # loss = sum(a * R)
+    a, alpha, cache = attention_forward(s, H, params, kind, allowed)
+    np.testing.assert_allclose(alpha.sum(axis=2), 1.0)
+    assert np.all(alpha[:, ~allowed] == 0.0)
+    np.testing.assert_allclose(a, np.einsum("bmn,bnd->bmd", alpha, H))
     grads = zero_grads(params)
     ds, dH = attention_backward(R, params, grads, cache)
-    loss = lambda: float(np.sum(attention_forward(s, H, params, kind)[0] * R))  # noqa: E731
+    loss = lambda: float(np.sum(attention_forward(s, H, params, kind, allowed)[0] * R))  # noqa: E731
     error = check_gradient(loss, dict(params, s=s, H=H), dict(grads, s=ds, H=dH))
-    print(f"{kind}: max relative error {error:.2e}")
+    print(f"{kind}, {M} queries: max relative error {error:.2e}")
     assert error < 1e-6
 
 

@@ -1,6 +1,6 @@
 """`wordvec lm train|eval|sample`: recurrent (RNN, LSTM) and self-attention language models by hand.
 
-    wordvec lm train TRAIN_FILE --valid FILE --level char|word --cell rnn|lstm|attention
+    wordvec lm train TRAIN_FILE --valid FILE --level char|word --cell rnn|lstm|lstm-attention|attention
                      --hidden N --embedding N [--tie] [--blocks N] [--epochs N] [--bptt N]
                      [--batch-size N] [--lr F] [--clip F] [--seed N] -o MODEL
     wordvec lm eval MODEL FILE [--json]
@@ -27,8 +27,9 @@ def register(subparsers):
     train.add_argument("train_file", metavar="TRAIN_FILE", help="training text, one sequence per line")
     train.add_argument("--valid", metavar="FILE", help="validation text, scored after every epoch")
     train.add_argument("--level", choices=("char", "word"), help="tokens are characters or words (default char)")
-    train.add_argument("--cell", choices=("rnn", "lstm", "attention"),
-                       help="recurrent cell, or attention for a causal self-attention model (default lstm)")
+    train.add_argument("--cell", choices=("rnn", "lstm", "lstm-attention", "attention"),
+                       help="recurrent cell; lstm-attention: an LSTM attending to its past hidden states; "
+                            "attention: a causal self-attention model (default lstm)")
     train.add_argument("--hidden", type=int, metavar="N",
                        help="hidden size H; attention: the feed-forward width (default 128)")
     train.add_argument("--embedding", type=int, metavar="N", help="embedding size D (default 64)")

@@ -21,62 +21,66 @@ from wordvec.math.softmax_ce import linear_backward, linear_forward
 
 # ================================================================ seq2seq attention (seed 002)
 # ---------------------------------------------------------------- scoring functions
+# Written for M queries at once (s (B, M, d2): the decoder states of M steps), each
+# scoring the same N states; M = 1 is the notes' one decoder step.
 def dot_scores_forward(s, H, params):
-    """s (B, d), H (B, N, d) -> (e (B, N), cache).
+    """s (B, M, d), H (B, N, d) -> (e (B, M, N), cache).
 
     Seed 002, "Attention variants", basic dot-product attention: e_i = s^T h_i.
     """
-    return np.einsum("bnd,bd->bn", H, s), None
+    return s @ H.swapaxes(1, 2), None
 
 
 def dot_scores_backward(de, s, H, params, grads, cache):
-    """de (B, N) -> (ds (B, d), dH (B, N, d)).   de_i/ds = h_i,  de_i/dh_i = s."""
-    return np.einsum("bn,bnd->bd", de, H), de[:, :, None] * s[:, None, :]
+    """de (B, M, N) -> (ds (B, M, d), dH (B, N, d)).   de_i/ds = h_i,  de_i/dh_i = s."""
+    return de @ H, de.swapaxes(1, 2) @ s
 
 
 def multiplicative_scores_forward(s, H, params):
-    """s (B, d2), H (B, N, d1), W (d2, d1) -> (e (B, N), cache = u (B, d1)).
+    """s (B, M, d2), H (B, N, d1), W (d2, d1) -> (e (B, M, N), cache = u (B, M, d1)).
 
     Seed 002, "Attention variants", multiplicative attention: e_i = s^T W h_i,
     computed as u^T h_i with u^T = s^T W.
     """
     u = s @ params["W"]
-    return np.einsum("bnd,bd->bn", H, u), u
+    return u @ H.swapaxes(1, 2), u
 
 
 def multiplicative_scores_backward(de, s, H, params, grads, u):
-    """de (B, N) -> (ds (B, d2), dH (B, N, d1)); grads["W"] += s^T du.
+    """de (B, M, N) -> (ds (B, M, d2), dH (B, N, d1)); grads["W"] += sum s du^T.
 
-    du = sum_i de_i h_i;  dW = s du^T (outer product, summed over the batch);
-    ds = W du;  dh_i = de_i u.
+    du = sum_i de_i h_i;  dW = s du^T (outer product, summed over queries and batch);
+    ds = W du;  dh_i = sum over queries of de_i u.
     """
-    du = np.einsum("bn,bnd->bd", de, H)
-    grads["W"] += s.T @ du
-    return du @ params["W"].T, de[:, :, None] * u[:, None, :]
+    du = de @ H
+    grads["W"] += s.reshape(-1, s.shape[2]).T @ du.reshape(-1, du.shape[2])
+    return du @ params["W"].T, de.swapaxes(1, 2) @ u
 
 
 def additive_scores_forward(s, H, params):
-    """s (B, d2), H (B, N, d1), W1 (d3, d1), W2 (d3, d2), v (d3,) -> (e (B, N), cache = tanh (B, N, d3)).
+    """s (B, M, d2), H (B, N, d1), W1 (d3, d1), W2 (d3, d2), v (d3,) ->
+    (e (B, M, N), cache = tanh (B, M, N, d3)).
 
     Seed 002, "Attention variants", additive attention: e_i = v^T tanh(W1 h_i + W2 s).
     """
-    z = H @ params["W1"].T + (s @ params["W2"].T)[:, None, :]
+    z = (H @ params["W1"].T)[:, None, :, :] + (s @ params["W2"].T)[:, :, None, :]
     u = np.tanh(z)
     return u @ params["v"], u
 
 
 def additive_scores_backward(de, s, H, params, grads, u):
-    """de (B, N) -> (ds (B, d2), dH (B, N, d1)); grads W1, W2, v += this batch's.
+    """de (B, M, N) -> (ds (B, M, d2), dH (B, N, d1)); grads W1, W2, v += this batch's.
 
     dv = sum_i de_i u_i;  dz_i = de_i v * (1 - u_i^2)  (tanh' = 1 - tanh^2);
-    dW1 = sum_i dz_i h_i^T;  dh_i = W1^T dz_i;  dW2 = (sum_i dz_i) s^T;  ds = W2^T sum_i dz_i.
+    dW1 = sum_i dz_i h_i^T;  dh_i = W1^T dz_i;  dW2 = (sum_i dz_i) s^T;  ds = W2^T sum_i dz_i
+    (W1 h_i is shared by all queries, W2 s by all i: their dz are summed first).
     """
-    grads["v"] += np.einsum("bn,bnk->k", de, u)
-    dz = de[:, :, None] * params["v"] * (1.0 - u * u)  # (B, N, d3)
-    grads["W1"] += dz.reshape(-1, dz.shape[2]).T @ H.reshape(-1, H.shape[2])
-    dz_s = dz.sum(axis=1)  # W2 s is shared by all i
-    grads["W2"] += dz_s.T @ s
-    return dz_s @ params["W2"], dz @ params["W1"]
+    grads["v"] += np.einsum("bmn,bmnk->k", de, u)
+    dz = de[..., None] * params["v"] * (1.0 - u * u)  # (B, M, N, d3)
+    dz_h, dz_s = dz.sum(axis=1), dz.sum(axis=2)  # (B, N, d3), (B, M, d3)
+    grads["W1"] += dz_h.reshape(-1, dz.shape[3]).T @ H.reshape(-1, H.shape[2])
+    grads["W2"] += dz_s.reshape(-1, dz.shape[3]).T @ s.reshape(-1, s.shape[2])
+    return dz_s @ params["W2"], dz_h @ params["W1"]
 
 
 SCORES = {
@@ -140,26 +144,27 @@ def weighted_sum_backward(dout, alpha, values):
 
 
 # ---------------------------------------------------------------- one attention step
-def attention_forward(s, H, params, kind="dot"):
-    """s (B, d2) query, H (B, N, d1) values, kind in SCORES -> (a (B, d1), alpha (B, N), cache).
+def attention_forward(s, H, params, kind="dot", allowed=None):
+    """s (B, M, d2) queries, H (B, N, d1) states, kind in SCORES, allowed (M, N) bool or
+    None -> (a (B, M, d1), alpha (B, M, N), cache).
 
-    Seed 002, "Attention: in equations": e = score(s, h_1..h_N); alpha = softmax(e);
-    a = sum_i alpha_i h_i.  The caller concatenates [a; s] and proceeds.
+    Seed 002, "Attention: in equations", for each query: e = score(s, h_1..h_N);
+    alpha = softmax(e) (over the allowed states only); a = sum_i alpha_i h_i.  The
+    caller concatenates [a; s] and proceeds.
     """
     e, score_cache = SCORES[kind][0](s, H, params)
-    alpha = attention_softmax_forward(e)
-    a = weighted_sum_forward(alpha[:, None, :], H)[:, 0, :]
-    return a, alpha, (s, H, alpha, score_cache, kind)
+    alpha = attention_softmax_forward(e, allowed)
+    return weighted_sum_forward(alpha, H), alpha, (s, H, alpha, score_cache, kind)
 
 
 def attention_backward(da, params, grads, cache):
-    """da (B, d1) -> (ds (B, d2), dH (B, N, d1)); score parameters' grads += this batch's.
+    """da (B, M, d1) -> (ds (B, M, d2), dH (B, N, d1)); score parameters' grads += this batch's.
 
     H receives two gradients: as the values of the weighted sum and through the scores.
     """
     s, H, alpha, score_cache, kind = cache
-    dalpha, dH = weighted_sum_backward(da[:, None, :], alpha[:, None, :], H)
-    de = attention_softmax_backward(dalpha[:, 0, :], alpha)
+    dalpha, dH = weighted_sum_backward(da, alpha, H)
+    de = attention_softmax_backward(dalpha, alpha)
     ds, dH_scores = SCORES[kind][1](de, s, H, params, grads, score_cache)
     return ds, dH + dH_scores
 
