@@ -3,7 +3,7 @@ budget of bench_lm.py's RNN/LSTM tables.
 
     .venv/bin/python benchmarks/bench_attention_lm.py char     # dinosaur names, per-epoch valid curve
     .venv/bin/python benchmarks/bench_attention_lm.py word --models attention-tied
-    .venv/bin/python benchmarks/bench_attention_lm.py word --models lstm-tied
+    .venv/bin/python benchmarks/bench_attention_lm.py word --models lstm-attention-tied
     .venv/bin/python benchmarks/bench_attention_lm.py word-summary   # table + plot from the word runs
     .venv/bin/python benchmarks/bench_attention_lm.py weights  # attention weights on one validation sentence
 
@@ -30,8 +30,8 @@ def save(name, obj):
 
 
 def make_model(spec, vocab, width, ffn, blocks, context, dropout):
-    """spec "attention-tied" | "lstm-untied" | ...: the model of that kind, seed 1."""
-    kind, tie = spec.split("-")
+    """spec "attention-tied" | "lstm-untied" | "lstm-attention-tied" | ...: that model, seed 1."""
+    kind, tie = spec.rsplit("-", 1)
     if kind == "attention":
         return AttentionLM(vocab, hidden_size=ffn, embedding_size=width, blocks=blocks, context=context,
                            tie_embeddings=tie == "tied", dropout=dropout, seed=1)
@@ -51,6 +51,9 @@ def run_char(args):
         "lstm": RNNLM(vocab, cell="lstm", hidden_size=128, embedding_size=32, dropout=0.2, seed=1),
         "attention": AttentionLM(vocab, hidden_size=args.ffn, embedding_size=args.width, blocks=args.blocks,
                                  context=32, tie_embeddings=True, dropout=0.2, seed=1),
+        # the same LSTM, its states attending to the earlier ones (and 32 carried over)
+        "lstm-attention": RNNLM(vocab, cell="lstm-attention", hidden_size=128, embedding_size=32, dropout=0.2,
+                                seed=1),
     }
     for name, model in models.items():
         start = time.perf_counter()
