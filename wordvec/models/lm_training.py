@@ -127,9 +127,14 @@ class Adam:
     name = "adam"
 
     def __init__(self, params, lr, beta1=0.9, beta2=0.999, eps=1e-8):
+        from wordvec.kernels.adam import adam_update
+
         self.lr, self.beta1, self.beta2, self.eps, self.t = lr, beta1, beta2, eps, 0
         self.m = {k: np.zeros_like(v) for k, v in params.items()}
         self.v = {k: np.zeros_like(v) for k, v in params.items()}
+        for dtype in {v.dtype for v in params.values()}:  # compile (or load) now, not in the first update
+            one = np.zeros(1, dtype=dtype)
+            adam_update(one, one.copy(), one.copy(), one.copy(), *[dtype.type(0.5)] * 6)
 
     def _step_size(self):
         self.t += 1
