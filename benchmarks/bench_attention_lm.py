@@ -133,10 +133,10 @@ def run_word_summary(args):
 # ---------------------------------------------------------------- attention weights
 def run_weights(args):
     model = AttentionLM.load(OUT / f"lm_attention_{args.level}_model")
-    if args.level == "word":
+    if args.level == "word":  # validation lines are whole documents: a span of one
         _, valid_path = word_split(1_000_000, args.valid_tokens)
-        lines = [line for line in read_lines(valid_path) if 12 <= len(line.split()) <= 20]
-        tokens = [model.vocab.tokens[i] for i in model.vocab.encode(lines[args.line : args.line + 1])[:-1]]
+        words = read_lines(valid_path)[args.line].split()[args.start : args.start + args.length]
+        tokens = [model.vocab.tokens[i] for i in model.vocab.encode([" ".join(words)])[1:-1]]
     else:
         tokens = ["\n"] + list(dino_split()[1][args.line])
     ids = [model.vocab.index.get(t, model.vocab.unk) for t in tokens]
@@ -173,6 +173,8 @@ def main():
         p.add_argument("--valid-tokens", type=int, default=50_000)
         p.add_argument("--level", choices=("char", "word"), default="word", help="weights: which saved model")
         p.add_argument("--line", type=int, default=0, help="weights: which validation line")
+        p.add_argument("--start", type=int, default=0, help="weights, word level: first word of the span")
+        p.add_argument("--length", type=int, default=20, help="weights, word level: words in the span")
         p.set_defaults(run=run)
     args = parser.parse_args()
     if args.width is None:
