@@ -185,8 +185,9 @@ class AttentionLM(LanguageModel):
         X = position_forward(embedding_forward(self.params["embedding"], ids), self.params["position"])
         weights = []
         for layer in range(self.config["blocks"]):
-            X, (_, attn, _, _) = transformer_block_forward(X, self._block(self.params, layer))
-            weights.append(attn[4][0])  # the cache's alpha (B, T, T), batch row 0
+            X, (_, attention_cache, _, _) = transformer_block_forward(X, self._block(self.params, layer))
+            _, _, _, _, alpha, _ = attention_cache  # (X, Q, K, V, alpha (B, T, T), scale)
+            weights.append(alpha[0])
         return np.stack(weights)
 
 
