@@ -3,8 +3,8 @@
     X      = E[ids]                              (T, B, D)  input embedding (seed 003 U)
     A      = cell(X, state)                      (T, B, H)  seed 002 RNN or LSTM
     F      = [attention(a_t, past a's); a_t]     (T, B, 2H) "lstm-attention" only, else F = A
-    P      = F W_proj^T   (only if tied, H != D) (T*B, D)
-    logits = P W_out^T + b_y                     (T*B, V)   W_out = W_y (V, H), or E when tied
+    P      = F W_proj^T   (only if tied, F's width != D)  (T*B, D)
+    logits = P W_out^T + b_y                     (T*B, V)   W_out = W_y (V, H or 2H), or E when tied
     J      = mean cross-entropy of the targets
 
 "lstm-attention" is seed 002's seq2seq attention used by a decoder on its own history:
@@ -47,7 +47,7 @@ class RNNLM(LanguageModel):
     """A word- or character-level recurrent language model with hand-written gradients.
 
     ``vocab`` is a :class:`wordvec.lm_data.LMVocab` (or anything with ``len``).
-    Hyperparameters: ``cell`` ("rnn" | "lstm"), ``hidden_size`` H, ``embedding_size`` D,
+    Hyperparameters: ``cell`` ("rnn" | "lstm" | "lstm-attention"), ``hidden_size`` H, ``embedding_size`` D,
     ``tie_embeddings`` (seed 003), ``activation`` ("tanh" | "relu", RNN only),
     ``identity_init`` (W_aa = I, RNN only), ``recurrent_scale`` (multiplies W_aa's init),
     ``dropout`` (on the embeddings and the hidden states), ``seed``, ``dtype``;
