@@ -166,3 +166,23 @@ def test_cli_trains_lstm_attention(tmp_path, capsys):
     assert history[-1]["valid_loss"] < history[0]["valid_loss"] - 0.3
     loaded = RNNLM.load(tmp_path / "m")
     assert loaded.config["cell"] == "lstm-attention" and loaded.config["memory"] == 32
+
+
+@pytest.mark.parametrize("make", [
+    lambda vocab: AttentionLM(vocab, hidden_size=8, embedding_size=4, blocks=1, context=3, seed=2),
+    lambda vocab: RNNLM(vocab, cell="lstm-attention", hidden_size=5, embedding_size=3, memory=4, seed=2),
+], ids=["attention", "lstm-attention"])
+def test_stopping_mid_epoch_and_resuming_gives_the_uninterrupted_run(tmp_path, make):
+    lines = ["abcab", "bca", "cabbac", "aabc"] * 4
+    vocab = LMVocab.build(lines, "char")
+    stream = vocab.encode(lines)
+    options = dict(epochs=2, bptt=3, batch_size=2, lr=0.01, progress=False)
+    straight = make(vocab)
+    straight.fit(stream, stream, **options)
+    model, calls = make(vocab), 0
+    while not (len(model.history) == 2 and model.history[-1]["complete"]):
+        model.fit(stream, stream, time_budget=0, checkpoint=tmp_path / "m", **options)  # one update per call
+        model, calls = RNNLM.load(tmp_path / "m"), calls + 1
+    assert calls == len(straight.steps) > 4
+    for name in straight.params:
+        np.testing.assert_allclose(model.params[name], straight.params[name], rtol=1e-6, atol=1e-7)

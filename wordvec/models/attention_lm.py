@@ -11,8 +11,8 @@ The math lives in :mod:`wordvec.math.attention`; this module wires it up and giv
 model the interface the existing trainer (:mod:`wordvec.models.lm_training`), the
 checkpoints and the CLI use for the RNN/LSTM models.  Unlike those it carries no state
 from one segment to the next: a segment of at most ``context`` tokens is the whole
-context its positions see (``initial_state`` is an empty token history, used only when
-sampling, where the model re-reads the last ``context`` tokens at every step).
+context its positions see (``initial_state`` is empty; when sampling, the state is the
+token history, and the model re-reads the last ``context`` tokens at every step).
 """
 
 import numpy as np
@@ -89,8 +89,9 @@ class AttentionLM(LanguageModel):
         return {name: arrays[f"block{layer}.{name}"] for name in BLOCK_PARAMS}
 
     def initial_state(self, B):
-        """An empty token history per stream, (ids (B, 0),): nothing is carried in training."""
-        return (np.zeros((B, 0), dtype=np.int64),)
+        """Nothing is carried from segment to segment: ().  (Sampling keeps its token
+        history in the state :meth:`step_logits` returns.)"""
+        return ()
 
     # ------------------------------------------------------------ forward / backward
     def _forward(self, inputs, rng=None):
@@ -147,11 +148,13 @@ class AttentionLM(LanguageModel):
         return loss * count, count
 
     def step_logits(self, ids, state):
-        """Append ids int (B,) to the history in ``state``; logits (B, V) of the next token.
+        """Append ids int (B,) to the token history in ``state`` ((history (B, t),), or ()
+        at the start) -> (logits (B, V) of the next token, (new history,)).
 
         The model re-reads the last ``context`` tokens (no key/value cache: sampling is
         not where the time goes)."""
-        history = np.concatenate([state[0], ids[:, None]], axis=1)[:, -self.config["context"]:]
+        past = state[0] if state else np.zeros((len(ids), 0), dtype=np.int64)
+        history = np.concatenate([past, ids[:, None]], axis=1)[:, -self.config["context"]:]
         logits, _ = self._forward(history)
         T = history.shape[1]
         return logits.reshape(history.shape[0], T, -1)[:, -1].copy(), (history,)  # (logits is a reused buffer)
