@@ -23,6 +23,7 @@ Training lives in :mod:`wordvec.models.lm_training`; checkpoints in
 
 import numpy as np
 
+from wordvec import estimate, limits
 from wordvec.errors import WordvecError
 from wordvec.math.attention import SCORES, attention_backward, attention_forward, init_score_params
 from wordvec.math.lstm import init_lstm_params, lstm_backward, lstm_cell_forward, lstm_forward
@@ -62,8 +63,9 @@ class RNNLM(LanguageModel):
             raise WordvecError(f"unknown cell {cell!r}; choose one of {', '.join(CELLS)}")
         if activation not in ACTIVATIONS:
             raise WordvecError(f"unknown activation {activation!r}; choose tanh or relu")
-        if hidden_size < 1 or embedding_size < 1:
-            raise WordvecError("hidden and embedding sizes must be at least 1")
+        limits.check_int("hidden", hidden_size, "hidden_size")  # the ranges the CLI checks too
+        limits.check_int("embedding", embedding_size, "embedding_size")
+        limits.check_int("seed", seed)
         if not 0.0 <= dropout < 1.0:
             raise WordvecError(f"dropout must be in [0, 1), got {dropout}")
         self.vocab = vocab
@@ -77,10 +79,18 @@ class RNNLM(LanguageModel):
             if memory < 0:
                 raise WordvecError(f"memory must be at least 0, got {memory}")
             self.config.update(attention_score=attention_score, memory=int(memory))
+        estimate.check_fits(self.estimate_memory(), "lower hidden_size or embedding_size")
         self.params = self._init_params(len(vocab), np.random.default_rng(seed))
         self.history = []  # one dict per epoch (see lm_training)
         self.steps = []  # one (tokens seen, loss, gradient norm before clipping) per update
         self.training_state = {}  # optimizer name, its arrays, rng state, ... (lm_training)
+
+    def estimate_memory(self, batch_size=32, bptt=32, optimizer="adam"):
+        """What this model and its training allocate (parameters, gradients, optimizer
+        state, one BPTT window): a :class:`wordvec.estimate.MemoryEstimate`."""
+        c = self.config
+        return estimate.rnnlm(len(self.vocab), c["cell"], c["hidden_size"], c["embedding_size"],
+                              c["tie_embeddings"], np.dtype(c["dtype"]).itemsize, batch_size, bptt, optimizer)
 
     # ------------------------------------------------------------ parameters
     def _init_params(self, V, rng):
