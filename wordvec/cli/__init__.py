@@ -26,6 +26,8 @@ COMMAND_MODULES = [
     "cooccur",
     "task",
     "lm",
+    "report",
+    "serve",
 ]
 
 DESCRIPTION = """\

@@ -32,6 +32,7 @@ import scipy.sparse
 
 from wordvec.errors import WordvecError
 from wordvec.formats import read_model_array
+from wordvec.history import append_epoch
 from wordvec.models import count_io
 
 log = logging.getLogger(__name__)
@@ -193,7 +194,8 @@ class PPMISVD:
                 "top_singular_value": float(s[0]), "counting": counting or {}}
         log.info("%s matrix: %d non-zeros (%.1f s); SVD (%s) of rank %d: %.1f s", self.transform,
                  M.nnz, info["seconds_transform"], self.solver, D, info["seconds_svd"])
-        self.history = [info]
+        self.history = []
+        append_epoch(self.history, info)
         self._wv = None
         return self
 
