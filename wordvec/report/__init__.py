@@ -142,7 +142,8 @@ def _evaluation(kv):
                    f"(of {analogy['questions']:,}); semantic {_percent(kinds['semantic'])}, "
                    f"syntactic {_percent(kinds['syntactic'])}.")
         html += f"<p>{page.escape(summary)}</p>"
-        html += page.figure(plots.analogy_bars(sections), "Accuracy per section of the Google analogy set.")
+        html += page.figure(plots.analogy_bars(sections), "Accuracy per section of the Google analogy set "
+                            "(blue: semantic sections, orange: syntactic); sections with no answered question are left out.")
     similarity = [(name, s) for name, s in result["similarity"].items() if s.get("spearman") is not None]
     if similarity:
         html += page.data_table(["word-pair set", "Spearman ρ", "pairs covered"],
@@ -201,8 +202,9 @@ def _map(kv, top):
     vectors = np.asarray(kv.vectors[np.sort(order)])
     words = [page.display_word(kv.index_to_key[i]) for i in np.sort(order)]
     coords = pca_2d(vectors)
-    labelled = min(n, 150)
-    caption = (f"The {n} most frequent words on the first two principal components of their unit vectors "
+    labelled = min(n, 100)
+    which = "most frequent words" if kv.counts is not None else "first words of the file (no counts stored)"
+    caption = (f"The {n} {which} on the first two principal components of their unit vectors "
                f"({100 * explained_variance(vectors, coords):.0f}% of the variance); "
                f"{'the first ' + str(labelled) + ' are labelled' if labelled < n else 'all labelled'}. "
                "Distances in two dimensions only hint at the cosine neighbourhoods above.")

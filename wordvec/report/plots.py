@@ -21,7 +21,9 @@ def _figure(width=6.4, height=3.2):
     except ImportError:
         raise WordvecError("wordvec report draws its plots with matplotlib, which is not installed; "
                            "install it with: pip install 'wordvec[plot]'") from None
-    figure = Figure(figsize=(width, height), dpi=110, layout="constrained")
+    # Fixed margins, not layout="constrained": that costs a second full draw of every figure.
+    figure = Figure(figsize=(width, height), dpi=110)
+    figure.subplots_adjust(left=0.11, right=0.97, top=0.95, bottom=0.16)
     return figure
 
 
@@ -79,14 +81,16 @@ def analogy_bars(sections):
     names = [name for name, _, _ in sections][::-1]
     values = [100 * accuracy for _, accuracy, _ in sections][::-1]
     colors = [SECOND if name.startswith("gram") else ACCENT for name in names]
-    figure = _figure(6.4, 0.3 * len(names) + 0.9)
+    height = 0.3 * len(names) + 0.9
+    figure = _figure(6.4, height)
+    figure.subplots_adjust(left=0.3, bottom=0.55 / height, top=1 - 0.15 / height)
     axes = figure.add_subplot()
     bars = axes.barh(names, values, color=colors, height=0.7)
     for bar, value in zip(bars, values):
         axes.text(bar.get_width() + 1, bar.get_y() + bar.get_height() / 2, f"{value:.1f}%", va="center",
                   fontsize=8, color=INK)
     axes.set_xlim(0, 110)
-    _style(axes, "accuracy (% of answered questions; blue semantic, orange syntactic)", "")
+    _style(axes, "accuracy, % of answered questions", "")
     axes.grid(False, axis="y")
     return _data_uri(figure)
 
@@ -98,8 +102,10 @@ def word_map(words, coords, highlight=()):
     axes = figure.add_subplot()
     axes.scatter(coords[:, 0], coords[:, 1], s=9, color=ACCENT, alpha=0.55, linewidths=0)
     highlight = set(highlight)
+    nudge = 0.006 * (np.ptp(coords[:, 0]) or 1.0)
     for word, (x, y) in zip(words, coords):
-        axes.annotate(word, (x, y), xytext=(2, 2), textcoords="offset points", fontsize=7,
-                      color=SECOND if word in highlight else INK)
+        if word:
+            axes.text(x + nudge, y + nudge, word, fontsize=7, color=SECOND if word in highlight else INK)
     _style(axes, "first principal component", "second principal component")
+    figure.subplots_adjust(left=0.08, bottom=0.08)
     return _data_uri(figure)
