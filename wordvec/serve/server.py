@@ -20,6 +20,7 @@ page provably loads nothing from the network.
 import importlib.resources
 import json
 import logging
+import sys
 import threading
 import urllib.parse
 from http import HTTPStatus
@@ -160,7 +161,14 @@ class ExplorerHandler(BaseHTTPRequestHandler):
             self.wfile.write(data)
 
     def send_error(self, code, message=None, explain=None):
-        """http.server's own errors (malformed request line, headers too long) as JSON."""
+        """http.server's own errors (malformed request line, headers too long) as JSON.
+
+        Its two 5xx answers are the client's fault here, so they become 4xx: an unknown
+        method (501) is 405, an unknown HTTP version (505) is 400."""
+        if code == 501:
+            code, message = 405, f"method {str(self.command)[:20]!r} is not allowed; use GET or POST"
+        elif code >= 500:
+            code = 400
         try:
             short = HTTPStatus(code).phrase
         except ValueError:
@@ -183,3 +191,11 @@ class ExplorerServer(ThreadingHTTPServer):
         super().__init__(address, ExplorerHandler)
         self.api = api
         self.active = threading.BoundedSemaphore(MAX_ACTIVE)
+
+    def handle_error(self, request, client_address):
+        """A client that hangs up or times out is routine; anything else is logged once."""
+        error = sys.exc_info()[1]
+        if isinstance(error, (ConnectionError, TimeoutError)):
+            log.debug("%s went away: %s", client_address[0], error)
+        else:
+            log.error("error serving %s", client_address[0], exc_info=True)

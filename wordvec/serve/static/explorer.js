@@ -259,12 +259,17 @@ const map = {
     setStatus("map-status", "Neighbours of " + word + " lit up" + (own === undefined ? " (" + word +
               " itself is not on the map)" : "") + (missing.length ? "; not among the top " + this.words.length +
               ": " + missing.join(", ") : "") + ".");
-    if (own !== undefined) {  // centre the focused word
-      const [sx, sy] = this.screen(own);
-      this.view.tx += this.size.w / 2 - sx;
-      this.view.ty += this.size.h / 2 - sy;
-      this.render();
-    }
+    this.fit([...classes.keys()]);
+  },
+
+  // Zoom and pan so that the points `indices` fill about half of the view.
+  fit(indices) {
+    if (!indices.length) return;
+    const xs = indices.map((i) => this.x[i] * this.size.w), ys = indices.map((i) => this.y[i] * this.size.h);
+    const [x0, x1, y0, y1] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+    const k = Math.min(Math.max(Math.min(this.size.w / (2 * (x1 - x0) || 1), this.size.h / (2 * (y1 - y0) || 1)), 1), 30);
+    this.view = { k, tx: this.size.w / 2 - k * (x0 + x1) / 2, ty: this.size.h / 2 - k * (y0 + y1) / 2 };
+    this.render();
   },
 };
 
@@ -294,7 +299,7 @@ const map = {
   svg.addEventListener("mouseover", (e) => {
     if (e.target.tagName !== "circle") return;
     e.target.classList.add("hover");
-    tooltip.textContent = e.target.dataset.word + "  #" + e.target.dataset.rank;
+    tooltip.textContent = e.target.dataset.word + " · rank " + e.target.dataset.rank;
     const rect = svg.getBoundingClientRect();
     tooltip.style.left = (Number(e.target.getAttribute("cx")) + 10) + "px";
     tooltip.style.top = (Number(e.target.getAttribute("cy")) - 30) + "px";
