@@ -6,6 +6,7 @@ import time
 import urllib.error
 import urllib.request
 
+import numpy as np
 import pytest
 
 from wordvec.cli import build_parser, main
@@ -157,3 +158,17 @@ def test_cli_binds_to_localhost_by_default_and_reports_a_busy_port(server, capsy
     assert main(["serve", str(vectors), "--port", str(port)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("wordvec: error: cannot listen on 127.0.0.1") and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("kind", ["word2vec", "glove", "ppmi-svd", "window", "rnnlm", "text", "glove-text"])
+def test_the_api_serves_every_model_kind_and_vector_file(saved, kind):
+    from wordvec.saved import load_keyed_vectors
+    from wordvec.serve.api import ExplorerAPI
+
+    kv = load_keyed_vectors(saved[kind])
+    api_ = ExplorerAPI(kv, source=str(saved[kind]))
+    word = kv.index_to_key[-1]  # for the language model: a character, maybe a space
+    status, body = api_.handle("neighbours", {"word": word, "topn": "3"})
+    assert status == 200 and [p["word"] for p in body["neighbours"]] == [w for w, _ in kv.most_similar(word, topn=3)]
+    status, body = api_.handle("map", {"n": "10"})
+    assert status == 200 and len(body["words"]) == 10 and np.isfinite(body["x"]).all()

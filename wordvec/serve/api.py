@@ -53,7 +53,7 @@ class ExplorerAPI:
         if route is None:
             return 404, {"error": f"no API endpoint /api/{endpoint}; see /api/info"}
         try:
-            return 200, route(_Params(params))
+            return 200, route(_Params(params, self.kv))
         except BadRequest as error:
             return error.status, {"error": str(error), **error.extra}
 
@@ -147,10 +147,10 @@ def _pairs(pairs):
 class _Params:
     """Typed access to a request's string parameters; unknown leftovers are an error."""
 
-    def __init__(self, params):
+    def __init__(self, params, vocabulary=()):
         if not isinstance(params, dict):
             raise BadRequest("parameters must be a JSON object or a query string")
-        self.params, self.used = params, set()
+        self.params, self.used, self.vocabulary = params, set(), vocabulary
 
     def _raw(self, name):
         self.used.add(name)
@@ -172,10 +172,13 @@ class _Params:
         return value
 
     def word(self, name):
-        value = self.text(name).strip()
-        if not value:
+        """The word as given if the vocabulary has it (a character model's " "), else stripped."""
+        value = self.text(name)
+        if value in self.vocabulary:
+            return value
+        if not value.strip():
             raise BadRequest(f"parameter {name!r} is empty: type a word")
-        return value
+        return value.strip()
 
     def integer(self, name, default, low, high):
         value = self._raw(name)
