@@ -68,7 +68,8 @@ def curves_plot(epochs, series, ylabel, log_scale=False):
         if points:
             xs, ys = zip(*points)
             axes.plot(xs, ys, marker="o", markersize=4, color=color, linewidth=2, label=label)
-    if log_scale:
+    values = [v for _, vs in series for v in vs if v is not None and v > 0]
+    if log_scale and values and max(values) > 3 * min(values):  # a log axis only where it helps reading
         axes.set_yscale("log")
     _style(axes, "epoch", ylabel)
     axes.xaxis.get_major_locator().set_params(integer=True)
