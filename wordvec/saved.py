@@ -21,7 +21,8 @@ from wordvec.errors import FormatError, WordvecError
 MODEL_TAGS = {"wordvec-word2vec": "word2vec", "wordvec-glove": "glove", "wordvec-ppmi-svd": "ppmi-svd",
               "wordvec-rnnlm": "rnnlm"}
 KIND_NAMES = {"word2vec": "word2vec model", "glove": "GloVe model", "ppmi-svd": "PPMI-SVD model",
-              "rnnlm": "language model", "window": "window classifier", "vectors": "word vectors"}
+              "rnnlm": "language model", "window": "window classifier", "model": "wordvec model",
+              "vectors": "word vectors"}
 FORMAT_NAMES = {"binary": "word2vec binary", "text": "word2vec text", "glove": "GloVe text",
                 "native": "wordvec native"}
 
@@ -56,9 +57,13 @@ def describe(path, glove=False):
         if (path / "model.json").is_file():
             meta = _read_json(path / "model.json")
             kind = MODEL_TAGS.get(meta.get("format"))
-            if kind is None:
+            if kind is not None:
+                return _describe_model(path, kind, meta)
+            if not (path / formats.NATIVE_META).is_file():
                 raise FormatError(path / "model.json", None, f"unknown model format {meta.get('format')!r}")
-            return _describe_model(path, kind, meta)
+            # a model this module does not know yet, saved beside native vectors: show what is generic
+            return Saved(str(path), "model", f"wordvec native ({meta.get('format')})",
+                         _dict(meta.get("hyperparameters") or meta.get("config")), _history(meta), {}, meta)
         if (path / "config.json").is_file() and not (path / formats.NATIVE_META).is_file():
             meta = _read_json(path / "config.json")
             if not {"classes", "words", "arrays"} <= set(meta):
@@ -74,12 +79,12 @@ def describe(path, glove=False):
 
 def _describe_model(path, kind, meta):
     if kind == "rnnlm":
-        vocab = meta.get("vocabulary") or {}
-        hyper = dict(meta.get("config") or {}, level=vocab.get("level"))
-        hyper.update({k: v for k, v in (meta.get("training") or {}).items()
+        vocab = _dict(meta.get("vocabulary"))
+        hyper = dict(_dict(meta.get("config")), level=vocab.get("level"))
+        hyper.update({k: v for k, v in _dict(meta.get("training")).items()
                       if k in ("optimizer", "lr", "bptt", "batch_size", "clip", "lr_decay")})
         return Saved(str(path), kind, "wordvec language model (model.json + params/*.npy)", hyper,
-                     _history(meta), {"tokens in vocabulary": len(vocab.get("tokens") or [])}, meta)
+                     _history(meta), {"tokens in vocabulary": len(vocab.get("tokens") or []) if isinstance(vocab.get("tokens"), list) else 0}, meta)
     corpus = {}
     if isinstance(meta.get("corpus_tokens"), int):
         corpus["tokens"] = meta["corpus_tokens"]
@@ -88,8 +93,12 @@ def _describe_model(path, kind, meta):
     for key in ("tokens", "pairs", "nnz"):
         if isinstance(counting.get(key), int):
             corpus.setdefault(key if key != "nnz" else "co-occurrence non-zeros", counting[key])
-    return Saved(str(path), kind, "wordvec native model", dict(meta.get("hyperparameters") or {}),
+    return Saved(str(path), kind, "wordvec native model", _dict(meta.get("hyperparameters")),
                  _history(meta), corpus, meta)
+
+
+def _dict(value):
+    return dict(value) if isinstance(value, dict) else {}
 
 
 def _history(meta):

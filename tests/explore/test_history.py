@@ -76,3 +76,24 @@ def test_info_on_plain_vectors_has_no_history(saved, capsys):
     assert main(["info", str(saved["text"])]) == 0
     out = capsys.readouterr().out
     assert "word2vec text" in out and "training history" not in out
+
+
+def test_info_on_odd_model_directories(saved, tmp_path, capsys):
+    import shutil
+
+    other = tmp_path / "other.wv"  # a model kind this version does not know, beside native vectors
+    shutil.copytree(saved["glove"], other)
+    meta = json.loads((other / "model.json").read_text())
+    (other / "model.json").write_text(json.dumps(dict(meta, format="wordvec-future", hyperparameters=[1, 2])))
+    assert main(["info", str(other)]) == 0
+    out = capsys.readouterr().out
+    assert "wordvec-future" in out and "training history" in out
+    (other / "vocab.json").unlink()
+    assert main(["info", str(other)]) == 2
+    err = capsys.readouterr().err
+    assert "unknown model format 'wordvec-future'" in err and err.count("\n") == 1
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    (broken / "model.json").write_bytes(b"{not json")
+    assert main(["info", str(broken)]) == 2
+    assert "invalid JSON" in capsys.readouterr().err
