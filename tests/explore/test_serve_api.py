@@ -172,3 +172,15 @@ def test_the_api_serves_every_model_kind_and_vector_file(saved, kind):
     assert status == 200 and [p["word"] for p in body["neighbours"]] == [w for w, _ in kv.most_similar(word, topn=3)]
     status, body = api_.handle("map", {"n": "10"})
     assert status == 200 and len(body["words"]) == 10 and np.isfinite(body["x"]).all()
+
+
+def test_a_client_that_stops_sending_is_dropped_after_the_socket_timeout(server, monkeypatch):
+    from wordvec.serve.server import ExplorerHandler
+
+    monkeypatch.setattr(ExplorerHandler, "timeout", 0.5)  # 10 s in use; short here to keep the test fast
+    host, port = server["httpd"].server_address[:2]
+    with socket.create_connection((host, port), timeout=10) as connection:
+        connection.sendall(b"GET /api/info HTTP/1.1\r\nHost: x\r\n")  # and then nothing
+        started = time.monotonic()
+        assert connection.recv(1024) == b""  # the server closed the connection ...
+        assert time.monotonic() - started < 8  # ... long before our own 10 s timeout

@@ -5,6 +5,13 @@ import argparse
 from wordvec.cli.common import nonnegative_int
 
 
+def port_number(text):
+    value = nonnegative_int(text)
+    if value > 65535:
+        raise argparse.ArgumentTypeError(f"must be a port number from 0 to 65535, not {text}")
+    return value
+
+
 def register(subparsers):
     parser = subparsers.add_parser(
         "serve", help="explore vectors in the browser: neighbours, analogies, similarity, a 2-D map",
@@ -18,7 +25,7 @@ def register(subparsers):
         formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("vectors", metavar="VECTORS", help="vector file or wordvec model directory")
     parser.add_argument("--glove", action="store_true", help="read VECTORS as headerless GloVe text")
-    parser.add_argument("--port", type=nonnegative_int, default=8000, metavar="N",
+    parser.add_argument("--port", type=port_number, default=8000, metavar="N",
                         help="port to listen on (default 8000; 0 picks a free one)")
     parser.add_argument("--host", default="127.0.0.1", metavar="ADDRESS",
                         help="address to listen on (default 127.0.0.1: this machine only; 0.0.0.0: everyone)")
