@@ -7,7 +7,8 @@ Starts the real command (`python -m wordvec serve VECTORS --port 0`) in a subpro
 waits for its "serving ... at URL" line, then times GET /api/neighbours?word=W&topn=10
 end to end (connect, query, JSON) for seeded random words: first one client after
 another, then 4 clients at once.  For reference it also times the same query in process:
-wordvec's KeyedVectors.most_similar and, when installed, gensim 4.4's, on the same matrix.
+wordvec's KeyedVectors.most_similar and, when installed, gensim 4.4's, on the same matrix,
+with BLAS's default threads and with one (as `wordvec serve` runs it).
 Prints one JSON object.  Timings on a shared machine are noisy: note `uptime` beside them.
 """
 
@@ -28,6 +29,7 @@ import numpy as np
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
+from wordvec.models.lm_training import blas_threads  # noqa: E402
 from wordvec.vectors import KeyedVectors, load_vectors  # noqa: E402
 
 
@@ -100,16 +102,19 @@ def main():
             process.terminate()
             process.wait(timeout=10)
 
-        in_process = []
         kv.unit_vectors
-        for word in queries[:200]:
-            started = time.perf_counter()
-            kv.most_similar(word, topn=10)
-            in_process.append(time.perf_counter() - started)
+        in_process = {threads: [] for threads in (None, 1)}  # BLAS default, and one thread as the server uses
+        for threads, timings in in_process.items():
+            with blas_threads(threads):
+                for word in queries[:200]:
+                    started = time.perf_counter()
+                    kv.most_similar(word, topn=10)
+                    timings.append(time.perf_counter() - started)
         result = {"vocabulary": len(kv), "dimensions": kv.vector_size, "source": args.vectors or "random",
                   "http_sequential": percentiles(sequential),
                   "http_4_clients": dict(percentiles(concurrent), requests_per_sec=round(len(concurrent) / wall, 1)),
-                  "in_process_wordvec_most_similar": percentiles(in_process),
+                  "in_process_wordvec_most_similar": percentiles(in_process[None]),
+                  "in_process_wordvec_most_similar_1_blas_thread": percentiles(in_process[1]),
                   "load": os.getloadavg()[0]}
         try:
             from gensim.models import KeyedVectors as GensimKV
@@ -117,12 +122,14 @@ def main():
             gensim_kv = GensimKV(kv.vector_size)
             gensim_kv.add_vectors(kv.index_to_key, np.asarray(kv.vectors))
             gensim_kv.fill_norms()
-            timings = []
-            for word in queries[:200]:
-                started = time.perf_counter()
-                gensim_kv.most_similar(word, topn=10)
-                timings.append(time.perf_counter() - started)
-            result["in_process_gensim_most_similar"] = percentiles(timings)
+            for threads, key in ((None, ""), (1, "_1_blas_thread")):
+                timings = []
+                with blas_threads(threads):
+                    for word in queries[:200]:
+                        started = time.perf_counter()
+                        gensim_kv.most_similar(word, topn=10)
+                        timings.append(time.perf_counter() - started)
+                result["in_process_gensim_most_similar" + key] = percentiles(timings)
         except ImportError:
             pass
     print(json.dumps(result))

@@ -33,6 +33,7 @@ def register(subparsers):
 
 
 def run(args):
+    from wordvec.models.lm_training import blas_threads
     from wordvec.saved import load_keyed_vectors
     from wordvec.serve import make_server
 
@@ -42,8 +43,11 @@ def run(args):
     shown = f"[{host}]" if ":" in host else host
     print(f"serving {len(kv):,} words x {kv.vector_size} dimensions from {args.vectors} at "
           f"http://{shown}:{port}/  (Ctrl-C stops)", flush=True)
-    try:
-        server.serve_forever()
-    finally:
-        server.server_close()
+    # One BLAS thread per query: requests run in parallel threads already, and a multi-threaded
+    # matrix-vector product was 1.7x slower per query, 3x lower in throughput (benchmarks/README).
+    with blas_threads(1):
+        try:
+            server.serve_forever()
+        finally:
+            server.server_close()
     return 0
