@@ -142,7 +142,10 @@ $("similarity-form").addEventListener("submit", async (event) => {
   fill.style.left = (50 + 50 * Math.min(s, 0)).toFixed(1) + "%";
   fill.style.width = (50 * Math.abs(s)).toFixed(1) + "%";
   bar.append(fill);
-  out.append(document.createTextNode(s.toFixed(4)), bar);
+  const scale = document.createElement("div");
+  scale.className = "scale";
+  for (const mark of ["−1", "0", "1"]) { const m = document.createElement("span"); m.textContent = mark; scale.append(m); }
+  out.append(document.createTextNode(s.toFixed(4)), bar, scale);
 });
 
 // ---------------------------------------------------------------- the map
