@@ -26,6 +26,7 @@ table { border-collapse:collapse; width:100%; font-size:13.5px; }
 th, td { text-align:left; padding:5px 10px; border-bottom:1px solid var(--line); vertical-align:top; }
 th { color:var(--muted); font-weight:600; background:var(--band); }
 th.num { text-align:right; }
+td:first-child { white-space:nowrap; }
 td.num { text-align:right; font-variant-numeric: tabular-nums; white-space:nowrap; }
 table.kv th { width:32%; background:none; font-weight:500; }
 dl.grid { display:grid; grid-template-columns: repeat(2, minmax(0, 1fr) minmax(0, 1fr)); margin:0; font-size:13.5px; }
