@@ -127,3 +127,17 @@ def test_hovering_the_map_names_the_word_and_clicking_lights_up_its_neighbours(p
     page.find_element(By.ID, "map-zoom-in").click()
     assert abs(float(other.get_attribute("cx")) - float(point.get_attribute("cx"))) == pytest.approx(1.5 * gap, rel=0.01)
 
+
+
+def test_dragging_the_map_pans_it(page):
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+
+    svg = page.find_element(By.ID, "map")
+    point = page.find_element(By.CSS_SELECTOR, '#map circle[data-word="king"]')
+    before = float(point.get_attribute("cx")), float(point.get_attribute("cy"))
+    # grab the map at its top-left corner (empty: the points keep a 6% margin) and move it
+    ActionChains(page).move_to_element_with_offset(svg, -svg.size["width"] // 2 + 5, -svg.size["height"] // 2 + 5) \
+        .click_and_hold().move_by_offset(60, 40).release().perform()
+    after = float(point.get_attribute("cx")), float(point.get_attribute("cy"))
+    assert after == pytest.approx((before[0] + 60, before[1] + 40), abs=1.5)
