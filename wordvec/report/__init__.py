@@ -72,7 +72,7 @@ def _configuration(saved):
     if not saved.hyperparameters:
         return ""
     rows = [(key, page.display_value(value)) for key, value in saved.hyperparameters.items()
-            if not isinstance(value, (dict, list))]
+            if not isinstance(value, dict) and not (isinstance(value, list) and len(value) > 30)]
     return page.section("Configuration", page.key_value_grid(rows))
 
 

@@ -55,6 +55,8 @@ def display_word(word):
 def display_value(value):
     if isinstance(value, float):
         return f"{value:.6g}"
+    if isinstance(value, list):  # e.g. a classifier's classes
+        return ", ".join(display_value(v) for v in value)
     return "–" if value is None else str(value)
 
 
