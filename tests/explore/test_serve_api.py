@@ -184,3 +184,21 @@ def test_a_client_that_stops_sending_is_dropped_after_the_socket_timeout(server,
         started = time.monotonic()
         assert connection.recv(1024) == b""  # the server closed the connection ...
         assert time.monotonic() - started < 8  # ... long before our own 10 s timeout
+
+
+def test_the_command_serves_a_model_directory_until_stopped(saved):
+    import re
+    import subprocess
+    import sys
+
+    process = subprocess.Popen([sys.executable, "-m", "wordvec", "serve", str(saved["word2vec"]), "--port", "0"],
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        line = process.stdout.readline()
+        url = re.search(r"at (http://127\.0\.0\.1:\d+/)", line).group(1)
+        with urllib.request.urlopen(url + "api/info", timeout=10) as response:
+            info = json.loads(response.read())
+        assert info["source"] == str(saved["word2vec"]) and info["dimensions"] == 24
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
