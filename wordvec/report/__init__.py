@@ -198,18 +198,17 @@ def _map(kv, top):
     n = min(top, len(kv))
     if n < 3:
         return ""
+    # most frequent first (file order without counts): the order in which labels are placed
     order = (np.argsort(-np.asarray(kv.counts), kind="stable") if kv.counts is not None else np.arange(len(kv)))[:n]
-    vectors = np.asarray(kv.vectors[np.sort(order)])
-    words = [page.display_word(kv.index_to_key[i]) for i in np.sort(order)]
+    vectors = np.asarray(kv.vectors[order])
+    words = [page.display_word(kv.index_to_key[i]) for i in order]
     coords = pca_2d(vectors)
-    labelled = min(n, 100)
     which = "most frequent words" if kv.counts is not None else "first words of the file (no counts stored)"
     caption = (f"The {n} {which} on the first two principal components of their unit vectors "
-               f"({100 * explained_variance(vectors, coords):.0f}% of the variance); "
-               f"{'the first ' + str(labelled) + ' are labelled' if labelled < n else 'all labelled'}. "
-               "Distances in two dimensions only hint at the cosine neighbourhoods above.")
-    shown = [w if i < labelled else "" for i, w in enumerate(words)]
-    return page.section("Map of the top words", page.figure(plots.word_map(shown, coords), caption))
+               f"({100 * explained_variance(vectors, coords):.0f}% of the variance), labelled in that order "
+               "wherever a label does not cover another. Distances in two dimensions only hint at the "
+               "cosine neighbourhoods above.")
+    return page.section("Map of the top words", page.figure(plots.word_map(words, coords), caption))
 
 
 def _samples(path, n, seed):

@@ -102,11 +102,32 @@ def word_map(words, coords, highlight=()):
     figure = _figure(8.0, 6.4)
     axes = figure.add_subplot()
     axes.scatter(coords[:, 0], coords[:, 1], s=9, color=ACCENT, alpha=0.55, linewidths=0)
-    highlight = set(highlight)
-    nudge = 0.006 * (np.ptp(coords[:, 0]) or 1.0)
-    for word, (x, y) in zip(words, coords):
-        if word:
-            axes.text(x + nudge, y + nudge, word, fontsize=7, color=SECOND if word in highlight else INK)
     _style(axes, "first principal component", "second principal component")
     figure.subplots_adjust(left=0.08, bottom=0.08)
+    highlight = set(highlight)
+    for word, (x, y) in _unclashing_labels(axes, words, coords):
+        axes.annotate(word, (x, y), xytext=(2, 2), textcoords="offset points", fontsize=7,
+                      color=SECOND if word in highlight else INK)
     return _data_uri(figure)
+
+
+def _unclashing_labels(axes, words, coords, fontsize=7):
+    """(word, point) pairs to label, in the given (frequency) order, skipping any label
+    whose box would overlap one already placed: readable text rather than a smudge."""
+    spread = np.ptp(coords, axis=0)
+    pad = np.where(spread > 0, 0.05 * spread, 1.0)
+    axes.set_xlim(coords[:, 0].min() - pad[0], coords[:, 0].max() + pad[0])
+    axes.set_ylim(coords[:, 1].min() - pad[1], coords[:, 1].max() + pad[1])
+    pixels = axes.transData.transform(coords)
+    height = fontsize * axes.figure.dpi / 72
+    placed, kept = [], []
+    for word, (px, py), point in zip(words, pixels, coords):
+        if not word:
+            continue
+        box = (px + 2, py + 2, px + 4 + 0.6 * height * len(word), py + 2 + height)
+        if any(box[0] < b[2] and b[0] < box[2] and box[1] < b[3] and b[1] < box[3] for b in placed):
+            continue
+        placed.append(box)
+        kept.append((word, point))
+    return kept
+
