@@ -177,6 +177,7 @@ def run_info(args):
     import numpy as np
 
     from wordvec.history import format_table
+    from wordvec.report.page import display_word
     from wordvec.saved import describe, load_keyed_vectors
 
     saved = describe(args.vectors, glove=args.glove)
@@ -192,7 +193,7 @@ def run_info(args):
     if len(kv):
         print(f"norms       min {norms.min():.4f}  mean {norms.mean():.4f}  median {np.median(norms):.4f}  "
               f"max {norms.max():.4f}  zero vectors {int((norms == 0).sum())}")
-        print(f"first words {' '.join(kv.index_to_key[: args.head])}")
+        print(f"first words {' '.join(display_word(w) for w in kv.index_to_key[: args.head])}")
     for key, value in saved.corpus.items():
         print(f"corpus      {key}: {value}")
     history = format_table(saved.history)
