@@ -2,7 +2,6 @@
 
 import json
 import socket
-import time
 import urllib.error
 import urllib.request
 
@@ -129,10 +128,9 @@ def test_a_stalled_client_does_not_block_others(server):
     try:
         for connection in stalled:
             connection.sendall(b"GET /api/neighbours?word=king HTTP/1.1\r\nHost: x\r\n")  # headers never end
-        started = time.monotonic()
+        # answered while 20 others hang (a blocked server would make urlopen time out and raise)
         status, body = api(server, "/api/neighbours?word=queen")
         assert status == 200 and body["neighbours"]
-        assert time.monotonic() - started < 5  # answered while 20 others hang (generous; not a benchmark)
     finally:
         for connection in stalled:
             connection.close()
@@ -181,9 +179,8 @@ def test_a_client_that_stops_sending_is_dropped_after_the_socket_timeout(server,
     host, port = server["httpd"].server_address[:2]
     with socket.create_connection((host, port), timeout=10) as connection:
         connection.sendall(b"GET /api/info HTTP/1.1\r\nHost: x\r\n")  # and then nothing
-        started = time.monotonic()
-        assert connection.recv(1024) == b""  # the server closed the connection ...
-        assert time.monotonic() - started < 8  # ... long before our own 10 s timeout
+        # the server closes the connection (were it to wait for ever, recv would raise at our 10 s timeout)
+        assert connection.recv(1024) == b""
 
 
 def test_the_command_serves_a_model_directory_until_stopped(saved):
