@@ -12,6 +12,7 @@ import time
 import numpy as np
 
 from wordvec.errors import TrainingError, WordvecError
+from wordvec.history import append_epoch
 from wordvec.math.softmax_ce import IGNORE
 
 logger = logging.getLogger(__name__)
@@ -257,7 +258,7 @@ def _train(model, train_stream, valid_stream, epochs, bptt, batch_size, lr, opti
             if valid_loss >= best_valid and lr_decay < 1.0:
                 opt.lr *= lr_decay
             best_valid = min(best_valid, valid_loss)
-        model.history.append(record)
+        append_epoch(model.history, record)
         logger.info("epoch %d: %s", epoch, ", ".join(f"{k} {v:.4g}" for k, v in record.items()
                                                      if isinstance(v, float)))
         scalars, arrays = opt.state()
