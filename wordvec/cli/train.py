@@ -6,6 +6,7 @@ import json
 import logging
 import os
 
+from wordvec.cli import ray_run
 from wordvec.cli.common import add_corpus_arguments, positive_float, positive_int, nonnegative_float
 
 log = logging.getLogger(__name__)
@@ -81,6 +82,7 @@ def register(subparsers):
         train_count = None
     if train_count is not None:
         train_count.add_arguments(parser)
+    ray_run.add_training_arguments(parser)
     parser.set_defaults(run=run)
 
 
@@ -92,14 +94,23 @@ def default_workers():
 
 
 def run(args):
+    if args.ray is not None:
+        return ray_run.train(args)
     if args.model in COUNT_MODELS:
         from wordvec.cli import train_count
 
         return train_count.run(args)
     from wordvec.models.word2vec import Word2Vec
 
-    model = Word2Vec(
-        corpus_file=args.corpus, vector_size=args.vector_size, window=args.window or 5,
+    model = Word2Vec(corpus_file=args.corpus, **word2vec_options(args))
+    save_trained(model, args.output)
+    return report(model.wv, args, history=model.history)
+
+
+def word2vec_options(args):
+    """``Word2Vec`` keyword arguments from the command line (all but the corpus)."""
+    return dict(
+        vector_size=args.vector_size, window=args.window or 5,
         min_count=args.min_count, sg=int(args.model == "sg"), hs=int(args.loss == "hs"),
         negative=args.negative if args.loss == "ns" else 0, ns_exponent=args.ns_exponent,
         cbow_mean=0 if args.cbow_sum else 1, sample=args.sample, alpha=args.alpha,
@@ -107,8 +118,6 @@ def run(args):
         max_vocab_size=args.max_vocab_size, loss="softmax" if args.loss == "softmax" else None,
         progress=not args.no_progress, lowercase=args.lowercase,
         max_document_length=args.max_document_length, shuffle=not args.no_shuffle)
-    save_trained(model, args.output)
-    return report(model.wv, args, history=model.history)
 
 
 def save_trained(model, output):

@@ -47,24 +47,32 @@ def add_arguments(parser):
 def run(args):
     from wordvec.cli.train import report, save_trained
 
-    progress = not args.no_progress
-    common = dict(corpus_file=args.corpus, vector_size=args.vector_size, min_count=args.min_count,
-                  symmetric=not args.asymmetric, seed=args.seed, max_vocab_size=args.max_vocab_size,
-                  memory=args.memory, lowercase=args.lowercase,
-                  max_document_length=args.max_document_length, progress=progress)
+    common = common_options(args)
     if args.model == "glove":
         from wordvec.models.glove import GloVe
 
-        model = GloVe(window=args.window or GLOVE_DEFAULTS["window"],
-                      epochs=args.epochs or GLOVE_DEFAULTS["epochs"], x_max=args.x_max,
-                      power=args.power, learning_rate=args.learning_rate, workers=args.workers,
-                      weighting=args.weighting or "harmonic", output=args.glove_output, **common)
+        model = GloVe(corpus_file=args.corpus, **glove_options(args))
     else:
         from wordvec.models.svd import PPMISVD
 
         model = PPMISVD(window=args.window or SVD_DEFAULTS["window"], cds=args.cds, shift=args.shift,
                         eig=args.eig, add_context=args.add_context, transform=args.transform,
                         weighting=args.weighting or "uniform", solver=args.svd_solver,
-                        power_iterations=args.power_iterations, **common)
+                        power_iterations=args.power_iterations, corpus_file=args.corpus, **common)
     save_trained(model, args.output)
     return report(model.wv, args, history=model.history)
+
+
+def common_options(args):
+    """Keyword arguments GloVe and PPMISVD share (all but the corpus)."""
+    return dict(vector_size=args.vector_size, min_count=args.min_count, symmetric=not args.asymmetric,
+                seed=args.seed, max_vocab_size=args.max_vocab_size, memory=args.memory,
+                lowercase=args.lowercase, max_document_length=args.max_document_length,
+                progress=not args.no_progress)
+
+
+def glove_options(args):
+    """``GloVe`` keyword arguments from the command line (all but the corpus)."""
+    return dict(window=args.window or GLOVE_DEFAULTS["window"], epochs=args.epochs or GLOVE_DEFAULTS["epochs"],
+                x_max=args.x_max, power=args.power, learning_rate=args.learning_rate, workers=args.workers,
+                weighting=args.weighting or "harmonic", output=args.glove_output, **common_options(args))

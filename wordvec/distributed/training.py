@@ -11,10 +11,12 @@ Two ways to combine (``sync``):
 * ``"sparse"``: each worker sends the delta (trained - synchronised) of the rows it
   touched, as (row ids, rows); the driver moves each row by the mean delta of the
   workers that touched it and sends back the new values of the union of touched rows.
-  Bytes per round follow the rows actually touched.  (Summing the deltas instead, as
-  Hogwild threads would, overshoots on the frequent rows every worker moves: on the
-  synthetic corpus the loss settled at 2.52 instead of 2.31.)  A row only one worker
-  touched keeps that worker's whole step.
+  Bytes per round follow the rows actually touched.  word2vec averages (summing the
+  deltas, as Hogwild threads would, overshoots on the frequent rows every worker moves:
+  on the synthetic corpus the loss settled at 2.52 instead of 2.31), and a row only one
+  worker touched keeps that worker's whole step.  GloVe sums: its workers train
+  different entries of X with AdaGrad, and the summed accumulators are those of one run
+  (averaging halved the steps: loss 0.093 instead of 0.077 after 6 epochs).
 * ``"average"``: model averaging; each worker sends its whole replica, the driver sends
   back the mean.  Bytes per round are the whole model, twice per worker, and a row only
   one worker touched moves by 1/W of its step.
@@ -40,14 +42,11 @@ import time
 import numpy as np
 
 from wordvec import schedule
-from wordvec.distributed import cluster, require_ray
+from wordvec.distributed import DEFAULT_SYNC, DEFAULT_SYNC_EVERY, SYNC_MODES, cluster, require_ray
 from wordvec.errors import TrainingError, WordvecError
 
 log = logging.getLogger(__name__)
 
-SYNC_MODES = ("sparse", "average")
-DEFAULT_SYNC = "sparse"
-DEFAULT_SYNC_EVERY = 1_000_000
 MAX_RESTARTS = 3  # per worker and round
 
 
@@ -176,9 +175,11 @@ class GloVeReplica(Replica):
 
 # -- the driver ------------------------------------------------------------------------
 
-def combine(base, results, sync):
+def combine(base, results, sync, deltas="mean"):
     """Fold the workers' round results into ``base`` (in place, in worker order) and
-    return the update every worker applies: name -> (rows or None for all, values)."""
+    return the update every worker applies: name -> (rows or None for all, values).
+    Sparse ``deltas`` of a row are averaged over the workers that touched it ("mean") or
+    added ("sum")."""
     update = {}
     for name, array in base.items():
         if sync == "average":
@@ -187,13 +188,15 @@ def combine(base, results, sync):
                 total += outgoing[name][1]
             array[...] = total / len(results)
             update[name] = (None, array)
-        else:  # each row moves by the mean delta of the workers that touched it
+        else:
             touched_by = np.zeros(len(array), np.int32)
             for outgoing in results:
                 touched_by[outgoing[name][0]] += 1
             for outgoing in results:
                 rows, delta = outgoing[name]
-                array[rows] += delta / touched_by[rows].reshape((-1,) + (1,) * (delta.ndim - 1))
+                if deltas == "mean":
+                    delta = delta / touched_by[rows].reshape((-1,) + (1,) * (delta.ndim - 1))
+                array[rows] += delta
             union = np.flatnonzero(touched_by).astype(np.int32)
             update[name] = (union, array[union])
     return update
@@ -210,9 +213,10 @@ class DataParallelRun:
     ``start(worker, base)`` creates worker ``worker``'s actor from parameters ``base``;
     ``on_round(run, info)`` (optional) is called after every synchronisation."""
 
-    def __init__(self, start, n_workers, base, sync, on_round=None):
+    def __init__(self, start, n_workers, base, sync, on_round=None, deltas="mean"):
         self.ray = require_ray()
         self.start, self.base, self.sync, self.on_round = start, base, sync, on_round
+        self.deltas = deltas
         self.actors = [start(w, base) for w in range(n_workers)]
         self.restarts = 0
         self.bytes_up = self.bytes_down = self.syncs = 0
@@ -246,7 +250,7 @@ class DataParallelRun:
             loss += worker_loss
             stats += worker_stats
         self.bytes_up += sum(message_bytes(r) for r in results)
-        update = combine(self.base, results, self.sync)
+        update = combine(self.base, results, self.sync, self.deltas)
         del results
         self.bytes_down += message_bytes(update) * len(self.actors)
         self.syncs += 1
@@ -388,7 +392,9 @@ def train_glove(model, workers_per_node=None, sync=DEFAULT_SYNC, sync_every=DEFA
     epochs = model.epochs - model.epochs_trained
     if epochs < 1:
         raise WordvecError(f"the {model.epochs} planned epochs are done")
-    run = DataParallelRun(start, W, base, sync, on_round)
+    # AdaGrad: the workers' deltas (of parameters and of the squared-gradient sums) come
+    # from different entries of X and add up, as in one Hogwild run
+    run = DataParallelRun(start, W, base, sync, on_round, deltas="sum")
     try:
         for epoch in range(model.epochs_trained, model.epochs):
             started, before = time.perf_counter(), (run.bytes_up, run.bytes_down, run.syncs)
