@@ -58,3 +58,45 @@ def test_ray_flag_without_ray_is_one_sentence(tmp_path, monkeypatch, capsys, com
     err = capsys.readouterr().err.strip().splitlines()
     assert status == 2 and len(err) == 1
     assert "install the ray extra: pip install -e '.[ray]'" in err[0]
+
+
+def test_sync_kernels_equal_their_numpy_references():
+    import numpy as np
+
+    from wordvec.distributed import training
+
+    rng = np.random.default_rng(0)
+    for shape in ((300, 7), (300,)):
+        base = rng.random(shape, dtype=np.float32)
+        current = base.copy()
+        touched = rng.random(300) < 0.4
+        current[touched] += rng.normal(size=current[touched].shape).astype(np.float32)
+        rows, deltas = training.row_deltas(current, base)
+        ref_rows, ref_deltas = training.reference_row_deltas(current, base)
+        assert np.array_equal(rows, ref_rows) and np.array_equal(rows, np.flatnonzero(touched))
+        assert np.array_equal(deltas, ref_deltas)
+        divisor = rng.integers(1, 4, 300).astype(np.float32)
+        fast, slow = base.copy(), base.copy()
+        training.add_row_deltas(fast, rows, deltas, divisor)
+        training.reference_add_row_deltas(slow, rows, deltas, divisor)
+        assert np.array_equal(fast, slow)
+
+
+def test_combine_averages_sparse_deltas_over_the_workers_that_touched_a_row():
+    import numpy as np
+
+    from wordvec.distributed.training import combine
+
+    base = {"W": np.zeros((4, 2), np.float32), "b": np.zeros(4, np.float32)}
+    first = {"W": (np.array([0, 1], np.int32), np.array([[2, 2], [4, 4]], np.float32)),
+             "b": (np.array([3], np.int32), np.array([1], np.float32))}
+    second = {"W": (np.array([1, 2], np.int32), np.array([[2, 2], [6, 6]], np.float32)),
+              "b": (np.array([3], np.int32), np.array([3], np.float32))}
+    update = combine(base, [first, second], "sparse")
+    assert base["W"].tolist() == [[2, 2], [3, 3], [6, 6], [0, 0]] and base["b"].tolist() == [0, 0, 0, 2]
+    assert update["W"][0].tolist() == [0, 1, 2] and update["b"][0].tolist() == [3]
+    summed = combine({k: np.zeros_like(v) for k, v in base.items()}, [first, second], "sparse", deltas="sum")
+    assert summed["W"][1].tolist() == [[2, 2], [6, 6], [6, 6]] and summed["b"][1].tolist() == [4]
+    dense = {k: (None, np.full_like(v, 2.0)) for k, v in base.items()}
+    averaged = combine(base, [dense, {k: (None, np.zeros_like(v)) for k, v in base.items()}], "average")
+    assert averaged["W"][0] is None and np.all(base["W"] == 1.0)

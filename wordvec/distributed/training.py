@@ -52,12 +52,38 @@ MAX_RESTARTS = 3  # per worker and round
 
 # -- replicas (the actors' logic; plain classes, made remote by ``_start``) ------------
 
-def changed_rows(current, base):
-    """int32 indices of the rows (or entries, for vectors) where ``current`` differs from ``base``."""
-    differs = current != base
-    if differs.ndim > 1:
-        differs = differs.any(axis=1)
-    return np.flatnonzero(differs).astype(np.int32)
+def _as_rows(array):
+    """A 2-D view: vectors (GloVe's biases) as one-column matrices."""
+    return array.reshape(-1, 1) if array.ndim == 1 else array
+
+
+def reference_row_deltas(current, base):
+    """(int32 rows where ``current`` differs from ``base``, current - base on those rows)."""
+    differs = _as_rows(current) != _as_rows(base)
+    rows = np.flatnonzero(differs.any(axis=1)).astype(np.int32)
+    return rows, current[rows] - base[rows]
+
+
+def row_deltas(current, base):
+    """``reference_row_deltas``, compiled (``wordvec.kernels.sync``)."""
+    from wordvec.kernels import sync as kernels
+
+    rows = np.empty(len(current), np.int32)
+    deltas = np.empty_like(current)
+    k = kernels.touched_row_deltas(_as_rows(current), _as_rows(base), rows, _as_rows(deltas))
+    return rows[:k], deltas[:k]  # views of the first k rows: only those are serialised
+
+
+def reference_add_row_deltas(array, rows, deltas, divisor):
+    """array[rows] += deltas / divisor[rows], in float32 (rows are distinct)."""
+    array[rows] += deltas / divisor[rows].reshape((-1,) + (1,) * (deltas.ndim - 1))
+
+
+def add_row_deltas(array, rows, deltas, divisor):
+    """``reference_add_row_deltas``, compiled (``wordvec.kernels.sync``)."""
+    from wordvec.kernels import sync as kernels
+
+    kernels.add_row_deltas(_as_rows(array), rows, _as_rows(deltas), divisor)
 
 
 class Replica:
@@ -90,11 +116,7 @@ class Replica:
     def _outgoing(self):
         if self.sync == "average":
             return {name: (None, array) for name, array in self.params.items()}
-        out = {}
-        for name, array in self.params.items():
-            rows = changed_rows(array, self.base[name])
-            out[name] = (rows, array[rows] - self.base[name][rows])
-        return out
+        return {name: row_deltas(array, self.base[name]) for name, array in self.params.items()}
 
 
 class Word2VecReplica(Replica):
@@ -189,14 +211,12 @@ def combine(base, results, sync, deltas="mean"):
             array[...] = total / len(results)
             update[name] = (None, array)
         else:
-            touched_by = np.zeros(len(array), np.int32)
+            touched_by = np.zeros(len(array), np.float32)
             for outgoing in results:
                 touched_by[outgoing[name][0]] += 1
+            divisor = touched_by if deltas == "mean" else np.ones(len(array), np.float32)
             for outgoing in results:
-                rows, delta = outgoing[name]
-                if deltas == "mean":
-                    delta = delta / touched_by[rows].reshape((-1,) + (1,) * (delta.ndim - 1))
-                array[rows] += delta
+                add_row_deltas(array, *outgoing[name], divisor)
             union = np.flatnonzero(touched_by).astype(np.int32)
             update[name] = (union, array[union])
     return update
