@@ -180,6 +180,11 @@ def test_cli_counts_on_the_cluster(cluster, corpus_file, tmp_path, capsys):
     status = main(["vocab", str(corpus_file), "--max-vocab-size", "50", "--ray", cluster])
     err = capsys.readouterr().err.strip().splitlines()
     assert status == 2 and len(err) == 1 and "max-vocab-size" in err[0]
+    broken = tmp_path / "broken.txt.xz"  # a task's WordvecError reaches the CLI as one sentence
+    broken.write_bytes(b"\xfd7zXZ\x00 not really xz")
+    status = main(["vocab", str(broken), "--ray", cluster])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert status == 2 and len(err) == 1 and "cannot read" in err[0]
 
 
 # -- training ------------------------------------------------------------------------

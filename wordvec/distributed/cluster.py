@@ -42,6 +42,21 @@ def connect(address=LOCAL):
         ray.shutdown()
 
 
+def get(refs):
+    """``ray.get``, re-raising a ``WordvecError`` that a task or actor raised as itself, so
+    that bad input still ends in one sentence rather than a remote traceback."""
+    ray = require_ray()
+    from ray.exceptions import RayTaskError
+
+    try:
+        return ray.get(refs)
+    except RayTaskError as error:
+        cause = getattr(error, "cause", None)
+        if isinstance(cause, WordvecError):
+            raise cause from None
+        raise
+
+
 def worker_nodes():
     """(node id, CPUs) of every live node that offers CPUs, in a stable order."""
     ray = require_ray()

@@ -69,7 +69,7 @@ def count_vocabulary(source, min_count=5, max_vocab_size=None, lowercase=False,
     refs = [count.remote(piece, lowercase, max_document_length) for piece in planned]
     merged, decode_errors = {}, 0
     for ref in refs:  # in corpus order: dict insertion order is first appearance
-        joined, lengths, counts, errors = ray.get(ref)
+        joined, lengths, counts, errors = cluster.get(ref)
         decode_errors += errors
         ends = np.cumsum(lengths).tolist()
         starts = [0] + ends[:-1]
@@ -156,7 +156,7 @@ def count_cooccurrences(source, window=10, symmetric=True, weighting="harmonic",
     reduced = [reducer.remote(scale, np.dtype(dtype), *[refs[b] for refs in maps]) for b in range(n_blocks)]
     datas, indices, indptr, nnz = [], [], [np.zeros(1, np.int64)], 0
     for ref in reduced:
-        data, block_indices, block_indptr = ray.get(ref)
+        data, block_indices, block_indptr = cluster.get(ref)
         datas.append(data)
         indices.append(block_indices)
         indptr.append(block_indptr[1:] + nnz)
@@ -164,7 +164,7 @@ def count_cooccurrences(source, window=10, symmetric=True, weighting="harmonic",
     V = len(vocab)
     matrix = scipy.sparse.csr_matrix((np.concatenate(datas), np.concatenate(indices), np.concatenate(indptr)),
                                      shape=(V, V))
-    stats = ray.get([refs[-1] for refs in maps])
+    stats = cluster.get([refs[-1] for refs in maps])
     info.update(pieces=len(planned), reducers=n_blocks, pairs=sum(p for p, _ in stats),
                 tokens=sum(t for _, t in stats), seconds=time.perf_counter() - started)
     return vocab, matrix, info

@@ -254,7 +254,7 @@ class DataParallelRun:
         for worker, ref in enumerate(refs):
             for attempt in range(MAX_RESTARTS + 1):
                 try:
-                    outgoing, worker_loss, worker_stats = self.ray.get(ref)
+                    outgoing, worker_loss, worker_stats = cluster.get(ref)
                     break
                 except RayActorError as error:
                     if attempt == MAX_RESTARTS:
