@@ -9,7 +9,7 @@ nothing else in wordvec needs it.  ``cluster.connect`` joins a running cluster
 from wordvec.errors import WordvecError
 
 INSTALL_HINT = "install the ray extra: pip install -e '.[ray]'"
-SYNC_MODES = ("sparse", "average")  # see ``training``
+SYNC_MODES = ("sparse", "sparse-sum", "average")  # see ``training``
 DEFAULT_SYNC = "sparse"
 DEFAULT_SYNC_EVERY = 1_000_000  # words (GloVe: co-occurrences) per worker between synchronisations
 
