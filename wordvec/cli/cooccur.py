@@ -47,9 +47,11 @@ def run(args):
     from wordvec.cooccur import count_cooccurrences, parse_memory, save_cooccurrence
     from wordvec.corpus import Corpus
     from wordvec.encode import encode_corpus
+    from wordvec.outputs import check_output
     from wordvec.vocab import Vocabulary
 
     parse_memory(args.memory)  # a bad size fails before the corpus is read
+    check_output(args.output, inputs=[args.corpus])
     if args.ray is not None:
         return _run_on_ray(args)
     corpus = Corpus(args.corpus, lowercase=args.lowercase, max_document_length=args.max_document_length)

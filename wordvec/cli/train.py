@@ -94,6 +94,9 @@ def default_workers():
 
 
 def run(args):
+    from wordvec.outputs import check_vectors_output
+
+    check_vectors_output(args.output, inputs=[args.corpus])  # before hours of training, not after
     if args.ray is not None:
         return ray_run.train(args)
     if args.model in COUNT_MODELS:

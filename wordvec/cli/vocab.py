@@ -30,8 +30,11 @@ def register(subparsers):
 
 def run(args):
     from wordvec.corpus import Corpus
+    from wordvec.outputs import check_output
     from wordvec.vocab import Vocabulary
 
+    if args.output:
+        check_output(args.output, inputs=[args.corpus])
     start = time.perf_counter()
     if args.ray is not None:
         vocab, decode_errors = ray_run.count_vocabulary(args)
