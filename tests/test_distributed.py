@@ -9,6 +9,7 @@ without changing the result.
 """
 
 import os
+import secrets
 import signal
 import socket
 import subprocess
@@ -19,10 +20,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-# before Ray reads its configuration (at import): token authentication (the token in
-# ~/.ray, created by the head if missing) for the nodes and this driver alike, and no
-# usage statistics
+# before Ray reads its configuration (at import): token authentication with a token of
+# this session (a fresh machine has none in ~/.ray) for the nodes and this driver alike,
+# and no usage statistics
 os.environ.update(RAY_USAGE_STATS_ENABLED="0", RAY_AUTH_MODE="token")
+os.environ.setdefault("RAY_AUTH_TOKEN", secrets.token_hex(32))
 ray = pytest.importorskip("ray", reason="Ray is not installed (pip install -e '.[ray]')")
 
 from wordvec.cli import main  # noqa: E402
