@@ -112,13 +112,15 @@ class CooccurrenceCounts:
 
 
 def count_cooccurrences(ids, offsets, V, window=10, symmetric=True, weighting="harmonic",
-                        memory="2GB", tmp_dir=None, progress=False, dtype=np.float32):
+                        memory="2GB", tmp_dir=None, progress=False, dtype=np.float32, integer_units=False):
     """Count X from an encoded corpus (ids int32[N] in [0, V), offsets int64[n_docs+1]).
 
     ``memory`` bounds the working set of the counting (dense table, pair buffer, chunks
     kept in RAM); the returned matrix (8 bytes per non-zero in float32, 12 in float64)
     comes on top of it.  ``dtype`` of the values: float32 (default; counts to 7 digits,
-    what GloVe and the SVD consume) or float64.
+    what GloVe and the SVD consume) or float64.  ``integer_units=True``: int64 data holding the
+    exact integer weights in units of 1/``weight_scale`` (partial counts that sum exactly,
+    for ``wordvec.distributed.counting``; ``dtype`` is then ignored).
     """
     from tqdm import tqdm
 
@@ -171,7 +173,11 @@ def count_cooccurrences(ids, offsets, V, window=10, symmetric=True, weighting="h
         bar.close()
         del rows, cols, vals
         n_chunks = len(chunks)
-        matrix = _merge(chunks, dense, row_start, scale, dtype)
+        if integer_units:  # integers below 2**53 pass through float64 exactly
+            matrix = _merge(chunks, dense, row_start, 1, np.float64)
+            matrix.data = matrix.data.astype(np.int64)
+        else:
+            matrix = _merge(chunks, dense, row_start, scale, dtype)
         del chunks
     seconds = time.perf_counter() - started
     result = CooccurrenceCounts(matrix, pairs, seconds, time.process_time() - cpu_started, n_chunks, spilled)

@@ -145,8 +145,10 @@ def list_files(path):
     return [path]
 
 
-def _file_blocks(path, block_size):
-    """Yield byte blocks of one file, each ending on whitespace; the last ends with a newline.
+def _file_blocks(path, block_size, byte_range=None):
+    """Yield byte blocks of one file (or of its bytes ``start <= b < end`` when ``byte_range``
+    is given: a piece of a plain file cut at whitespace, see ``wordvec.distributed.pieces``),
+    each ending on whitespace; the last ends with a newline.
 
     A token that does not end within a block (a file with no whitespace at all) is kept
     only as far as the tokenizer reads it (``MAX_TOKEN_BYTES``, plus a few bytes so the
@@ -156,9 +158,16 @@ def _file_blocks(path, block_size):
     carry = b""
     skipping = False  # inside a token already cut short: drop bytes up to the next whitespace
     with open_binary(path) as handle:
+        remaining = None
+        if byte_range is not None:
+            handle.seek(byte_range[0])
+            remaining = byte_range[1] - byte_range[0]
         while True:
+            size = block_size if remaining is None else min(block_size, remaining)
+            if remaining is not None:
+                remaining -= size
             try:
-                data = handle.read(block_size)
+                data = handle.read(size) if size else b""
             except DECOMPRESSION_ERRORS as error:
                 raise WordvecError(f"cannot read {path}: {error}") from None
             if not data:
@@ -250,7 +259,8 @@ class Corpus:
     the corpus several times, and a generator would silently be empty after the first.
     """
 
-    def __init__(self, source, lowercase=False, max_document_length=10_000, block_size=DEFAULT_BLOCK_SIZE):
+    def __init__(self, source, lowercase=False, max_document_length=10_000, block_size=DEFAULT_BLOCK_SIZE,
+                 byte_range=None):
         if max_document_length < 1:
             raise WordvecError(f"max_document_length must be at least 1, not {max_document_length}")
         self.lowercase = bool(lowercase)
@@ -260,6 +270,10 @@ class Corpus:
         if isinstance(source, (str, os.PathLike)):
             self.paths = list_files(source)
             self.documents = None
+            # (start, end): read only these bytes of a single plain file (a piece of it)
+            self.byte_range = None if byte_range is None else (int(byte_range[0]), int(byte_range[1]))
+            if self.byte_range is not None and len(self.paths) != 1:
+                raise WordvecError("a byte range can only be read from a single file")
         elif isinstance(source, Corpus):
             raise WordvecError("source is already a Corpus; pass it directly instead of wrapping it")
         else:
@@ -276,6 +290,7 @@ class Corpus:
                     "restarts (gensim would silently train on nothing after the first pass)")
             self.paths = []
             self.documents = source
+            self.byte_range = None
 
     @property
     def is_text(self):
@@ -299,7 +314,7 @@ class Corpus:
         self.decode_errors = 0
         for path in self.paths:
             errors_before = self.decode_errors
-            for block in _prefetch(_file_blocks(path, self.block_size)):
+            for block in _prefetch(_file_blocks(path, self.block_size, self.byte_range)):
                 yield self._clean(block)
             if self.decode_errors > errors_before:
                 log.warning("%s: replaced %d byte sequences that are not valid UTF-8 with U+FFFD",
@@ -368,5 +383,8 @@ class Corpus:
         for path in self.paths:
             stat = os.stat(path)
             files.append([str(Path(path).resolve()), stat.st_size, stat.st_mtime_ns])
-        return {"files": files, "lowercase": self.lowercase,
-                "max_document_length": self.max_document_length}
+        parts = {"files": files, "lowercase": self.lowercase,
+                 "max_document_length": self.max_document_length}
+        if self.byte_range is not None:
+            parts["byte_range"] = list(self.byte_range)
+        return parts

@@ -2,6 +2,7 @@
 
 import argparse
 
+from wordvec.cli import ray_run
 from wordvec.cli.common import add_corpus_arguments, ranged
 
 EPILOG = """\
@@ -36,6 +37,7 @@ def register(subparsers):
                         help="store the values in float64 (default float32: 8 bytes per non-zero, not 12)")
     parser.add_argument("--tmp-dir", default=None, metavar="DIR", help="where to spill (default: the system's)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    ray_run.add_ray_argument(parser)
     parser.set_defaults(run=run)
 
 
@@ -50,6 +52,8 @@ def run(args):
 
     parse_memory(args.memory)  # a bad size fails before the corpus is read
     check_output(args.output, inputs=[args.corpus])
+    if args.ray is not None:
+        return _run_on_ray(args)
     corpus = Corpus(args.corpus, lowercase=args.lowercase, max_document_length=args.max_document_length)
     vocab = Vocabulary.build(corpus, min_count=args.min_count, max_vocab_size=args.max_vocab_size)
     encoded = encode_corpus(corpus, vocab)
@@ -64,4 +68,16 @@ def run(args):
           f"{counted.seconds:.1f} s ({counted.cpu_seconds:.1f} s CPU; {counted.pairs_per_second / 1e6:.2f}M pairs/s); "
           f"{counted.matrix.nnz:,} non-zeros ({counted.chunks} chunks, {counted.spilled} spilled) "
           f"written to {args.output}")
+    return 0
+
+
+def _run_on_ray(args):
+    from wordvec.cooccur import save_cooccurrence
+
+    vocab, matrix, info = ray_run.count_cooccurrences(args, "float64" if args.float64 else "float32")
+    save_cooccurrence(args.output, matrix, vocab.words, vocab.counts, window=args.window,
+                      symmetric=not args.asymmetric, weighting=args.weighting)
+    print(f"{len(vocab):,} words, {info['tokens']:,} tokens, {info['pairs']:,} pairs counted in "
+          f"{info['seconds']:.1f} s on the Ray cluster ({info['pieces']} pieces, {info['reducers']} "
+          f"reducers); {matrix.nnz:,} non-zeros written to {args.output}")
     return 0

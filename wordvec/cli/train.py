@@ -6,7 +6,7 @@ import json
 import logging
 import os
 
-from wordvec.cli import train_checkpoint, train_estimate
+from wordvec.cli import ray_run, train_checkpoint, train_estimate
 from wordvec.cli.common import add_corpus_arguments, finite_float, nonnegative_float, positive_float, ranged
 
 log = logging.getLogger(__name__)
@@ -84,6 +84,7 @@ def register(subparsers):
         train_count.add_arguments(parser)
     train_checkpoint.add_arguments(parser)
     train_estimate.add_arguments(parser)
+    ray_run.add_training_arguments(parser)
     parser.set_defaults(run=run)
 
 
@@ -98,6 +99,8 @@ def run(args):
     from wordvec.outputs import check_vectors_output
 
     check_vectors_output(args.output, inputs=[args.corpus])  # before hours of training, not after
+    if args.ray is not None:
+        return ray_run.train(args)
     if args.model in COUNT_MODELS:
         from wordvec.cli import train_count
 
@@ -105,15 +108,7 @@ def run(args):
     from wordvec.models.word2vec import Word2Vec
 
     train_checkpoint.check_arguments(args)
-    options = dict(
-        vector_size=args.vector_size, window=args.window or 5,
-        min_count=args.min_count, sg=int(args.model == "sg"), hs=int(args.loss == "hs"),
-        negative=args.negative if args.loss == "ns" else 0, ns_exponent=args.ns_exponent,
-        cbow_mean=0 if args.cbow_sum else 1, sample=args.sample, alpha=args.alpha,
-        min_alpha=args.min_alpha, epochs=args.epochs or 5, workers=args.workers, seed=args.seed,
-        max_vocab_size=args.max_vocab_size, loss="softmax" if args.loss == "softmax" else None,
-        progress=not args.no_progress, lowercase=args.lowercase,
-        max_document_length=args.max_document_length, shuffle=not args.no_shuffle)
+    options = word2vec_options(args)
     if args.dry_run:
         return train_estimate.dry_run(args, Word2Vec(**options))
     model = train_checkpoint.train_resumable(
@@ -125,6 +120,19 @@ def run(args):
     train_checkpoint.finished(args)
     return report(model.wv, args, history=model.history, estimate=model.estimate_memory())
 
+
+
+def word2vec_options(args):
+    """``Word2Vec`` keyword arguments from the command line (all but the corpus)."""
+    return dict(
+        vector_size=args.vector_size, window=args.window or 5,
+        min_count=args.min_count, sg=int(args.model == "sg"), hs=int(args.loss == "hs"),
+        negative=args.negative if args.loss == "ns" else 0, ns_exponent=args.ns_exponent,
+        cbow_mean=0 if args.cbow_sum else 1, sample=args.sample, alpha=args.alpha,
+        min_alpha=args.min_alpha, epochs=args.epochs or 5, workers=args.workers, seed=args.seed,
+        max_vocab_size=args.max_vocab_size, loss="softmax" if args.loss == "softmax" else None,
+        progress=not args.no_progress, lowercase=args.lowercase,
+        max_document_length=args.max_document_length, shuffle=not args.no_shuffle)
 
 
 def corpus_fingerprint(args):

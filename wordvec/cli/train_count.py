@@ -49,18 +49,11 @@ def run(args):
     from wordvec.cli.train import corpus_fingerprint, report, save_trained
 
     train_checkpoint.check_arguments(args)
-    progress = not args.no_progress
-    common = dict(vector_size=args.vector_size, min_count=args.min_count,
-                  symmetric=not args.asymmetric, seed=args.seed, max_vocab_size=args.max_vocab_size,
-                  memory=args.memory, lowercase=args.lowercase,
-                  max_document_length=args.max_document_length, progress=progress)
+    common = common_options(args)
     if args.model == "glove":
         from wordvec.models.glove import GloVe
 
-        options = dict(window=args.window or GLOVE_DEFAULTS["window"],
-                       epochs=args.epochs or GLOVE_DEFAULTS["epochs"], x_max=args.x_max,
-                       power=args.power, learning_rate=args.learning_rate, workers=args.workers,
-                       weighting=args.weighting or "harmonic", output=args.glove_output, **common)
+        options = glove_options(args)
         if args.dry_run:
             return train_estimate.dry_run(args, GloVe(**options))
         model = train_checkpoint.train_resumable(
@@ -82,3 +75,17 @@ def run(args):
     train_checkpoint.finished(args)
     return report(model.wv, args, history=model.history, estimate=model.estimate_memory())
 
+
+def common_options(args):
+    """Keyword arguments GloVe and PPMISVD share (all but the corpus)."""
+    return dict(vector_size=args.vector_size, min_count=args.min_count, symmetric=not args.asymmetric,
+                seed=args.seed, max_vocab_size=args.max_vocab_size, memory=args.memory,
+                lowercase=args.lowercase, max_document_length=args.max_document_length,
+                progress=not args.no_progress)
+
+
+def glove_options(args):
+    """``GloVe`` keyword arguments from the command line (all but the corpus)."""
+    return dict(window=args.window or GLOVE_DEFAULTS["window"], epochs=args.epochs or GLOVE_DEFAULTS["epochs"],
+                x_max=args.x_max, power=args.power, learning_rate=args.learning_rate, workers=args.workers,
+                weighting=args.weighting or "harmonic", output=args.glove_output, **common_options(args))

@@ -3,6 +3,7 @@
 import argparse
 import time
 
+from wordvec.cli import ray_run
 from wordvec.cli.common import add_corpus_arguments, ranged
 
 EPILOG = """\
@@ -23,6 +24,7 @@ def register(subparsers):
     add_corpus_arguments(parser, min_count_default=1)
     parser.add_argument("-o", "--output", metavar="FILE", help="save the vocabulary here (.json or .tsv)")
     parser.add_argument("--top", type=ranged("top"), default=20, metavar="N", help="show the N most frequent words (default 20)")
+    ray_run.add_ray_argument(parser)
     parser.set_defaults(run=run)
 
 
@@ -33,15 +35,19 @@ def run(args):
 
     if args.output:
         check_output(args.output, inputs=[args.corpus])
-    corpus = Corpus(args.corpus, lowercase=args.lowercase, max_document_length=args.max_document_length)
     start = time.perf_counter()
-    vocab = Vocabulary.build(corpus, min_count=args.min_count, max_vocab_size=args.max_vocab_size)
+    if args.ray is not None:
+        vocab, decode_errors = ray_run.count_vocabulary(args)
+    else:
+        corpus = Corpus(args.corpus, lowercase=args.lowercase, max_document_length=args.max_document_length)
+        vocab = Vocabulary.build(corpus, min_count=args.min_count, max_vocab_size=args.max_vocab_size)
+        decode_errors = corpus.decode_errors
     seconds = time.perf_counter() - start
     print(f"{vocab.corpus_tokens:,} tokens, {len(vocab):,} words with count >= {args.min_count} "
           f"({vocab.total:,} tokens, {vocab.total / max(vocab.corpus_tokens, 1):.1%} of the corpus); "
           f"counted in {seconds:.2f} s ({vocab.corpus_tokens / max(seconds, 1e-9) / 1e6:.1f}M tokens/s)")
-    if corpus.decode_errors:
-        print(f"{corpus.decode_errors:,} invalid UTF-8 sequences were replaced by U+FFFD")
+    if decode_errors:
+        print(f"{decode_errors:,} invalid UTF-8 sequences were replaced by U+FFFD")
     if args.top > 0:
         width = max(len(w) for w in vocab.words[:args.top])
         for rank, (word, count) in enumerate(zip(vocab.words[:args.top], vocab.counts[:args.top].tolist()), 1):

@@ -260,6 +260,12 @@ class Word2Vec:
             self._wv.reset_norms()
         return done
 
+    def chunk_trainer(self, encoded):
+        """A trainer of document ranges of ``encoded`` with this model's kernels and tables
+        (``train_documents_at``): the hook of data-parallel training
+        (``wordvec.distributed.training``), which decides the chunks and their schedule."""
+        return _EpochRunner(self, encoded)
+
     # -- persistence ---------------------------------------------------------------------
 
     def save(self, path, extra_json=None):
@@ -341,6 +347,11 @@ class _EpochRunner:
             self.codes, self.lengths, self.keep, self.noise, int(m.sg), int(m.mode), bool(m.cbow_mean),
             int(m.window), int(m.negative), bool(m.shared_negatives), float(m.alpha), float(m.min_alpha),
             words_before, int(m.planned_words), seed)
+
+    def train_documents_at(self, begin, end, words_before, seed):
+        """Train documents [begin, end) at schedule position ``words_before`` with random
+        state ``seed``; returns (loss, stats) of the kernel."""
+        return self._train_documents(int(begin), int(end), int(words_before), np.uint64(seed))
 
     def compile(self):
         """Compile (or load from Numba's cache) the kernel for these arrays before any

@@ -1,0 +1,96 @@
+"""``--ray [ADDRESS]`` for ``wordvec vocab``, ``cooccur`` and ``train``: the same work on a
+Ray cluster (``wordvec.distributed``).  Ray itself is imported only when the flag is used."""
+
+import time
+
+from wordvec.cli.common import positive_int
+
+RAY_HELP = ("run on a Ray cluster: ADDRESS (HOST:PORT of a `ray start --head`, or 'auto') or, "
+            "without one, a private local cluster; needs the ray extra (pip install -e '.[ray]')")
+
+
+def add_ray_argument(parser):
+    group = parser.add_argument_group("Ray cluster")
+    group.add_argument("--ray", nargs="?", const="local", default=None, metavar="ADDRESS", help=RAY_HELP)
+    return group
+
+
+def add_training_arguments(parser):
+    from wordvec.distributed import DEFAULT_SYNC, DEFAULT_SYNC_EVERY, SYNC_MODES
+
+    group = add_ray_argument(parser)
+    group.add_argument("--workers-per-node", type=positive_int, default=None, metavar="N",
+                       help="with --ray: training workers (Ray actors, one core each) per node "
+                            "(default: the node's CPUs)")
+    group.add_argument("--sync", choices=SYNC_MODES, default=DEFAULT_SYNC,
+                       help=f"with --ray: combine replicas by sparse deltas of the rows touched, averaged "
+                            f"over the workers that touched a row (sparse) or added (sparse-sum), or by "
+                            f"averaging whole models (average); default {DEFAULT_SYNC}")
+    group.add_argument("--sync-every", type=positive_int, default=DEFAULT_SYNC_EVERY, metavar="N",
+                       help=f"with --ray: synchronise after N words (GloVe: co-occurrences) per worker "
+                            f"(default {DEFAULT_SYNC_EVERY:,})")
+
+
+def count_vocabulary(args):
+    """(vocabulary, invalid UTF-8 sequences replaced) counted on the cluster."""
+    from wordvec.distributed import cluster, counting
+
+    with cluster.connect(args.ray):
+        vocab, info = counting.count_vocabulary(
+            args.corpus, min_count=args.min_count, max_vocab_size=args.max_vocab_size,
+            lowercase=args.lowercase, max_document_length=args.max_document_length)
+    return vocab, info["decode_errors"]
+
+
+def count_cooccurrences(args, dtype):
+    """(vocabulary, X, info) counted on the cluster."""
+    from wordvec.distributed import cluster, counting
+
+    with cluster.connect(args.ray):
+        return counting.count_cooccurrences(
+            args.corpus, window=args.window, symmetric=not args.asymmetric, weighting=args.weighting,
+            memory=args.memory, min_count=args.min_count, max_vocab_size=args.max_vocab_size,
+            lowercase=args.lowercase, max_document_length=args.max_document_length, dtype=dtype)
+
+
+def train(args):
+    """``wordvec train --ray``: count on the cluster, then train data-parallel there."""
+    from wordvec.cli.train import COUNT_MODELS, report, save_trained, word2vec_options
+    from wordvec.distributed import cluster, counting, training
+    from wordvec.errors import WordvecError
+
+    if args.model == "svd":
+        raise WordvecError("--ray trains word2vec (sg, cbow) and glove; PPMI-SVD has no data-parallel "
+                           "training (count its matrix with `wordvec cooccur --ray`)")
+    options = dict(workers_per_node=args.workers_per_node, sync=args.sync, sync_every=args.sync_every)
+    started = time.perf_counter()
+    with cluster.connect(args.ray):
+        if args.model in COUNT_MODELS:
+            from wordvec.cli.train_count import glove_options
+            from wordvec.models.glove import GloVe
+
+            model = GloVe(**glove_options(args))
+            vocab, matrix, info = counting.count_cooccurrences(
+                args.corpus, window=model.window, symmetric=model.symmetric, weighting=model.weighting,
+                memory=model.memory, min_count=model.min_count, max_vocab_size=model.max_vocab_size,
+                lowercase=model.lowercase, max_document_length=model.max_document_length)
+            model.set_cooccurrence(vocab.words, vocab.counts, matrix)
+            model.counting = info
+            training.train_glove(model, **options)
+        else:
+            from wordvec.corpus import Corpus
+            from wordvec.encode import encode_corpus
+            from wordvec.models.word2vec import Word2Vec
+
+            model = Word2Vec(**word2vec_options(args))
+            vocab, _ = counting.count_vocabulary(
+                args.corpus, min_count=model.min_count, max_vocab_size=model.max_vocab_size,
+                lowercase=model.lowercase, max_document_length=model.max_document_length)
+            model.set_vocabulary(vocab)
+            corpus = Corpus(args.corpus, lowercase=model.lowercase, max_document_length=model.max_document_length)
+            training.train_word2vec(model, encode_corpus(corpus, vocab), **options)
+    if not args.json:
+        print(f"trained on the Ray cluster in {time.perf_counter() - started:.1f} s "
+              f"({model.history[-1]['workers']} workers, {model.history[-1]['restarts']} restarts)")
+    save_trained(model, args.output)
+    return report(model.wv, args, history=model.history)

@@ -1,0 +1,27 @@
+"""Scaling out on a Ray cluster: counting (``counting``) and data-parallel training
+(``training``) over the project's own compiled counters and kernels.
+
+Ray is an optional extra (``pip install -e '.[ray]'``) and is imported only here, lazily:
+nothing else in wordvec needs it.  ``cluster.connect`` joins a running cluster
+(``ray start --head`` elsewhere, then ``--ray HOST:PORT``) or starts a private local one.
+"""
+
+from wordvec.errors import WordvecError
+
+INSTALL_HINT = "install the ray extra: pip install -e '.[ray]'"
+SYNC_MODES = ("sparse", "sparse-sum", "average")  # see ``training``
+DEFAULT_SYNC = "sparse"
+DEFAULT_SYNC_EVERY = 1_000_000  # words (GloVe: co-occurrences) per worker between synchronisations
+
+
+class RayMissingError(WordvecError):
+    pass
+
+
+def require_ray():
+    """The ``ray`` module, or a one-sentence error saying how to install it."""
+    try:
+        import ray
+    except ImportError:
+        raise RayMissingError(f"--ray needs the Ray package, which is not installed; {INSTALL_HINT}") from None
+    return ray
