@@ -150,3 +150,100 @@ def test_composed_vectors_are_the_mean_of_each_bag():
     for w in range(V):
         word_rows, ngram_rows = ref.input_bag(w, OFFSETS, IDS)
         np.testing.assert_allclose(out[w], ref.compose(W_in, W_ngrams, word_rows, ngram_rows), rtol=1e-6)
+
+
+# ----------------------------------------------------------------------------- model, files, CLI
+
+SMALL = dict(vector_size=12, window=3, min_count=1, epochs=2, workers=1, progress=False, subwords=True,
+             min_n=2, max_n=4, bucket=97)
+STEMS = ["walk", "talk", "jump", "play", "look", "call"]
+
+
+def _sentences(n_docs=60, seed=0):
+    """Inflected forms of a few stems, so words share n-grams."""
+    rng = np.random.default_rng(seed)
+    forms = [s + e for s in STEMS for e in ("", "s", "ed", "ing")]
+    return [[forms[i] for i in rng.integers(0, len(forms), size=rng.integers(5, 30))] for _ in range(n_docs)]
+
+
+@pytest.mark.parametrize("options", [dict(sg=1), dict(sg=0), dict(sg=1, hs=1, negative=0),
+                                     dict(sg=0, cbow_mean=0, alpha=0.005)])
+def test_one_worker_is_bitwise_deterministic_and_trains_the_ngram_rows(options):
+    from wordvec.models.word2vec import Word2Vec
+
+    a = Word2Vec(_sentences(), seed=5, **SMALL, **options)
+    b = Word2Vec(_sentences(), seed=5, **SMALL, **options)
+    fresh = Word2Vec(**SMALL, **options, seed=5)
+    fresh.build_vocab(_sentences())
+    assert np.array_equal(a.wv.vectors, b.wv.vectors) and np.array_equal(a.W_ngrams, b.W_ngrams)
+    assert [h["loss"] for h in a.history] == [h["loss"] for h in b.history]
+    used = np.unique(a.ngram_ids)
+    assert not np.array_equal(a.W_ngrams[used], fresh.W_ngrams[used])  # n-gram rows were trained
+    unused = np.setdiff1d(np.arange(a.bucket), used)
+    assert np.array_equal(a.W_ngrams[unused], fresh.W_ngrams[unused])  # and only those
+
+
+def test_model_vectors_are_composed_and_unseen_words_get_ngram_vectors(tmp_path):
+    from wordvec.models.word2vec import Word2Vec
+    from wordvec.subword_vectors import SubwordKeyedVectors
+    from wordvec.vectors import load_vectors
+
+    model = Word2Vec(_sentences(), sg=1, **SMALL)
+    kv = model.wv
+    assert isinstance(kv, SubwordKeyedVectors) and "walked" in kv and "walkz" not in kv
+    w = model.vocab.index["walked"]
+    rows = model.ngram_ids[model.ngram_offsets[w]:model.ngram_offsets[w + 1]]
+    np.testing.assert_allclose(kv["walked"], (model.W_in[w] + model.W_ngrams[rows].sum(0)) / (1 + rows.size),
+                               rtol=1e-5, atol=1e-7)
+    unseen = subword.ngram_buckets("walkz", 2, 4, 97)
+    np.testing.assert_allclose(kv["walkz"], model.W_ngrams[unseen].mean(0), rtol=1e-5, atol=1e-7)
+    assert kv.has_vector("walkz")
+    top = kv.most_similar("walkz", topn=3)
+    assert len(top) == 3 and all(word in kv for word, _ in top)
+    assert -1.0 <= kv.similarity("walkz", "walked") <= 1.0
+    with pytest.raises(VocabularyError):
+        SubwordKeyedVectors(["ab"], np.zeros((1, 2)), np.zeros((5, 2)), 5, 6, 5)["x"]  # no n-grams
+
+    model.save(tmp_path / "m.wv")
+    loaded_kv = load_vectors(tmp_path / "m.wv")
+    assert isinstance(loaded_kv, SubwordKeyedVectors)
+    np.testing.assert_array_equal(loaded_kv.vectors, kv.vectors)
+    np.testing.assert_array_equal(loaded_kv["walkz"], kv["walkz"])
+    loaded = Word2Vec.load(tmp_path / "m.wv")
+    assert np.array_equal(loaded.W_in, model.W_in) and np.array_equal(loaded.W_ngrams, model.W_ngrams)
+    assert (loaded.subwords, loaded.min_n, loaded.max_n, loaded.bucket) == (True, 2, 4, 97)
+    kv.save_word2vec_format(tmp_path / "v.vec")  # export: the composed vocabulary vectors
+    exported = load_vectors(tmp_path / "v.vec")
+    np.testing.assert_allclose(exported.vectors, kv.vectors, rtol=1e-6)
+
+
+def test_save_load_continues_training_like_one_run(tmp_path):
+    from wordvec.models.word2vec import Word2Vec
+
+    whole = Word2Vec(_sentences(seed=2), sg=1, **{**SMALL, "epochs": 2})
+    part = Word2Vec(sg=1, **{**SMALL, "epochs": 2})
+    part.build_vocab(_sentences(seed=2))
+    part.train(epochs=1)
+    part.save(tmp_path / "p.wv")
+    loaded = Word2Vec.load(tmp_path / "p.wv")
+    loaded.train(_sentences(seed=2))
+    assert np.array_equal(loaded.wv.vectors, whole.wv.vectors)
+
+
+def test_cli_trains_subwords_and_answers_for_unseen_words(tmp_path, capsys):
+    from wordvec.cli import main
+
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text("\n".join(" ".join(s) for s in _sentences(n_docs=80)) + "\n", encoding="utf-8")
+    status = main(["train", str(corpus), "-o", str(tmp_path / "ft.wv"), "--model", "sg", "--subwords",
+                   "--min-n", "2", "--max-n", "4", "--bucket", "1000", "--min-count", "1",
+                   "--vector-size", "12", "--epochs", "1", "--no-progress", "--no-eval"])
+    assert status == 0
+    capsys.readouterr()
+    assert main(["similar", str(tmp_path / "ft.wv"), "jumpz", "--topn", "3"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert len(lines) == 3 and all(line.split()[0] in {s + e for s in STEMS for e in ("", "s", "ed", "ing")}
+                                   for line in lines)
+    assert main(["train", str(corpus), "-o", str(tmp_path / "bad.wv"), "--subwords", "--min-n", "5",
+                 "--max-n", "3", "--no-progress", "--no-eval"]) == 2
+    assert "min_n" in capsys.readouterr().err
