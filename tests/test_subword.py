@@ -143,6 +143,41 @@ def test_kernel_step_equals_fasttext_step_of_reference(sg, kind, mean):
         np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
 
 
+def test_bag_overlaps_count_repeated_rows():
+    # word 2's bag: itself, rows 4, 2, 4, 9 -> 1 + 2² + 1 + 1 = 7; word 3 has no n-grams
+    assert SK.bag_overlaps(OFFSETS, IDS).tolist() == [4, 3, 7, 1, 3, 3]
+
+
+@pytest.mark.parametrize("kind, mean", [("ns", True), ("ns", False), ("hs", True), ("softmax", True)])
+def test_skipgram_window_equals_one_reference_step_per_example(kind, mean):
+    """The centre word (2, with a repeated n-gram row) predicts 4 words in turn: the
+    kernel composes its bag once and updates the rows once; the reference takes one
+    full step per example."""
+    W_in, W_ngrams, W_out, W_inner = (p.astype(np.float32) for p in _params(40 + len(kind)))
+    outputs = np.array([5, 1, 5, 3], dtype=np.int32)
+    negatives = np.array([[1, 5, 5], [0, 2, 4], [3, 3, 1], [4, 0, 5]], dtype=np.int64)
+    params = [W.astype(np.float64) for W in (W_in, W_ngrams, W_out, W_inner)]
+    second_index = 3 if kind == "hs" else 2
+    bag_size = 1 + OFFSETS[3] - OFFSETS[2]
+    expected_loss = 0.0
+    for k, output in enumerate(outputs):
+        extra = dict(negatives=negatives[k]) if kind == "ns" else dict(softmax=True) if kind == "softmax" else \
+            dict(points=POINTS[output, :LENGTHS[output]], codes=CODES[output, :LENGTHS[output]])
+        loss, *grads = ref.skipgram_subword(params[0], params[1], params[second_index], OFFSETS, IDS, 2,
+                                            output, mean=mean, **extra)
+        expected_loss += loss
+        params[0], params[1], params[second_index] = ref.subword_step(
+            (params[0], params[1], params[second_index]), grads, bag_size, 0.05, mean)
+    buffers = [np.zeros(D, np.float32) for _ in range(3)]
+    loss = SK.skipgram_window(W_in, W_ngrams, OFFSETS, IDS, SK.bag_overlaps(OFFSETS, IDS), 2, outputs, 4,
+                              mean, MODES[kind], W_out, W_inner, POINTS, CODES, LENGTHS,
+                              negatives if kind == "ns" else negatives[:, :0].copy(), np.float32(0.05),
+                              *buffers, np.zeros(8, np.float32))
+    assert loss == pytest.approx(expected_loss, rel=1e-5)
+    for got, want in zip((W_in, W_ngrams, W_out, W_inner), params):
+        np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
+
+
 def test_composed_vectors_are_the_mean_of_each_bag():
     W_in, W_ngrams, _, _ = (p.astype(np.float32) for p in _params(3))
     out = np.empty_like(W_in)

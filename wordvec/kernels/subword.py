@@ -11,9 +11,20 @@ A word's n-gram rows are read from a CSR table computed once per vocabulary
 (``wordvec.subword.ngram_table``): word w's rows are
 ``ngram_ids[ngram_offsets[w]:ngram_offsets[w + 1]]``.
 
+Skip-gram runs in fastText's direction: the centre word's bag predicts each word of its
+window in turn.  Then the bag is the same for the whole window, and nothing else reads
+its rows until the window is done (the output layers touch only W_out / W_inner), so
+the kernel composes h once per centre word, keeps it exact after each example with
+
+    h <- h + q_w neu1e,   q_w = Σ_r m_r² / |B|   (m_r: how often row r occurs in the bag)
+
+(every occurrence of row r moved by neu1e, and row r weighs m_r / |B| in the mean), and
+adds the window's summed neu1e to the bag's rows once at the end: the same steps as
+one reference step per example (``wordvec.math.subword``), up to float rounding,
+for a fraction of the row traffic (an average bag has ~20 rows, a window ~6 examples).
+
 The document loop (subsampling, reduced window, negative draws, learning-rate
-schedule, per-chunk random state) is word2vec's (``wordvec.kernels.word2vec.train_chunk``),
-with the same random stream, so the plain and subword models see the same examples.
+schedule, per-chunk random state) is word2vec's (``wordvec.kernels.word2vec.train_chunk``).
 Threads update the shared matrices without locks (Hogwild), as the other kernels do.
 """
 
@@ -67,12 +78,58 @@ def subword_step(W_in, W_ngrams, ngram_offsets, ngram_ids, inputs, n_inputs, out
 
 
 @jit
-def train_chunk(ids, offsets, doc_begin, doc_end, W_in, W_ngrams, ngram_offsets, ngram_ids, W_out,
+def bag_overlaps(ngram_offsets, ngram_ids):
+    """q_w |B_w| = Σ_r m_r² for every word's bag (its own row counts once): float32 (V,)."""
+    V = ngram_offsets.shape[0] - 1
+    out = np.empty(V, dtype=np.float32)
+    for w in range(V):
+        total = 1
+        for a in range(ngram_offsets[w], ngram_offsets[w + 1]):
+            for b in range(ngram_offsets[w], ngram_offsets[w + 1]):
+                if ngram_ids[a] == ngram_ids[b]:
+                    total += 1
+        out[w] = total
+    return out
+
+
+@jit
+def skipgram_window(W_in, W_ngrams, ngram_offsets, ngram_ids, overlaps, word, outputs, n_outputs, mean,
+                    mode, W_out, W_inner, points, codes, lengths, negatives, alpha, neu1, neu1e, window_e,
+                    coeff):
+    """Skip-gram examples word -> outputs[k] for k < n_outputs (negatives[k] for each), in
+    order, with the bag of ``word`` composed once and its rows updated once (see the
+    module docstring).  Reference: ``wordvec.math.subword.skipgram_subword`` then
+    ``subword_step``, once per example."""
+    neu1[:] = 0.0
+    window_e[:] = 0.0
+    size = add_bag(word, W_in, W_ngrams, ngram_offsets, ngram_ids, neu1)
+    q = overlaps[word]
+    if mean:
+        scale = np.float32(1.0 / size)
+        for i in range(neu1.shape[0]):
+            neu1[i] *= scale
+        q = np.float32(q / size)
+    loss = 0.0
+    for k in range(n_outputs):
+        neu1e[:] = 0.0
+        loss += output_update(neu1, outputs[k], mode, W_out, W_inner, points, codes, lengths,
+                              negatives[k], alpha, neu1e, coeff)
+        for i in range(neu1.shape[0]):
+            window_e[i] += neu1e[i]
+            neu1[i] += q * neu1e[i]
+    scatter_bag(word, window_e, W_in, W_ngrams, ngram_offsets, ngram_ids)
+    return loss
+
+
+@jit
+def train_chunk(ids, offsets, doc_begin, doc_end, W_in, W_ngrams, ngram_offsets, ngram_ids, overlaps, W_out,
                 W_inner, points, codes, lengths, keep, noise, sg, mode, mean, window, negative,
                 share_negatives, alpha, min_alpha, words_before, total_words, seed):
     """``wordvec.kernels.word2vec.train_chunk`` with subword inputs; same arguments plus
-    ``W_ngrams`` (bucket x D) and the CSR n-gram table; ``mean`` applies to both
-    architectures (fastText averages the bag).  Returns (loss, [words, examples])."""
+    ``W_ngrams`` (bucket x D), the CSR n-gram table and its :func:`bag_overlaps`; ``mean``
+    applies to both architectures (fastText averages the bag).  ``share_negatives``:
+    one draw of K negatives per centre word serves its whole window.
+    Returns (loss, [words, examples])."""
     D = W_in.shape[1]
     state = np.empty(1, dtype=np.uint64)
     state[0] = seed
@@ -82,7 +139,10 @@ def train_chunk(ids, offsets, doc_begin, doc_end, W_in, W_ngrams, ngram_offsets,
     if mode & FULL_SOFTMAX:
         coeff_size = max(coeff_size, W_out.shape[0])
     coeff = np.zeros(coeff_size, dtype=np.float32)
-    negatives = np.zeros(negative if mode & NEGATIVE_SAMPLING else 0, dtype=np.int64)
+    K = negative if mode & NEGATIVE_SAMPLING else 0
+    negatives = np.zeros(K, dtype=np.int64)
+    window_negatives = np.zeros((2 * window, K), dtype=np.int64)
+    window_e = np.zeros(D, dtype=np.float32)
     longest = 0
     for d in range(doc_begin, doc_end):
         longest = max(longest, offsets[d + 1] - offsets[d])
@@ -110,21 +170,24 @@ def train_chunk(ids, offsets, doc_begin, doc_end, W_in, W_ngrams, ngram_offsets,
             lo = max(0, i - reach)
             hi = min(n, i + reach + 1)
             word = sentence[i]
-            if sg:
-                if share_negatives:
-                    for k in range(negatives.shape[0]):
-                        negatives[k] = draw_alias(noise, state)
+            if sg:  # fastText's direction: the centre word predicts its window
+                m = 0
                 for j in range(lo, hi):
                     if j == i:
                         continue
-                    if not share_negatives:
-                        for k in range(negatives.shape[0]):
-                            negatives[k] = draw_alias(noise, state)
-                    context[0] = sentence[j]
-                    loss += subword_step(W_in, W_ngrams, ngram_offsets, ngram_ids, context, 1, word,
-                                         mean, mode, W_out, W_inner, points, codes, lengths,
-                                         negatives, lr, neu1, neu1e, coeff)
-                    stats[STAT_EXAMPLES] += 1
+                    context[m] = sentence[j]
+                    for k in range(K):
+                        if share_negatives and m > 0:
+                            window_negatives[m, k] = window_negatives[0, k]
+                        else:
+                            window_negatives[m, k] = draw_alias(noise, state)
+                    m += 1
+                if m == 0:
+                    continue
+                loss += skipgram_window(W_in, W_ngrams, ngram_offsets, ngram_ids, overlaps, word, context, m,
+                                        mean, mode, W_out, W_inner, points, codes, lengths,
+                                        window_negatives, lr, neu1, neu1e, window_e, coeff)
+                stats[STAT_EXAMPLES] += m
             else:
                 m = 0
                 for j in range(lo, hi):

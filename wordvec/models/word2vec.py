@@ -101,7 +101,7 @@ class Word2Vec:
         self._validate()
         self.vocab = None
         self.W_in = self.W_out = self.W_inner = None
-        self.W_ngrams = self.ngram_offsets = self.ngram_ids = None  # subwords only
+        self.W_ngrams = self.ngram_offsets = self.ngram_ids = self.ngram_overlaps = None  # subwords only
         self.trained_words = 0      # schedule position p: tokens trained over all calls
         self.planned_words = 0      # schedule length P (0 until the first train)
         self.epochs_trained = 0
@@ -209,7 +209,10 @@ class Word2Vec:
         n-gram rows, initialised like the word rows (uniform in ±0.5/D)."""
         from wordvec.subword import ngram_table
 
+        from wordvec.kernels import subword as subword_kernels
+
         self.ngram_offsets, self.ngram_ids = ngram_table(self.vocab.words, self.min_n, self.max_n, self.bucket)
+        self.ngram_overlaps = subword_kernels.bag_overlaps(self.ngram_offsets, self.ngram_ids)
         if W_ngrams is None:
             W_ngrams = rng.random((self.bucket, self.vector_size), dtype=np.float32)  # in place: 1 copy
             W_ngrams -= np.float32(0.5)
@@ -333,7 +336,8 @@ def load_kernels(text=True, subwords=False):
 
         subword_kernels.train_chunk(
             read_only(np.zeros(1, np.int32)), np.zeros(2, np.int64), 0, 0, tiny, tiny,
-            np.zeros(2, np.int64), np.zeros(1, np.int32), tiny, tiny, np.zeros((1, 1), np.int32),
+            np.zeros(2, np.int64), np.zeros(1, np.int32), np.ones(1, np.float32), tiny, tiny,
+            np.zeros((1, 1), np.int32),
             np.zeros((1, 1), np.uint8), np.zeros(1, np.int32), np.ones(1, np.float32),
             np.zeros(1, np.uint64), 1, kernels.NEGATIVE_SAMPLING, True, 1, 1, True, 0.025, 0.0001, 0,
             1, np.uint64(0))
@@ -379,7 +383,7 @@ class _EpochRunner:
 
             return subword_kernels.train_chunk(
                 self.ids, self.offsets, begin, end, m.W_in, m.W_ngrams, m.ngram_offsets, m.ngram_ids,
-                self.W_out, self.W_inner, self.points, self.codes, self.lengths, self.keep, self.noise,
+                m.ngram_overlaps, self.W_out, self.W_inner, self.points, self.codes, self.lengths, self.keep, self.noise,
                 int(m.sg), int(m.mode), bool(m.cbow_mean), int(m.window), int(m.negative),
                 bool(m.shared_negatives), float(m.alpha), float(m.min_alpha), words_before,
                 int(m.planned_words), seed)
