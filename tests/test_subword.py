@@ -282,3 +282,6 @@ def test_cli_trains_subwords_and_answers_for_unseen_words(tmp_path, capsys):
     assert main(["train", str(corpus), "-o", str(tmp_path / "bad.wv"), "--subwords", "--min-n", "5",
                  "--max-n", "3", "--no-progress", "--no-eval"]) == 2
     assert "min_n" in capsys.readouterr().err
+    assert main(["train", str(corpus), "-o", str(tmp_path / "g.bin"), "--model", "glove", "--subwords",
+                 "--no-progress", "--no-eval"]) == 2
+    assert "--subwords applies to --model sg or cbow" in capsys.readouterr().err

@@ -104,6 +104,10 @@ def default_workers():
 
 
 def run(args):
+    if args.model in COUNT_MODELS and args.subwords:
+        from wordvec.errors import WordvecError
+
+        raise WordvecError(f"--subwords applies to --model sg or cbow, not {args.model}")
     if args.model in COUNT_MODELS:
         from wordvec.cli import train_count
 
