@@ -108,6 +108,9 @@ def run(args):
         from wordvec.errors import WordvecError
 
         raise WordvecError(f"--subwords applies to --model sg or cbow, not {args.model}")
+    from wordvec.outputs import check_vectors_output
+
+    check_vectors_output(args.output, inputs=[args.corpus])  # before hours of training, not after
     if args.model in COUNT_MODELS:
         from wordvec.cli import train_count
 
