@@ -20,6 +20,9 @@ if [ ! -x "$env_dir/bin/python" ]; then
 fi
 "$env_dir/bin/python" -m pip install -q --upgrade pip setuptools wheel setuptools_scm
 "$env_dir/bin/python" -m pip install -q "gensim==4.4.0"
+# fastText's own trainer (pybind11 bindings of its C++ code, prebuilt wheel of
+# fastText 0.9.2) for bench_subword.py.
+"$env_dir/bin/python" -m pip install -q "fasttext-wheel==0.9.2"
 # --no-binary/--no-cache-dir: compile word2vec.c on this machine (-march=native),
 # never reuse a wheel built elsewhere.
 "$env_dir/bin/python" -m pip install -q --no-cache-dir --no-binary word2vec "word2vec==0.11.1"

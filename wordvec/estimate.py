@@ -163,6 +163,10 @@ def word2vec(model, V, longest_document=None):
         arrays["inner-node vectors W_inner"] = rows["W_inner"] * D * FLOAT32
         arrays["Huffman paths"] = V * depth * (INT32 + 1)
     arrays["subsampling table"] = V * (FLOAT32 + FLOAT64)
+    if getattr(model, "subwords", False):  # n-gram rows, their CSR table (~30 n-grams a word), composed wv
+        arrays["n-gram vectors W_ngrams"] = model.bucket * D * FLOAT32
+        arrays["n-gram table"] = V * (INT64 + FLOAT32 + 30 * INT32)
+        arrays["composed word vectors"] = V * D * FLOAT32
     if mode & kernels.NEGATIVE_SAMPLING:
         arrays["noise alias table"] = V * (INT64 + 2 * FLOAT64)
     longest = longest_document or model.max_document_length

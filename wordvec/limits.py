@@ -25,6 +25,9 @@ LIMITS = {
     "workers": (1, 1_024),
     "min_count": (1, 2**62),
     "max_vocab_size": (1, 2**31 - 1),  # ids are int32
+    "min_n": (1, 1_000),             # subword character n-grams (fastText's minn/maxn)
+    "max_n": (1, 1_000),
+    "bucket": (1, 2**31 - 1),        # n-gram rows; bucket ids are int32
     "max_document_length": (1, 100_000_000),
     "seed": (0, UINT64_MAX),         # the generators take 64-bit states; negative seeds are refused
     "tokens": (1, 1_000_000_000),    # demo's synthetic corpus: 10^9 tokens is ~6 GB of text

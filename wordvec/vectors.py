@@ -177,7 +177,7 @@ class KeyedVectors:
         mean = sum(weight * vector for _, vector, weight in terms) / sum(abs(w) for _, _, w in terms)
         mean = unit_rows(mean)
         scores = self._restricted_units(restrict_vocab) @ mean
-        exclude = {self.key_to_index[word] for word, _, _ in terms if word is not None}
+        exclude = {self.key_to_index[word] for word, _, _ in terms if word in self.key_to_index}
         return self._top(scores, topn, exclude)
 
     def most_similar_cosmul(self, positive=None, negative=None, topn=10, restrict_vocab=None, epsilon=1e-3):
@@ -192,7 +192,7 @@ class KeyedVectors:
         units = self._restricted_units(restrict_vocab)
         shifted = (1.0 + units @ np.stack([v for _, v, _ in pos + neg], axis=1)) / 2.0  # V x terms
         scores = shifted[:, : len(pos)].prod(axis=1) / (shifted[:, len(pos):].prod(axis=1) + epsilon)
-        exclude = {self.key_to_index[word] for word, _, _ in pos + neg if word is not None}
+        exclude = {self.key_to_index[word] for word, _, _ in pos + neg if word in self.key_to_index}
         return self._top(scores, topn, exclude)
 
     def similar_by_vector(self, vector, topn=10, restrict_vocab=None):
@@ -275,6 +275,10 @@ def load_vectors(path, fmt=None, mmap_mode=None):
         raise WordvecError(f"cannot access {path}: no such file or directory")
     kind = formats.detect_format(path, fmt)
     if kind == "native":
+        from wordvec.subword_vectors import SubwordKeyedVectors
+
+        if SubwordKeyedVectors.is_saved_at(path):  # vectors for unseen words from n-grams
+            return SubwordKeyedVectors.load(path, mmap_mode=mmap_mode)
         return KeyedVectors.load(path, mmap_mode=mmap_mode)
     if Path(path).is_dir():
         raise WordvecError(f"{path} is a directory; only the native format is a directory")

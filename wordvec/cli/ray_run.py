@@ -62,6 +62,9 @@ def train(args):
     if args.model == "svd":
         raise WordvecError("--ray trains word2vec (sg, cbow) and glove; PPMI-SVD has no data-parallel "
                            "training (count its matrix with `wordvec cooccur --ray`)")
+    if getattr(args, "subwords", False):
+        raise WordvecError("--ray does not train subword vectors yet (their n-gram rows are not "
+                           "synchronised); drop --subwords or --ray")
     options = dict(workers_per_node=args.workers_per_node, sync=args.sync, sync_every=args.sync_every)
     started = time.perf_counter()
     with cluster.connect(args.ray):

@@ -26,6 +26,8 @@ examples:
   wordvec train corpus.txt.xz -o vectors.bin --model sg
   wordvec train corpus.txt -o cbow.vec --model cbow --loss hs --epochs 10
   wordvec train text8 -o model.wv --model sg --vector-size 300 --workers 4
+  wordvec train corpus.txt -o ft.wv --model sg --subwords --min-n 3 --max-n 6
+      (fastText's subword model; then: wordvec similar ft.wv unseenword)
   wordvec train corpus.txt -o glove.bin --model glove --window 10 --x-max 10 --epochs 15
   wordvec train corpus.txt -o svd.bin --model svd --window 5 --cds 0.75 --eig 0.5
 
@@ -76,6 +78,16 @@ def register(subparsers):
     w2v.add_argument("--no-shuffle", action="store_true",
                      help="train the corpus in file order every epoch, as gensim and word2vec.c do "
                           "(default: a fresh seeded order of ~20k-token chunks each epoch)")
+    sub = parser.add_argument_group("subword vectors, fastText's model (--model sg|cbow --subwords)")
+    sub.add_argument("--subwords", action="store_true",
+                     help="add character n-grams to each word's input vector, so that a native save "
+                          "(.wv) also gives vectors for words never seen in training")
+    sub.add_argument("--min-n", type=ranged("min_n"), default=3, metavar="N",
+                     help="shortest character n-gram (default 3)")
+    sub.add_argument("--max-n", type=ranged("max_n"), default=6, metavar="N",
+                     help="longest character n-gram (default 6)")
+    sub.add_argument("--bucket", type=ranged("bucket"), default=2_000_000, metavar="N",
+                     help="n-gram hash buckets (rows of the n-gram matrix; default 2000000)")
     try:
         train_count = importlib.import_module("wordvec.cli.train_count")
     except ModuleNotFoundError:  # count models not installed in this build
@@ -96,6 +108,10 @@ def default_workers():
 
 
 def run(args):
+    if args.model in COUNT_MODELS and args.subwords:
+        from wordvec.errors import WordvecError
+
+        raise WordvecError(f"--subwords applies to --model sg or cbow, not {args.model}")
     from wordvec.outputs import check_vectors_output
 
     check_vectors_output(args.output, inputs=[args.corpus])  # before hours of training, not after
@@ -132,7 +148,8 @@ def word2vec_options(args):
         min_alpha=args.min_alpha, epochs=args.epochs or 5, workers=args.workers, seed=args.seed,
         max_vocab_size=args.max_vocab_size, loss="softmax" if args.loss == "softmax" else None,
         progress=not args.no_progress, lowercase=args.lowercase,
-        max_document_length=args.max_document_length, shuffle=not args.no_shuffle)
+        max_document_length=args.max_document_length, shuffle=not args.no_shuffle,
+        subwords=args.subwords, min_n=args.min_n, max_n=args.max_n, bucket=args.bucket)
 
 
 def corpus_fingerprint(args):

@@ -49,6 +49,7 @@ HYPERPARAMETERS = ("vector_size", "window", "min_count", "sg", "hs", "negative",
                    "cbow_mean", "sample", "alpha", "min_alpha", "epochs", "workers", "seed",
                    "max_vocab_size", "loss", "lowercase", "max_document_length", "shared_negatives",
                    "shuffle")
+HYPERPARAMETERS += ("subwords", "min_n", "max_n", "bucket")  # subword (fastText) model
 
 
 def default_workers():
@@ -67,6 +68,12 @@ class Word2Vec:
     centre word and share them across its window's pairs (each pair still takes the
     exact reference step) -- ~1.5-2x faster; ``False`` draws per pair like gensim.
 
+    ``subwords=True`` (fastText's model, Bojanowski et al. 2017): a word's input vector is
+    the mean of its own row and the rows of its character ``min_n``..``max_n``-grams,
+    hashed into ``bucket`` rows exactly as fastText does (``wordvec.subword``); ``.wv``
+    is then a ``SubwordKeyedVectors`` that also gives vectors for unseen words.
+    ``cbow_mean`` applies to the bag of rows (fastText averages it).
+
     ``shuffle``: train each epoch's chunks of about 20k tokens (whole documents) in a
     fresh seeded order (:mod:`wordvec.schedule`); ``False`` keeps the corpus order every
     epoch, as gensim and word2vec.c do.
@@ -76,7 +83,8 @@ class Word2Vec:
                  sg=0, hs=0, negative=5, ns_exponent=0.75, cbow_mean=1, sample=1e-3, alpha=0.025,
                  min_alpha=0.0001, epochs=5, workers=None, seed=1, max_vocab_size=None, loss=None,
                  progress=True, callbacks=(), lowercase=False, max_document_length=10_000,
-                 cache_dir=None, shared_negatives=True, shuffle=True):
+                 cache_dir=None, shared_negatives=True, shuffle=True, subwords=False, min_n=3, max_n=6,
+                 bucket=2_000_000):
         if loss == "ns":
             hs, loss = 0, None
         elif loss == "hs":
@@ -90,9 +98,11 @@ class Word2Vec:
         self.lowercase, self.max_document_length = lowercase, max_document_length
         self.progress, self.callbacks, self.cache_dir = progress, tuple(callbacks), cache_dir
         self.shared_negatives, self.shuffle = bool(shared_negatives), bool(shuffle)
+        self.subwords, self.min_n, self.max_n, self.bucket = bool(subwords), min_n, max_n, bucket
         self._validate()
         self.vocab = None
         self.W_in = self.W_out = self.W_inner = None
+        self.W_ngrams = self.ngram_offsets = self.ngram_ids = self.ngram_overlaps = None  # subwords only
         self.trained_words = 0      # schedule position p: tokens trained over all calls
         self.planned_words = 0      # schedule length P (0 until the first train)
         self.epochs_trained = 0
@@ -128,6 +138,10 @@ class Word2Vec:
              f"min_alpha must be between 0 and alpha ({self.alpha}), not {self.min_alpha}")
         need(math.isfinite(self.sample) and self.sample >= 0, f"sample must be >= 0, not {self.sample}")
         need(math.isfinite(self.ns_exponent), f"ns_exponent must be a number, not {self.ns_exponent}")
+        if self.subwords:
+            from wordvec.subword import check_ngram_settings
+
+            check_ngram_settings(self.min_n, self.max_n, self.bucket)
 
     @property
     def mode(self):
@@ -168,7 +182,7 @@ class Word2Vec:
         from wordvec.vocab import Vocabulary
 
         corpus = self._corpus_of(sentences, corpus_file)
-        load_kernels(corpus.is_text)  # while memory is still empty
+        load_kernels(corpus.is_text, subwords=self.subwords)  # while memory is still empty
         vocab = Vocabulary.build(corpus, min_count=self.min_count, max_vocab_size=self.max_vocab_size)
         self._corpus = corpus
         self.set_vocabulary(vocab)
@@ -192,9 +206,26 @@ class Word2Vec:
         rows = self.output_rows(V)
         self.W_out = np.zeros((rows["W_out"], D), dtype=np.float32)
         self.W_inner = np.zeros((rows["W_inner"], D), dtype=np.float32)
+        if self.subwords:
+            self._init_subwords(rng)
         self.trained_words = self.planned_words = self.epochs_trained = 0
         self.history = []
         self._wv = None
+
+    def _init_subwords(self, rng=None, W_ngrams=None):
+        """The vocabulary's n-gram table (CSR, ``wordvec.subword``) and, unless given, the
+        n-gram rows, initialised like the word rows (uniform in ±0.5/D)."""
+        from wordvec.subword import ngram_table
+
+        from wordvec.kernels import subword as subword_kernels
+
+        self.ngram_offsets, self.ngram_ids = ngram_table(self.vocab.words, self.min_n, self.max_n, self.bucket)
+        self.ngram_overlaps = subword_kernels.bag_overlaps(self.ngram_offsets, self.ngram_ids)
+        if W_ngrams is None:
+            W_ngrams = rng.random((self.bucket, self.vector_size), dtype=np.float32)  # in place: 1 copy
+            W_ngrams -= np.float32(0.5)
+            W_ngrams /= np.float32(self.vector_size)
+        self.W_ngrams = W_ngrams
 
     def estimate_memory(self, vocab_size=None, longest_document=None):
         """What training will allocate for ``vocab_size`` words (default: this model's
@@ -209,9 +240,24 @@ class Word2Vec:
 
         if self.vocab is None:
             raise WordvecError("the model has no vocabulary yet; call build_vocab or train first")
+        if self._wv is None and self.subwords:  # composed vectors: a copy, made once per train
+            from wordvec.subword_vectors import SubwordKeyedVectors
+
+            self._wv = SubwordKeyedVectors(self.vocab.words, self.composed_vectors(), self.W_ngrams,
+                                           self.min_n, self.max_n, self.bucket, counts=self.vocab.counts)
         if self._wv is None:
             self._wv = KeyedVectors(self.vocab.words, self.W_in, counts=self.vocab.counts)
         return self._wv
+
+    def composed_vectors(self):
+        """Subword models: each vocabulary word's vector, the mean (or sum, ``cbow_mean=0``)
+        of its own row and its n-gram rows (V x D float32)."""
+        from wordvec.kernels import subword as subword_kernels
+
+        out = np.empty_like(self.W_in)
+        subword_kernels.compose_vectors(self.W_in, self.W_ngrams, self.ngram_offsets, self.ngram_ids,
+                                        bool(self.cbow_mean), out)
+        return out
 
     # -- training ------------------------------------------------------------------------
 
@@ -258,6 +304,7 @@ class Word2Vec:
                     callback(self, info)
         if self._wv is not None:
             self._wv.reset_norms()
+        self._wv = None if self.subwords else self._wv  # composed vectors are a copy: recompose
         return done
 
     def chunk_trainer(self, encoded):
@@ -287,7 +334,7 @@ def read_only(array):
     return view
 
 
-def load_kernels(text=True):
+def load_kernels(text=True, subwords=False):
     """Load the training kernel (from Numba's cache, or compile it) with tiny arrays of
     the types :class:`_EpochRunner` passes, and the kernels that count and encode text,
     then hand back the LLVM pages that loading touched (``wordvec.memory``).  Called
@@ -305,6 +352,16 @@ def load_kernels(text=True):
         noise=np.zeros(1, np.uint64), sg=1, mode=kernels.NEGATIVE_SAMPLING, cbow_mean=True, window=1,
         negative=1, share_negatives=True, alpha=0.025, min_alpha=0.0001, words_before=0,
         total_words=1, seed=np.uint64(0))
+    if subwords:
+        from wordvec.kernels import subword as subword_kernels
+
+        subword_kernels.train_chunk(
+            read_only(np.zeros(1, np.int32)), np.zeros(2, np.int64), 0, 0, tiny, tiny,
+            np.zeros(2, np.int64), np.zeros(1, np.int32), np.ones(1, np.float32), tiny, tiny,
+            np.zeros((1, 1), np.int32),
+            np.zeros((1, 1), np.uint8), np.zeros(1, np.int32), np.ones(1, np.float32),
+            np.zeros(1, np.uint64), 1, kernels.NEGATIVE_SAMPLING, True, 1, 1, True, 0.025, 0.0001, 0,
+            1, np.uint64(0))
     release_compiler_pages()
 
 
@@ -342,6 +399,15 @@ class _EpochRunner:
 
     def _train_documents(self, begin, end, words_before, seed):
         m = self.model
+        if m.subwords:
+            from wordvec.kernels import subword as subword_kernels
+
+            return subword_kernels.train_chunk(
+                self.ids, self.offsets, begin, end, m.W_in, m.W_ngrams, m.ngram_offsets, m.ngram_ids,
+                m.ngram_overlaps, self.W_out, self.W_inner, self.points, self.codes, self.lengths, self.keep, self.noise,
+                int(m.sg), int(m.mode), bool(m.cbow_mean), int(m.window), int(m.negative),
+                bool(m.shared_negatives), float(m.alpha), float(m.min_alpha), words_before,
+                int(m.planned_words), seed)
         return kernels.train_chunk(
             self.ids, self.offsets, begin, end, m.W_in, self.W_out, self.W_inner, self.points,
             self.codes, self.lengths, self.keep, self.noise, int(m.sg), int(m.mode), bool(m.cbow_mean),

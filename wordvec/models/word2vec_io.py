@@ -6,6 +6,11 @@
     inner_vectors.npy     W_inner, (V-1) x D (hierarchical softmax), or 0 x D
     model.json            hyperparameters, schedule position, history
 
+A subword model (``subwords=True``) saves its ``wv`` (``SubwordKeyedVectors``) instead:
+``vectors.npy`` then holds the composed word vectors (what every reader of vectors
+should see), ``ngram_vectors.npy`` + ``subwords.json`` the n-gram rows, and
+``word_vectors.npy`` the words' own input rows (W_in), needed to continue training.
+
 The first two files are exactly a native vectors save, so ``load_vectors(path)`` and
 every command that takes vectors read a model directory as its word vectors.  The
 directory is written whole into a temporary sibling and renamed into place
@@ -25,6 +30,7 @@ from wordvec.formats import json_safe, read_model_array
 FORMAT = "wordvec-word2vec"
 VERSION = 1
 ARRAYS = {"W_out": "output_vectors.npy", "W_inner": "inner_vectors.npy"}
+WORD_ROWS = "word_vectors.npy"  # subword models: W_in (vectors.npy holds the composed vectors)
 MANIFEST = "model.json"
 
 
@@ -47,9 +53,13 @@ def save_model(model, path, extra_json=None):
     }
     if getattr(model, "epoch_progress", None):  # a checkpoint inside an epoch (wordvec.checkpoint)
         manifest["schedule"]["epoch_in_progress"] = json_safe(model.epoch_progress)
+    extra_arrays = {name: getattr(model, attr) for attr, name in ARRAYS.items()}
+    if model.subwords:
+        model.wv.save(path, extra_arrays={WORD_ROWS: model.W_in, **extra_arrays},
+                      extra_json={MANIFEST: manifest, **(extra_json or {})})
+        return
     formats.write_native(path, model.vocab.words, model.W_in, model.vocab.counts,
-                         extra_arrays={name: getattr(model, attr) for attr, name in ARRAYS.items()},
-                         extra_json={MANIFEST: manifest, **(extra_json or {})})
+                         extra_arrays=extra_arrays, extra_json={MANIFEST: manifest, **(extra_json or {})})
 
 
 def load_model(cls, path):
@@ -73,8 +83,14 @@ def load_model(cls, path):
         raise FormatError(path / formats.NATIVE_META, None, "a model's vocabulary needs its word counts")
     model.vocab = Vocabulary(words, counts, corpus_tokens=meta.get("corpus_tokens"),
                              min_count=model.min_count)
-    model.W_in = np.ascontiguousarray(vectors, dtype=np.float32)
     V, D = len(model.vocab), model.vector_size
+    if model.subwords:
+        from wordvec.subword_vectors import NGRAM_VECTORS
+
+        vectors = read_model_array(path, WORD_ROWS, shape=(V, D))
+        model._init_subwords(W_ngrams=read_model_array(path, NGRAM_VECTORS, shape=(model.bucket, D)).astype(
+            np.float32, copy=False))
+    model.W_in = np.ascontiguousarray(vectors, dtype=np.float32)
     if model.W_in.shape != (V, D):
         raise FormatError(path / formats.NATIVE_VECTORS, None, f"expected shape {(V, D)}, found {model.W_in.shape}")
     rows = model.output_rows(V)  # the kernels index these without bounds checks

@@ -1,0 +1,196 @@
+"""Subword vectors (fastText's model): wordvec vs gensim 4.4.0 FastText vs the fastText package.
+
+    python benchmarks/bench_subword.py prepare            # held-out list + filtered corpus
+    flock /tmp/wordvec-heavy.lock python benchmarks/bench_subword.py run wordvec-ft   # one
+    ...                                                   # system per lock acquisition
+    python benchmarks/bench_subword.py report             # evaluate all, print the table
+
+Systems: wordvec-ft (``wordvec train --model sg --subwords``), gensim-ft, fasttext
+(skip-gram with n-grams 3..6), and the plain skip-gram baselines wordvec-sg, gensim-sg,
+fasttext-plain (fastText with maxn 0).  Same settings for all: dim 100, window 5,
+negative 5, 5 epochs, min count 5, sample 1e-4, alpha 0.025, 2 threads, bucket 2M.
+
+Held-out words: the WS-353 and SimLex-999 words that occur in the corpus but not in the
+Google analogy set, one in three of them (seeded); every occurrence is deleted from the
+corpus, so they are out of vocabulary for every system.  OOV coverage is the share of
+similarity pairs a system can score at all; ρ is reported (a) on the pairs whose words
+are all in the vocabulary (``evaluate_all``, as usual), (b) on all pairs, unseen words
+getting their n-gram vectors, and (c) on the pairs with at least one held-out word.
+
+Each run is one child process timed whole (start-up, vocabulary, training, writing);
+wordvec writes its native model (with the 2M x 100 n-gram matrix, 800 MB), the peers
+write the vocabulary's vectors as text.  The machine is shared: load averages are kept.
+"""
+
+import argparse
+import json
+import lzma
+import os
+import random
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent))
+
+from peers import run_measured  # noqa: E402
+
+SYSTEMS = ("wordvec-ft", "gensim-ft", "fasttext", "wordvec-sg", "gensim-sg", "fasttext-plain")
+SETTINGS = dict(dim=100, window=5, negative=5, epochs=5, min_count=5, min_n=3, max_n=6,
+                bucket=2_000_000, threads=2, alpha=0.025, sample=1e-4, seed=1)
+
+
+def similarity_pairs():
+    from wordvec.evaluate import bundled_path
+
+    sets = {}
+    for name in ("wordsim353.tsv", "simlex999.txt"):
+        pairs = []
+        for line in open(bundled_path(name), encoding="utf-8"):
+            parts = line.rstrip("\n").split("\t")
+            if line.startswith("#") or len(parts) != 3:
+                continue
+            pairs.append((parts[0].lower(), parts[1].lower(), float(parts[2])))
+        sets[Path(name).stem] = pairs
+    return sets
+
+
+def prepare(args):
+    """Choose the held-out words and write the corpus without them."""
+    from collections import Counter
+
+    from wordvec.evaluate import bundled_path, read_analogies
+
+    out = Path(args.work)
+    out.mkdir(parents=True, exist_ok=True)
+    eval_words = sorted({w for pairs in similarity_pairs().values() for a, b, _ in pairs for w in (a, b)})
+    analogy_words = {w.lower() for _, qs in read_analogies(bundled_path("questions-words.txt"))
+                     for q in qs for w in q}
+    counts = Counter()
+    with lzma.open(args.corpus, "rt", encoding="utf-8") as reader:
+        for line in reader:
+            counts.update(line.split())
+    candidates = [w for w in eval_words if counts[w] >= SETTINGS["min_count"] and w not in analogy_words]
+    held_out = set(random.Random(args.seed).sample(candidates, len(candidates) // 3))
+    tokens = removed = 0
+    with lzma.open(args.corpus, "rt", encoding="utf-8") as reader, \
+            open(out / "corpus.txt.partial", "w", encoding="utf-8") as writer:
+        for line in reader:
+            kept = [w for w in line.split() if w not in held_out]
+            removed += len(line.split()) - len(kept)
+            tokens += len(kept)
+            writer.write(" ".join(kept) + "\n")
+    os.replace(out / "corpus.txt.partial", out / "corpus.txt")
+    (out / "eval_words.txt").write_text("\n".join(eval_words) + "\n", encoding="utf-8")
+    (out / "held_out.txt").write_text("\n".join(sorted(held_out)) + "\n", encoding="utf-8")
+    info = {"corpus": str(args.corpus), "tokens_kept": tokens, "tokens_removed": removed,
+            "eval_words": len(eval_words), "candidates": len(candidates), "held_out": len(held_out)}
+    (out / "prepare.json").write_text(json.dumps(info, indent=1))
+    print(json.dumps(info))
+
+
+def run(args):
+    out = Path(args.work)
+    system = args.system
+    target = out / system
+    target.mkdir(parents=True, exist_ok=True)
+    s = SETTINGS
+    corpus, eval_words = out / "corpus.txt", out / "eval_words.txt"
+    if system.startswith("wordvec"):
+        command = [sys.executable, "-m", "wordvec", "train", corpus, "-o", target / "model.wv",
+                   "--model", "sg", "--vector-size", s["dim"], "--window", s["window"],
+                   "--negative", s["negative"], "--epochs", s["epochs"], "--min-count", s["min_count"],
+                   "--sample", s["sample"], "--alpha", s["alpha"], "--workers", s["threads"],
+                   "--seed", s["seed"], "--no-progress", "--no-eval", "--json"]
+        if system == "wordvec-ft":
+            command += ["--subwords", "--min-n", s["min_n"], "--max-n", s["max_n"], "--bucket", s["bucket"]]
+        env = dict(os.environ, PYTHONUNBUFFERED="1", WORDVEC_CACHE=str(out / "cache-empty"),
+                   PYTHONPATH=str(HERE.parent))
+    else:
+        command = [Path(args.peers) / "bin" / "python", HERE / "subword_peers.py", system, corpus, target,
+                   eval_words]
+        for name, value in s.items():
+            command += ["--" + name.replace("_", "-"), value]
+        env = None
+    load_before = os.getloadavg()
+    measured = run_measured([str(c) for c in command], target / "log.txt", env=env)
+    result = {"system": system, "command": " ".join(measured.command), "returncode": measured.returncode,
+              "wall_seconds": measured.wall_seconds, "cpu_seconds": measured.cpu_seconds,
+              "peak_rss_mb": measured.peak_rss_mb, "load_before": load_before,
+              "load_after": os.getloadavg(), "when": time.strftime("%Y-%m-%d %H:%M:%S %Z")}
+    (target / "run.json").write_text(json.dumps(result, indent=1))
+    print(json.dumps(result))
+
+
+def _vectors(system, target, eval_words):
+    """(vocabulary vectors, vectors of the eval words each system can give)."""
+    from wordvec.vectors import KeyedVectors, load_vectors
+
+    if system.startswith("wordvec"):
+        kv = load_vectors(target / "model.wv")
+        words = [w for w in eval_words if w in kv or hasattr(kv, "has_vector") and kv.has_vector(w)]
+        return kv, KeyedVectors(words, [kv[w] for w in words]) if words else None
+    return (load_vectors(target / "vocab.vec"),
+            KeyedVectors.load_word2vec_format(target / "eval.vec"))
+
+
+def _rho(kv, pairs):
+    from scipy.stats import spearmanr
+
+    from wordvec.vectors import unit_rows
+
+    scored = [(s, float(unit_rows(kv[a]) @ unit_rows(kv[b]))) for a, b, s in pairs if a in kv and b in kv]
+    rho = spearmanr(*zip(*scored)).statistic if len(scored) >= 2 else float("nan")
+    return {"spearman": float(rho), "covered": len(scored), "pairs": len(pairs)}
+
+
+def report(args):
+    from wordvec.evaluate import evaluate_all
+
+    out = Path(args.work)
+    eval_words = (out / "eval_words.txt").read_text(encoding="utf-8").split()
+    held_out = set((out / "held_out.txt").read_text(encoding="utf-8").split())
+    sets = similarity_pairs()
+    rows = []
+    for system in SYSTEMS:
+        target = out / system
+        if not (target / "run.json").is_file():
+            continue
+        row = json.loads((target / "run.json").read_text())
+        if row["returncode"] != 0:
+            rows.append(row)
+            continue
+        kv, eval_kv = _vectors(system, target, eval_words)
+        evaluation = evaluate_all(kv)
+        row["analogy"] = {k: evaluation["analogy"][k] for k in ("total", "semantic", "syntactic")
+                          if k in evaluation["analogy"]}
+        row["in_vocab"] = evaluation["similarity"]
+        row["all_pairs"] = {name: _rho(eval_kv, pairs) if eval_kv is not None else None
+                            for name, pairs in sets.items()}
+        row["held_out_pairs"] = {
+            name: _rho(eval_kv, [p for p in pairs if p[0] in held_out or p[1] in held_out])
+            if eval_kv is not None else None for name, pairs in sets.items()}
+        row["held_out_words_with_vectors"] = sum(1 for w in held_out if eval_kv is not None and w in eval_kv)
+        rows.append(row)
+    (out / "report.json").write_text(json.dumps(rows, indent=1))
+    print(json.dumps(rows, indent=1))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("step", choices=("prepare", "run", "report"))
+    parser.add_argument("system", nargs="?", choices=SYSTEMS)
+    parser.add_argument("--corpus", default=str(HERE.parent.parent / "shared/data/corpus/wordbench-10m.txt.xz"))
+    parser.add_argument("--work", default="/tmp/wordvec-subword-bench")
+    parser.add_argument("--peers", default="/work/wt/peers")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    if args.step == "run" and not args.system:
+        parser.error("run needs a system")
+    {"prepare": prepare, "run": run, "report": report}[args.step](args)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,217 @@
+"""Compiled subword skip-gram / CBOW training (fastText's model): ``wordvec.math.subword``, fast.
+
+Only the input side is new.  As in fastText's ``loss.h``, the output layers do not know
+where h came from: every example builds h from the bag of input rows (a word's own row
+of ``W_in`` and its n-gram rows of ``W_ngrams``), calls word2vec's
+``output_update`` (negative sampling, hierarchical or full softmax: the very same
+compiled loops as plain word2vec, which accumulate ``neu1e = -alpha dL/dh``), then adds
+``neu1e`` to every row of the bag (fastText's step, see ``wordvec.math.subword``).
+
+A word's n-gram rows are read from a CSR table computed once per vocabulary
+(``wordvec.subword.ngram_table``): word w's rows are
+``ngram_ids[ngram_offsets[w]:ngram_offsets[w + 1]]``.
+
+Skip-gram runs in fastText's direction: the centre word's bag predicts each word of its
+window in turn.  Then the bag is the same for the whole window, and nothing else reads
+its rows until the window is done (the output layers touch only W_out / W_inner), so
+the kernel composes h once per centre word, keeps it exact after each example with
+
+    h <- h + q_w neu1e,   q_w = Σ_r m_r² / |B|   (m_r: how often row r occurs in the bag)
+
+(every occurrence of row r moved by neu1e, and row r weighs m_r / |B| in the mean), and
+adds the window's summed neu1e to the bag's rows once at the end: the same steps as
+one reference step per example (``wordvec.math.subword``), up to float rounding,
+for a fraction of the row traffic (an average bag has ~20 rows, a window ~6 examples).
+
+The document loop (subsampling, reduced window, negative draws, learning-rate
+schedule, per-chunk random state) is word2vec's (``wordvec.kernels.word2vec.train_chunk``).
+Threads update the shared matrices without locks (Hogwild), as the other kernels do.
+"""
+
+import numpy as np
+
+from wordvec.kernels.word2vec import (FULL_SOFTMAX, NEGATIVE_SAMPLING, STAT_EXAMPLES, STAT_WORDS,
+                                      axpy_from_row, axpy_to_row, below, draw_alias, jit,
+                                      output_update, uniform)
+
+
+@jit
+def add_bag(word, W_in, W_ngrams, ngram_offsets, ngram_ids, h):
+    """h += W_in[word] + Σ W_ngrams[g] over the word's n-grams; returns the bag size."""
+    axpy_from_row(np.float32(1.0), W_in, word, h)
+    for k in range(ngram_offsets[word], ngram_offsets[word + 1]):
+        axpy_from_row(np.float32(1.0), W_ngrams, ngram_ids[k], h)
+    return 1 + ngram_offsets[word + 1] - ngram_offsets[word]
+
+
+@jit
+def scatter_bag(word, neu1e, W_in, W_ngrams, ngram_offsets, ngram_ids):
+    """Every row of the word's bag += neu1e (fastText's step: the full -alpha dL/dh)."""
+    axpy_to_row(np.float32(1.0), neu1e, W_in, word)
+    for k in range(ngram_offsets[word], ngram_offsets[word + 1]):
+        axpy_to_row(np.float32(1.0), neu1e, W_ngrams, ngram_ids[k])
+
+
+@jit
+def subword_step(W_in, W_ngrams, ngram_offsets, ngram_ids, inputs, n_inputs, output_word, mean,
+                 mode, W_out, W_inner, points, codes, lengths, negatives, alpha, neu1, neu1e, coeff):
+    """One example: h = mean (or sum) of the pooled bags of ``inputs[:n_inputs]`` (one word
+    for skip-gram, the context for CBOW); output layers; each bag row += neu1e.
+
+    Reference: ``wordvec.math.subword.skipgram_subword`` / ``cbow_subword`` with
+    ``subword_step``.
+    """
+    neu1[:] = 0.0
+    neu1e[:] = 0.0
+    size = 0
+    for c in range(n_inputs):
+        size += add_bag(inputs[c], W_in, W_ngrams, ngram_offsets, ngram_ids, neu1)
+    if mean:
+        scale = np.float32(1.0 / size)
+        for i in range(neu1.shape[0]):
+            neu1[i] *= scale
+    loss = output_update(neu1, output_word, mode, W_out, W_inner, points, codes, lengths,
+                         negatives, alpha, neu1e, coeff)
+    for c in range(n_inputs):
+        scatter_bag(inputs[c], neu1e, W_in, W_ngrams, ngram_offsets, ngram_ids)
+    return loss
+
+
+@jit
+def bag_overlaps(ngram_offsets, ngram_ids):
+    """q_w |B_w| = Σ_r m_r² for every word's bag (its own row counts once): float32 (V,)."""
+    V = ngram_offsets.shape[0] - 1
+    out = np.empty(V, dtype=np.float32)
+    for w in range(V):
+        total = 1
+        for a in range(ngram_offsets[w], ngram_offsets[w + 1]):
+            for b in range(ngram_offsets[w], ngram_offsets[w + 1]):
+                if ngram_ids[a] == ngram_ids[b]:
+                    total += 1
+        out[w] = total
+    return out
+
+
+@jit
+def skipgram_window(W_in, W_ngrams, ngram_offsets, ngram_ids, overlaps, word, outputs, n_outputs, mean,
+                    mode, W_out, W_inner, points, codes, lengths, negatives, alpha, neu1, neu1e, window_e,
+                    coeff):
+    """Skip-gram examples word -> outputs[k] for k < n_outputs (negatives[k] for each), in
+    order, with the bag of ``word`` composed once and its rows updated once (see the
+    module docstring).  Reference: ``wordvec.math.subword.skipgram_subword`` then
+    ``subword_step``, once per example."""
+    neu1[:] = 0.0
+    window_e[:] = 0.0
+    size = add_bag(word, W_in, W_ngrams, ngram_offsets, ngram_ids, neu1)
+    q = overlaps[word]
+    if mean:
+        scale = np.float32(1.0 / size)
+        for i in range(neu1.shape[0]):
+            neu1[i] *= scale
+        q = np.float32(q / size)
+    loss = 0.0
+    for k in range(n_outputs):
+        neu1e[:] = 0.0
+        loss += output_update(neu1, outputs[k], mode, W_out, W_inner, points, codes, lengths,
+                              negatives[k], alpha, neu1e, coeff)
+        for i in range(neu1.shape[0]):
+            window_e[i] += neu1e[i]
+            neu1[i] += q * neu1e[i]
+    scatter_bag(word, window_e, W_in, W_ngrams, ngram_offsets, ngram_ids)
+    return loss
+
+
+@jit
+def train_chunk(ids, offsets, doc_begin, doc_end, W_in, W_ngrams, ngram_offsets, ngram_ids, overlaps, W_out,
+                W_inner, points, codes, lengths, keep, noise, sg, mode, mean, window, negative,
+                share_negatives, alpha, min_alpha, words_before, total_words, seed):
+    """``wordvec.kernels.word2vec.train_chunk`` with subword inputs; same arguments plus
+    ``W_ngrams`` (bucket x D), the CSR n-gram table and its :func:`bag_overlaps`; ``mean``
+    applies to both architectures (fastText averages the bag).  ``share_negatives``:
+    one draw of K negatives per centre word serves its whole window.
+    Returns (loss, [words, examples])."""
+    D = W_in.shape[1]
+    state = np.empty(1, dtype=np.uint64)
+    state[0] = seed
+    neu1 = np.zeros(D, dtype=np.float32)
+    neu1e = np.zeros(D, dtype=np.float32)
+    coeff_size = negative + 1
+    if mode & FULL_SOFTMAX:
+        coeff_size = max(coeff_size, W_out.shape[0])
+    coeff = np.zeros(coeff_size, dtype=np.float32)
+    K = negative if mode & NEGATIVE_SAMPLING else 0
+    negatives = np.zeros(K, dtype=np.int64)
+    window_negatives = np.zeros((2 * window, K), dtype=np.int64)
+    window_e = np.zeros(D, dtype=np.float32)
+    longest = 0
+    for d in range(doc_begin, doc_end):
+        longest = max(longest, offsets[d + 1] - offsets[d])
+    sentence = np.zeros(longest, dtype=np.int32)
+    context = np.zeros(2 * window, dtype=np.int32)
+
+    loss = 0.0
+    stats = np.zeros(2, dtype=np.int64)
+    position = words_before
+    for d in range(doc_begin, doc_end):
+        start, stop = offsets[d], offsets[d + 1]
+        progress = min(1.0, position / total_words)
+        lr = np.float32(alpha - (alpha - min_alpha) * progress)
+        position += stop - start
+        stats[STAT_WORDS] += stop - start
+        n = 0  # subsample the document into ``sentence``
+        for i in range(start, stop):
+            w = ids[i]
+            if keep[w] < 1.0 and keep[w] < uniform(state):
+                continue
+            sentence[n] = w
+            n += 1
+        for i in range(n):
+            reach = window - below(state, window)  # reduced window in 1..window
+            lo = max(0, i - reach)
+            hi = min(n, i + reach + 1)
+            word = sentence[i]
+            if sg:  # fastText's direction: the centre word predicts its window
+                m = 0
+                for j in range(lo, hi):
+                    if j == i:
+                        continue
+                    context[m] = sentence[j]
+                    for k in range(K):
+                        if share_negatives and m > 0:
+                            window_negatives[m, k] = window_negatives[0, k]
+                        else:
+                            window_negatives[m, k] = draw_alias(noise, state)
+                    m += 1
+                if m == 0:
+                    continue
+                loss += skipgram_window(W_in, W_ngrams, ngram_offsets, ngram_ids, overlaps, word, context, m,
+                                        mean, mode, W_out, W_inner, points, codes, lengths,
+                                        window_negatives, lr, neu1, neu1e, window_e, coeff)
+                stats[STAT_EXAMPLES] += m
+            else:
+                m = 0
+                for j in range(lo, hi):
+                    if j != i:
+                        context[m] = sentence[j]
+                        m += 1
+                if m == 0:
+                    continue
+                for k in range(negatives.shape[0]):
+                    negatives[k] = draw_alias(noise, state)
+                loss += subword_step(W_in, W_ngrams, ngram_offsets, ngram_ids, context, m, word, mean,
+                                     mode, W_out, W_inner, points, codes, lengths, negatives, lr,
+                                     neu1, neu1e, coeff)
+                stats[STAT_EXAMPLES] += 1
+    return loss, stats
+
+
+@jit
+def compose_vectors(W_in, W_ngrams, ngram_offsets, ngram_ids, mean, out):
+    """out[w] = the mean (or sum) of word w's bag: its vector as users see it (S1)."""
+    for w in range(W_in.shape[0]):
+        out[w, :] = 0.0
+        size = add_bag(w, W_in, W_ngrams, ngram_offsets, ngram_ids, out[w])
+        if mean:
+            scale = np.float32(1.0 / size)
+            for i in range(out.shape[1]):
+                out[w, i] *= scale

@@ -1,0 +1,101 @@
+"""SubwordKeyedVectors: word vectors that also answer for words never seen in training.
+
+A subword model (``Word2Vec(..., subwords=True)``, fastText's model) keeps, besides the
+vocabulary's vectors, one row per hashed character n-gram (``vectors_ngrams``,
+``bucket`` x D).  A vocabulary word's vector is the mean of its own row and its n-gram
+rows (``vectors`` holds these composed vectors, as gensim's ``FastTextKeyedVectors``
+does); an out-of-vocabulary word's vector is the mean of its n-gram rows alone, as in
+fastText (``getWordVector``) and gensim.  So ``kv["unseenword"]``,
+``kv.similarity("colour", "colourless")`` and ``kv.most_similar("misspeling")`` work
+for any word with at least one n-gram (any word, when ``min_n <= 3``).
+
+``__contains__`` and ``key_to_index`` still mean "in the vocabulary" (evaluations count
+coverage by them); ``has_vector(word)`` says whether a vector can be given.
+
+Native save: the vectors directory (``vectors.npy`` + ``vocab.json``, readable as plain
+``KeyedVectors``) plus ``ngram_vectors.npy`` and ``subwords.json``.  Text and binary
+exports (``.vec``/``.bin``) hold the composed vocabulary vectors.
+"""
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+from wordvec import formats
+from wordvec.errors import FormatError, VocabularyError, WordvecError
+from wordvec.subword import check_ngram_settings, ngram_buckets
+from wordvec.vectors import KeyedVectors
+
+SUBWORD_META = "subwords.json"
+NGRAM_VECTORS = "ngram_vectors.npy"
+FORMAT = "wordvec-subwords"
+
+
+class SubwordKeyedVectors(KeyedVectors):
+    """``KeyedVectors`` of composed vocabulary vectors, plus the n-gram rows for unseen words."""
+
+    def __init__(self, words, vectors, vectors_ngrams, min_n, max_n, bucket, counts=None):
+        super().__init__(words, vectors, counts=counts)
+        check_ngram_settings(min_n, max_n, bucket)
+        ngrams = np.asarray(vectors_ngrams, dtype=np.float32)
+        if ngrams.shape != (bucket, self.vector_size):
+            raise WordvecError(f"vectors_ngrams must have shape {(bucket, self.vector_size)} "
+                               f"(bucket x vector size), not {ngrams.shape}")
+        self.vectors_ngrams, self.min_n, self.max_n, self.bucket = ngrams, int(min_n), int(max_n), int(bucket)
+
+    def __repr__(self):
+        return (f"SubwordKeyedVectors({len(self)} words, {self.vector_size} dimensions, "
+                f"{self.bucket} n-gram buckets, n = {self.min_n}..{self.max_n})")
+
+    def has_vector(self, word):
+        return word in self.key_to_index or len(ngram_buckets(word, self.min_n, self.max_n, self.bucket)) > 0
+
+    def get_vector(self, word, norm=False):
+        """The vector of ``word``: its composed vector if in the vocabulary, else the mean of
+        its n-gram rows (fastText's vector for an unseen word)."""
+        if word in self.key_to_index:
+            return super().get_vector(word, norm=norm)
+        if not isinstance(word, str) or not word:
+            raise VocabularyError(f"word {word!r} is not in the vocabulary")
+        rows = ngram_buckets(word, self.min_n, self.max_n, self.bucket)
+        if rows.size == 0:
+            raise VocabularyError(f"word {word!r} is not in the vocabulary and has no character "
+                                  f"{self.min_n}..{self.max_n}-grams to build a vector from")
+        vector = self.vectors_ngrams[rows].mean(axis=0, dtype=np.float64).astype(np.float32)
+        if norm:
+            length = np.linalg.norm(vector)
+            vector = vector / length if length > 0 else vector
+        return vector
+
+    # -- files -------------------------------------------------------------------------
+
+    def subword_settings(self):
+        return {"format": FORMAT, "version": 1, "min_n": self.min_n, "max_n": self.max_n,
+                "bucket": self.bucket}
+
+    def save(self, path, extra_arrays=None, extra_json=None):
+        """Native save (a directory), atomically: the composed vectors as a plain vectors
+        save, plus the n-gram rows and their settings."""
+        formats.write_native(path, self.index_to_key, self.vectors, self.counts,
+                             extra_arrays={NGRAM_VECTORS: self.vectors_ngrams, **(extra_arrays or {})},
+                             extra_json={SUBWORD_META: self.subword_settings(), **(extra_json or {})})
+
+    @staticmethod
+    def is_saved_at(path):
+        return (Path(path) / SUBWORD_META).is_file()
+
+    @classmethod
+    def load(cls, path, mmap_mode=None):
+        words, vectors, counts = formats.read_native(path, mmap_mode=mmap_mode)
+        meta_path = Path(path) / SUBWORD_META
+        try:
+            meta = json.loads(meta_path.read_text(encoding="utf-8"))
+            if meta.get("format") != FORMAT:
+                raise ValueError
+            min_n, max_n, bucket = meta["min_n"], meta["max_n"], meta["bucket"]
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            raise FormatError(meta_path, None, "not a wordvec subword description") from None
+        check_ngram_settings(min_n, max_n, bucket)
+        ngrams = formats.read_model_array(path, NGRAM_VECTORS, shape=(bucket, vectors.shape[1]))
+        return cls(words, vectors, ngrams, min_n, max_n, bucket, counts=counts)
