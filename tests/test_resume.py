@@ -13,7 +13,7 @@ import time
 import numpy as np
 import pytest
 
-from tests.hostile.harness import assert_clean_failure, run_cli
+from hostile.harness import assert_clean_failure, run_cli
 from wordvec import synthetic
 from wordvec.checkpoint import Checkpointer, TrainingInterrupted, parse_every
 from wordvec.errors import WordvecError
