@@ -11,7 +11,7 @@ word-level LSTM language model of claim_tying.py (Adam; E and W_y start uniform 
 +-0.1): untied input E, untied output W_y, and tied E, seed 1.  The runs are those of
 claim_noise.py / claim_tying.py (cached: running those first costs nothing here).
 
-    .venv/bin/python benchmarks/claims/claim_rare_updates.py [--checkpoints 500,1000]
+    .venv/bin/python benchmarks/claims/claim_rare_updates.py [--checkpoints 400,800]
 """
 
 import argparse
@@ -24,7 +24,7 @@ CLAIM = "rare_updates"
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--checkpoints", default="500,1000", help="as for claim_tying.py (same cached run)")
+    parser.add_argument("--checkpoints", default="400,800", help="as for claim_tying.py (same cached run)")
     args = parser.parse_args()
     checkpoints = [int(c) for c in args.checkpoints.split(",")]
     tables = {}

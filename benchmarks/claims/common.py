@@ -160,21 +160,31 @@ def train_glove(spec):
         spent = {k: spent[k] + lap[k] for k in spent}
         if epoch in spec["checkpoints"]:
             checkpoints.append({"epochs": epoch, "train_wall_s": spent["wall_s"], "train_cpu_s": spent["cpu_s"],
-                                "evaluation": evaluate(model.wv, model.words, model.counts)})
+                                "evaluation": evaluate(model.wv, model.words, model.counts, binned=False)})
             clock.lap()  # evaluation is not training time
     return {"counting": counting | {"nnz": int(model.cooccurrence.nnz)}, "checkpoints": checkpoints,
             "history": model.history}
 
 
 def train_svd(spec):
-    """PPMISVD(**params) (transform raw / log / ppmi); evaluation."""
+    """One co-occurrence count (PPMISVD's, with ``params``), then one factorisation and
+    evaluation per entry of ``variants`` (PPMISVD options such as transform and eig)."""
+    from wordvec.models.count_io import count_corpus
     from wordvec.models.svd import PPMISVD
 
     clock = Clock()
-    model = PPMISVD(corpus_file=str(CORPUS), progress=False, **spec["params"])
-    cost = clock.lap()
-    return {"train_wall_s": cost["wall_s"], "train_cpu_s": cost["cpu_s"], "history": model.history,
-            "evaluation": evaluate(model.wv, model.words, model.counts)}
+    counter = PPMISVD(progress=False, **spec["params"])
+    words, counts, matrix, counting = count_corpus(counter, None, str(CORPUS))
+    counting |= clock.lap()
+    variants = []
+    for overrides in spec["variants"]:
+        model = PPMISVD(progress=False, **(spec["params"] | overrides))
+        model.set_cooccurrence(words, counts, matrix, counting)
+        cost = clock.lap()
+        variants.append({"options": overrides, "svd_wall_s": cost["wall_s"], "svd_cpu_s": cost["cpu_s"],
+                         "history": model.history, "evaluation": evaluate(model.wv, words, counts, binned=False)})
+        clock.lap()
+    return {"counting": counting, "variants": variants}
 
 
 def train_lm(spec):
@@ -235,8 +245,8 @@ def update_norms(before, after, counts, edges=ROW_BINS):
     return rows
 
 
-def evaluate(kv, words, counts):
-    """Standard scores plus the frequency-binned ones (see the module docstring)."""
+def evaluate(kv, words, counts, binned=True):
+    """Standard scores plus (``binned``) the frequency-binned ones (see the module docstring)."""
     from wordvec.evaluate import evaluate_all
 
     standard = evaluate_all(kv)
@@ -245,6 +255,8 @@ def evaluate(kv, words, counts):
               "answered": analogy["answered"],
               "sections": {name: s["accuracy"] for name, s in analogy["sections"].items()},
               **{name: s["spearman"] for name, s in standard["similarity"].items()}}
+    if not binned:
+        return result
     count_of = dict(zip((w.upper() for w in words), (int(c) for c in counts)))
     result["binned"] = {"analogy": binned_analogies(kv, count_of),
                         "similarity": binned_similarity(kv, count_of)}
