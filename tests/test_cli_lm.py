@@ -97,4 +97,4 @@ def test_corrupt_checkpoint_array_is_reported(files, capsys):
     (files / "m" / "params" / "W.npy").write_bytes(b"garbage")
     capsys.readouterr()
     assert main(["lm", "eval", str(files / "m"), str(files / "valid.txt")]) == 2
-    assert "W.npy cannot be read" in capsys.readouterr().err
+    assert "W.npy: not a valid NumPy array file" in capsys.readouterr().err

@@ -22,6 +22,7 @@ COMMAND_MODULES = [
     "demo",
     "train",
     "vocab",
+    "phrases",
     "vectors",
     "cooccur",
     "task",
@@ -93,6 +94,12 @@ def main(argv=None):
     except KeyboardInterrupt:
         print("wordvec: interrupted", file=sys.stderr)
         return 130
+    except MemoryError:
+        print("wordvec: error: not enough memory for this request", file=sys.stderr)
+        return 2
+    except UnicodeError as error:  # a reader that missed its own check: still one sentence
+        print(f"wordvec: error: input is not valid UTF-8 text ({error})", file=sys.stderr)
+        return 2
     return status or 0
 
 

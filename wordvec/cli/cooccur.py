@@ -45,9 +45,11 @@ def run(args):
     from wordvec.cooccur import count_cooccurrences, parse_memory, save_cooccurrence
     from wordvec.corpus import Corpus
     from wordvec.encode import encode_corpus
+    from wordvec.outputs import check_output
     from wordvec.vocab import Vocabulary
 
     parse_memory(args.memory)  # a bad size fails before the corpus is read
+    check_output(args.output, inputs=[args.corpus])
     corpus = Corpus(args.corpus, lowercase=args.lowercase, max_document_length=args.max_document_length)
     vocab = Vocabulary.build(corpus, min_count=args.min_count, max_vocab_size=args.max_vocab_size)
     encoded = encode_corpus(corpus, vocab)

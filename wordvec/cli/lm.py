@@ -14,6 +14,8 @@ import json
 import math
 import sys
 
+from wordvec.cli.common import positive_float
+
 # Architecture options default to None so that --resume can tell "given" from "default".
 ARCHITECTURE_DEFAULTS = {"level": "char", "cell": "lstm", "hidden": 128, "embedding": 64}
 
@@ -53,7 +55,8 @@ def register(subparsers):
                        help="BLAS threads (default 1: the cell's small products run fastest single-threaded)")
     train.add_argument("--resume", action="store_true", help="continue training the checkpoint at -o MODEL")
     train.add_argument("--no-progress", action="store_true", help="no progress bar")
-    train.add_argument("-o", "--output", required=True, metavar="MODEL", help="model directory to write")
+    train.add_argument("-o", "--output", required=True, metavar="MODEL",
+                       help="model directory to write; an existing MODEL is refused unless --resume is given")
     train.set_defaults(run=run_train)
 
     evaluate = actions.add_parser("eval", help="cross-entropy and perplexity of a model on a file")
@@ -67,7 +70,7 @@ def register(subparsers):
     sample = actions.add_parser("sample", help="generate lines from a model")
     sample.add_argument("model", metavar="MODEL")
     sample.add_argument("-n", type=int, default=10, metavar="N", help="number of lines (default 10)")
-    sample.add_argument("--temperature", type=float, default=1.0, metavar="F", help="default 1.0")
+    sample.add_argument("--temperature", type=positive_float, default=1.0, metavar="F", help="default 1.0")
     sample.add_argument("--max-length", type=int, default=200, metavar="N", help="tokens per line at most")
     sample.add_argument("--seed", type=int, metavar="N", help="random seed (default: unpredictable)")
     sample.set_defaults(run=run_sample)
@@ -93,7 +96,9 @@ def run_train(args):
 
     from wordvec.errors import WordvecError
     from wordvec.lm_data import LMVocab, read_lines, require_tokens
+    from wordvec.models.lm_checkpoint import check_replaceable
     from wordvec.models.rnnlm import RNNLM
+    from wordvec.outputs import DIRECTORY, check_output
 
     if args.bptt < 1:
         raise WordvecError(f"--bptt must be at least 1 (a sequence length of {args.bptt} trains nothing)")
@@ -102,6 +107,10 @@ def run_train(args):
     for path in [args.train_file] + ([args.valid] if args.valid else []):
         if not os.path.isfile(path):
             raise WordvecError(f"file not found: {path}")
+    check_output(args.output, [args.train_file, args.valid], DIRECTORY, replaceable=check_replaceable)
+    if os.path.exists(args.output) and not args.resume:
+        raise WordvecError(f"{args.output} already exists; pass --resume to continue training it, "
+                           "or choose another -o (nothing was replaced)")
     if args.resume and os.path.isdir(args.output):
         model = _load_for_resume(args)
     else:

@@ -7,6 +7,7 @@ and reports its standard metric on valid and test; --json prints
 
 import argparse
 import json
+import os
 
 TASKS = {
     "ner": ("named-entity recognition on CoNLL-2003; entity-level F1 as conlleval",
@@ -71,6 +72,7 @@ def run(args):
             raise WordvecError(f"--{option.replace('_', '-')} must be a {'non-negative' if option in ('hidden', 'patience') else 'positive'} integer, not {value}")
     if args.window is not None and args.window < (1 if args.task == "charlm" else 0):
         raise WordvecError(f"--window must be {'positive' if args.task == 'charlm' else 'non-negative'}, not {args.window}")
+    _check_outputs(args)
     options = {key: getattr(args, key) for key in ("alpha", "l2", "optimizer", "batch_size", "patience", "vector_size")}
     common = dict(hidden=args.hidden, epochs=args.epochs, seed=args.seed, **options)
     if args.window is not None:
@@ -95,6 +97,26 @@ def run(args):
     else:
         print(format_result(result))
     return 0
+
+
+PLOT_FORMATS = (".png", ".pdf", ".svg", ".jpg", ".jpeg", ".eps", ".ps", ".tif", ".tiff", ".webp")
+
+
+def _check_outputs(args):
+    """--plot and --save are checked before training, so a bad path does not cost the run."""
+    from wordvec.errors import WordvecError
+    from wordvec.outputs import DIRECTORY, check_output
+
+    inputs = [args.data, getattr(args, "vectors", None)]
+    if getattr(args, "plot", None):
+        if os.path.splitext(args.plot)[1].lower() not in PLOT_FORMATS:
+            raise WordvecError(f"cannot tell the image format of --plot {args.plot}; "
+                               f"use one of {', '.join(PLOT_FORMATS)}")
+        check_output(args.plot, inputs)
+    if getattr(args, "save", None):
+        from wordvec.models.window import check_replaceable
+
+        check_output(args.save, inputs, DIRECTORY, replaceable=check_replaceable)
 
 
 def format_result(result):

@@ -92,6 +92,9 @@ def default_workers():
 
 
 def run(args):
+    from wordvec.outputs import check_vectors_output
+
+    check_vectors_output(args.output, inputs=[args.corpus])  # before hours of training, not after
     if args.model in COUNT_MODELS:
         from wordvec.cli import train_count
 

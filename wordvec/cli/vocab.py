@@ -28,8 +28,11 @@ def register(subparsers):
 
 def run(args):
     from wordvec.corpus import Corpus
+    from wordvec.outputs import check_output
     from wordvec.vocab import Vocabulary
 
+    if args.output:
+        check_output(args.output, inputs=[args.corpus])
     corpus = Corpus(args.corpus, lowercase=args.lowercase, max_document_length=args.max_document_length)
     start = time.perf_counter()
     vocab = Vocabulary.build(corpus, min_count=args.min_count, max_vocab_size=args.max_vocab_size)

@@ -16,6 +16,8 @@ from pathlib import Path
 import numpy as np
 import scipy.sparse
 
+from wordvec.arrays import FLOAT, INTEGER, check_csr
+from wordvec.atomic import saved_directory
 from wordvec.errors import FormatError, WordvecError
 from wordvec.formats import json_safe, read_model_array
 
@@ -74,7 +76,7 @@ def load_model(cls, path, tag):
     """Rebuild ``cls`` from a directory written by ``save_model``: returns (model, state)."""
     from wordvec import formats
 
-    path = Path(path)
+    path = saved_directory(path, formats.NATIVE_META)
     manifest = path / MANIFEST
     if not manifest.is_file():
         raise WordvecError(f"{path} is not a saved wordvec model (no {MANIFEST})")
@@ -92,6 +94,8 @@ def load_model(cls, path, tag):
     model.history = list(meta.get("history", []))
     V = len(words)
     if all((path / f"cooccurrence_{part}.npy").is_file() for part in CSR_PARTS):
-        data, indices, indptr = (read_model_array(path, f"cooccurrence_{part}.npy") for part in CSR_PARTS)
+        data, indices, indptr = (read_model_array(path, f"cooccurrence_{part}.npy", (None,), kinds)
+                                 for part, kinds in zip(CSR_PARTS, (FLOAT, INTEGER, INTEGER)))
+        check_csr(path, data, indices, indptr, V, V)
         model.cooccurrence = scipy.sparse.csr_matrix((data, indices, indptr), shape=(V, V))
     return model, state

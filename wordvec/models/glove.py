@@ -27,8 +27,9 @@ import time
 
 import numpy as np
 
+from wordvec.atomic import saved_directory
 from wordvec.errors import TrainingError, WordvecError
-from wordvec.formats import read_model_array
+from wordvec.formats import NATIVE_META, read_model_array
 from wordvec.models import count_io
 
 log = logging.getLogger(__name__)
@@ -224,6 +225,7 @@ class GloVe:
 
     @classmethod
     def load(cls, path):
+        path = saved_directory(path, NATIVE_META)  # a crash mid-replace leaves the old save aside
         model, state = count_io.load_model(cls, path, "wordvec-glove")
         V, D = len(model.words), model.vector_size
         for name in PARAMETERS:

@@ -191,8 +191,8 @@ class RNNLM:
         symbol or after ``max_length`` tokens.  ``temperature`` divides the logits: < 1
         sharpens the distribution, > 1 flattens it.
         """
-        if temperature <= 0:
-            raise WordvecError(f"temperature must be positive, got {temperature}")
+        if not (np.isfinite(temperature) and temperature > 0):
+            raise WordvecError(f"temperature must be a positive finite number, not {temperature}")
         rng = np.random.default_rng(seed)
         end = self.vocab.end
         state, prev = self.initial_state(n), np.full(n, end, dtype=np.int64)

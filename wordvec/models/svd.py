@@ -30,8 +30,9 @@ import numpy as np
 import scipy.linalg
 import scipy.sparse
 
+from wordvec.atomic import saved_directory
 from wordvec.errors import WordvecError
-from wordvec.formats import read_model_array
+from wordvec.formats import NATIVE_META, read_model_array
 from wordvec.models import count_io
 
 log = logging.getLogger(__name__)
@@ -222,6 +223,7 @@ class PPMISVD:
 
     @classmethod
     def load(cls, path):
+        path = saved_directory(path, NATIVE_META)  # a crash mid-replace leaves the old save aside
         model, _ = count_io.load_model(cls, path, "wordvec-ppmi-svd")
         V, D = len(model.words), model.vector_size
         model.U = read_model_array(path, "svd_U.npy", (V, D))

@@ -174,6 +174,12 @@ class Word2Vec:
         self.set_vocabulary(vocab)
         return self
 
+    def output_rows(self, V):
+        """Rows of the output matrices for V words: W_out (negative sampling, full softmax),
+        W_inner (hierarchical softmax: one per inner node of the Huffman tree); 0 if unused."""
+        uses_out = self.mode & (kernels.NEGATIVE_SAMPLING | kernels.FULL_SOFTMAX)
+        return {"W_out": V if uses_out else 0, "W_inner": max(V - 1, 1) if self.hs and self.loss is None else 0}
+
     def set_vocabulary(self, vocab):
         """Use ``vocab`` and (re)initialise: input vectors uniform in ±0.5/D as in word2vec,
         output vectors zero; all from ``numpy.random.default_rng(seed)``."""
@@ -181,9 +187,9 @@ class Word2Vec:
         self.vocab = vocab
         rng = np.random.default_rng(self.seed)
         self.W_in = ((rng.random((V, D), dtype=np.float32) - np.float32(0.5)) / np.float32(D))
-        uses_out = self.mode & (kernels.NEGATIVE_SAMPLING | kernels.FULL_SOFTMAX)
-        self.W_out = np.zeros((V if uses_out else 0, D), dtype=np.float32)
-        self.W_inner = np.zeros((max(V - 1, 1) if self.hs and self.loss is None else 0, D), dtype=np.float32)
+        rows = self.output_rows(V)
+        self.W_out = np.zeros((rows["W_out"], D), dtype=np.float32)
+        self.W_inner = np.zeros((rows["W_inner"], D), dtype=np.float32)
         self.trained_words = self.planned_words = self.epochs_trained = 0
         self.history = []
         self._wv = None

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
+from wordvec.atomic import saved_directory
 from wordvec.errors import FormatError, WordvecError
 from wordvec.formats import json_safe, read_model_array
 
@@ -53,7 +54,7 @@ def load_model(cls, path):
     from wordvec import formats
     from wordvec.vocab import Vocabulary
 
-    path = Path(path)
+    path = saved_directory(path, formats.NATIVE_META)
     manifest = path / MANIFEST
     if not manifest.is_file():
         raise WordvecError(f"{path} is not a saved wordvec Word2Vec model (no model.json)")
@@ -74,10 +75,9 @@ def load_model(cls, path):
     V, D = len(model.vocab), model.vector_size
     if model.W_in.shape != (V, D):
         raise FormatError(path / formats.NATIVE_VECTORS, None, f"expected shape {(V, D)}, found {model.W_in.shape}")
+    rows = model.output_rows(V)  # the kernels index these without bounds checks
     for attribute, name in ARRAYS.items():
-        array = read_model_array(path, name)
-        if array.ndim != 2 or array.shape[1] != D:
-            raise FormatError(path / name, None, f"expected {D} columns, found shape {array.shape}")
+        array = read_model_array(path, name, (rows[attribute], D))
         setattr(model, attribute, array.astype(np.float32, copy=False))
     model.trained_words = int(sched["trained_words"])
     model.planned_words = int(sched["planned_words"])
