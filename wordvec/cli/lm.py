@@ -1,7 +1,7 @@
-"""`wordvec lm train|eval|sample`: recurrent language models (RNN, LSTM) by hand.
+"""`wordvec lm train|eval|sample`: recurrent (RNN, LSTM) and self-attention language models by hand.
 
-    wordvec lm train TRAIN_FILE --valid FILE --level char|word --cell rnn|lstm
-                     --hidden N --embedding N [--tie] [--epochs N] [--bptt N]
+    wordvec lm train TRAIN_FILE --valid FILE --level char|word --cell rnn|lstm|lstm-attention|attention
+                     --hidden N --embedding N [--tie] [--blocks N] [--epochs N] [--bptt N]
                      [--batch-size N] [--lr F] [--clip F] [--seed N] -o MODEL
     wordvec lm eval MODEL FILE [--json]
     wordvec lm sample MODEL [-n N] [--temperature F] [--seed N]
@@ -14,14 +14,14 @@ import json
 import math
 import sys
 
-from wordvec.cli.common import positive_float
+from wordvec.cli.common import fraction, nonnegative_float, positive_float, ranged
 
 # Architecture options default to None so that --resume can tell "given" from "default".
 ARCHITECTURE_DEFAULTS = {"level": "char", "cell": "lstm", "hidden": 128, "embedding": 64}
 
 
 def register(subparsers):
-    lm = subparsers.add_parser("lm", help="train, evaluate and sample recurrent language models (RNN, LSTM)",
+    lm = subparsers.add_parser("lm", help="train, evaluate and sample language models (RNN, LSTM, attention)",
                                description=__doc__.split("\n\n")[0])
     actions = lm.add_subparsers(dest="lm_command", metavar="ACTION", required=True)
 
@@ -29,29 +29,34 @@ def register(subparsers):
     train.add_argument("train_file", metavar="TRAIN_FILE", help="training text, one sequence per line")
     train.add_argument("--valid", metavar="FILE", help="validation text, scored after every epoch")
     train.add_argument("--level", choices=("char", "word"), help="tokens are characters or words (default char)")
-    train.add_argument("--cell", choices=("rnn", "lstm"), help="recurrent cell (default lstm)")
-    train.add_argument("--hidden", type=int, metavar="N", help="hidden size H (default 128)")
-    train.add_argument("--embedding", type=int, metavar="N", help="embedding size D (default 64)")
+    train.add_argument("--cell", choices=("rnn", "lstm", "lstm-attention", "attention"),
+                       help="recurrent cell; lstm-attention: an LSTM attending to its past hidden states; "
+                            "attention: a causal self-attention model (default lstm)")
+    train.add_argument("--hidden", type=ranged("hidden"), metavar="N",
+                       help="hidden size H; attention: the feed-forward width (default 128)")
+    train.add_argument("--embedding", type=ranged("embedding"), metavar="N", help="embedding size D (default 64)")
     train.add_argument("--tie", action="store_true", help="tie input and output embeddings (seed 003)")
-    train.add_argument("--epochs", type=int, default=10, metavar="N", help="total epochs (default 10)")
-    train.add_argument("--bptt", type=int, default=32, metavar="N", help="truncated-BPTT length T (default 32)")
-    train.add_argument("--batch-size", type=int, default=32, metavar="N", help="parallel streams B (default 32)")
+    train.add_argument("--blocks", type=int, default=2, metavar="N",
+                       help="attention: number of self-attention blocks (default 2; its context is --bptt)")
+    train.add_argument("--epochs", type=ranged("epochs"), default=10, metavar="N", help="total epochs (default 10)")
+    train.add_argument("--bptt", type=ranged("bptt"), default=32, metavar="N", help="truncated-BPTT length T (default 32)")
+    train.add_argument("--batch-size", type=ranged("batch_size"), default=32, metavar="N", help="parallel streams B (default 32)")
     train.add_argument("--optimizer", choices=("sgd", "adam"), default="adam", help="default adam")
-    train.add_argument("--lr", type=float, metavar="F", help="learning rate (default 0.002 adam, 1.0 sgd)")
-    train.add_argument("--lr-decay", type=float, default=1.0, metavar="F",
+    train.add_argument("--lr", type=positive_float, metavar="F", help="learning rate (default 0.002 adam, 1.0 sgd)")
+    train.add_argument("--lr-decay", type=positive_float, default=1.0, metavar="F",
                        help="multiply the learning rate by F when the valid loss does not improve (default 1: off)")
-    train.add_argument("--clip", type=float, default=5.0, metavar="F",
+    train.add_argument("--clip", type=nonnegative_float, default=5.0, metavar="F",
                        help="clip gradients to this global norm; 0 disables (default 5)")
-    train.add_argument("--dropout", type=float, default=0.0, metavar="F", help="dropout rate (default 0)")
+    train.add_argument("--dropout", type=fraction, default=0.0, metavar="F", help="dropout rate (default 0)")
     train.add_argument("--relu", action="store_true", help="RNN: ReLU instead of tanh")
     train.add_argument("--identity-init", action="store_true", help="RNN: initialise W_aa to the identity")
     train.add_argument("--lowercase", action="store_true", help="lowercase the text")
-    train.add_argument("--min-count", type=int, default=1, metavar="N", help="word level: rarer words become <unk>")
-    train.add_argument("--max-vocab", type=int, metavar="N", help="word level: keep the N most frequent tokens")
-    train.add_argument("--time-budget", type=float, metavar="SECONDS", help="stop training after this long")
-    train.add_argument("--max-updates", type=int, metavar="N", help="stop after N updates in all (resumable)")
-    train.add_argument("--seed", type=int, default=1, metavar="N", help="random seed (default 1)")
-    train.add_argument("--threads", type=int, default=1, metavar="N",
+    train.add_argument("--min-count", type=ranged("min_count"), default=1, metavar="N", help="word level: rarer words become <unk>")
+    train.add_argument("--max-vocab", type=ranged("max_vocab"), metavar="N", help="word level: keep the N most frequent tokens")
+    train.add_argument("--time-budget", type=positive_float, metavar="SECONDS", help="stop training after this long")
+    train.add_argument("--max-updates", type=ranged("max_updates"), metavar="N", help="stop after N updates in all (resumable)")
+    train.add_argument("--seed", type=ranged("seed"), default=1, metavar="N", help="random seed (default 1)")
+    train.add_argument("--threads", type=ranged("threads"), default=1, metavar="N",
                        help="BLAS threads (default 1: the cell's small products run fastest single-threaded)")
     train.add_argument("--resume", action="store_true", help="continue training the checkpoint at -o MODEL")
     train.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -63,16 +68,16 @@ def register(subparsers):
     evaluate.add_argument("model", metavar="MODEL")
     evaluate.add_argument("file", metavar="FILE")
     evaluate.add_argument("--json", action="store_true", help="print one JSON object")
-    evaluate.add_argument("--batch-size", type=int, default=16, metavar="N",
+    evaluate.add_argument("--batch-size", type=ranged("batch_size"), default=16, metavar="N",
                           help="score the file as N contiguous pieces in parallel (default 16)")
     evaluate.set_defaults(run=run_eval)
 
     sample = actions.add_parser("sample", help="generate lines from a model")
     sample.add_argument("model", metavar="MODEL")
-    sample.add_argument("-n", type=int, default=10, metavar="N", help="number of lines (default 10)")
+    sample.add_argument("-n", type=ranged("lines"), default=10, metavar="N", help="number of lines (default 10)")
     sample.add_argument("--temperature", type=positive_float, default=1.0, metavar="F", help="default 1.0")
-    sample.add_argument("--max-length", type=int, default=200, metavar="N", help="tokens per line at most")
-    sample.add_argument("--seed", type=int, metavar="N", help="random seed (default: unpredictable)")
+    sample.add_argument("--max-length", type=ranged("max_length"), default=200, metavar="N", help="tokens per line at most")
+    sample.add_argument("--seed", type=ranged("seed"), metavar="N", help="random seed (default: unpredictable)")
     sample.set_defaults(run=run_sample)
 
 
@@ -90,6 +95,22 @@ def _load_for_resume(args):
     return model
 
 
+def _new_model(args, opts, vocab):
+    from wordvec.errors import WordvecError
+    from wordvec.models.attention_lm import AttentionLM
+    from wordvec.models.rnnlm import RNNLM
+
+    if opts["cell"] == "attention":
+        if args.blocks < 1:
+            raise WordvecError("--blocks must be at least 1")
+        # Position vectors for --bptt positions: a segment is the whole context it sees.
+        return AttentionLM(vocab, hidden_size=opts["hidden"], embedding_size=opts["embedding"], blocks=args.blocks,
+                           context=args.bptt, tie_embeddings=args.tie, dropout=args.dropout, seed=args.seed)
+    return RNNLM(vocab, cell=opts["cell"], hidden_size=opts["hidden"], embedding_size=opts["embedding"],
+                 tie_embeddings=args.tie, activation="relu" if args.relu else "tanh",
+                 identity_init=args.identity_init, dropout=args.dropout, seed=args.seed)
+
+
 def run_train(args):
     import logging
     import os
@@ -97,7 +118,6 @@ def run_train(args):
     from wordvec.errors import WordvecError
     from wordvec.lm_data import LMVocab, read_lines, require_tokens
     from wordvec.models.lm_checkpoint import check_replaceable
-    from wordvec.models.rnnlm import RNNLM
     from wordvec.outputs import DIRECTORY, check_output
 
     if args.bptt < 1:
@@ -120,9 +140,7 @@ def run_train(args):
         lines = read_lines(args.train_file, args.lowercase)
         require_tokens(lines, opts["level"], args.train_file)
         vocab = LMVocab.build(lines, opts["level"], args.lowercase, args.min_count, args.max_vocab)
-        model = RNNLM(vocab, cell=opts["cell"], hidden_size=opts["hidden"], embedding_size=opts["embedding"],
-                      tie_embeddings=args.tie, activation="relu" if args.relu else "tanh",
-                      identity_init=args.identity_init, dropout=args.dropout, seed=args.seed)
+        model = _new_model(args, opts, vocab)
     train_stream = model.vocab.encode_file(args.train_file)
     valid_stream = model.vocab.encode_file(args.valid) if args.valid else None
     model.fit(train_stream, valid_stream, epochs=args.epochs, bptt=args.bptt, batch_size=args.batch_size,

@@ -9,6 +9,8 @@ import argparse
 import json
 import os
 
+from wordvec.cli.common import nonnegative_float, positive_float, ranged
+
 TASKS = {
     "ner": ("named-entity recognition on CoNLL-2003; entity-level F1 as conlleval",
             "DIR holds train.txt.xz, valid.txt.xz and test.txt.xz in the CoNLL-2003 format (token POS chunk "
@@ -43,18 +45,18 @@ def register(subparsers):
             sub.add_argument("--vectors", metavar="FILE", help="initialise E from these word vectors (.bin, .txt/.vec, "
                              ".glove, or a native .wv directory); lowercased lookup, unknown words share a learned UNK row")
             sub.add_argument("--fine-tune", action="store_true", help="also update the pretrained vectors (default: frozen)")
-        sub.add_argument("--hidden", type=int, default=0, metavar="N", help="units of a tanh hidden layer (default 0: none, as in seed 000)")
-        sub.add_argument("--window", type=int, default=None, metavar="M",
+        sub.add_argument("--hidden", type=ranged("hidden_layer"), default=0, metavar="N", help="units of a tanh hidden layer (default 0: none, as in seed 000)")
+        sub.add_argument("--window", type=ranged("task_window"), default=None, metavar="M",
                          help="context: m tokens left and right (default 2); for charlm, M previous characters (default 4)")
-        sub.add_argument("--epochs", type=int, default=None, metavar="N", help="maximum epochs (early stopping on valid)")
-        sub.add_argument("--seed", type=int, default=1, metavar="N", help="random seed (default 1)")
+        sub.add_argument("--epochs", type=ranged("epochs"), default=None, metavar="N", help="maximum epochs (early stopping on valid)")
+        sub.add_argument("--seed", type=ranged("seed"), default=1, metavar="N", help="random seed (default 1)")
         sub.add_argument("--json", action="store_true", help="print one JSON object with the valid and test scores")
-        sub.add_argument("--lr", "--alpha", dest="alpha", type=float, default=None, help="AdaGrad/SGD step size (default 0.05; for ner and pos 0.02 with --hidden)")
-        sub.add_argument("--l2", type=float, default=None, help="L2 penalty λ on the weights and the embedding rows used (default 0)")
+        sub.add_argument("--lr", "--alpha", dest="alpha", type=positive_float, default=None, help="AdaGrad/SGD step size (default 0.05; for ner and pos 0.02 with --hidden)")
+        sub.add_argument("--l2", type=nonnegative_float, default=None, help="L2 penalty λ on the weights and the embedding rows used (default 0)")
         sub.add_argument("--optimizer", choices=("adagrad", "sgd"), default=None, help="default adagrad")
-        sub.add_argument("--batch-size", type=int, default=None, metavar="B")
-        sub.add_argument("--patience", type=int, default=None, metavar="N", help="epochs without valid improvement before stopping")
-        sub.add_argument("--dim", dest="vector_size", type=int, default=None, metavar="D",
+        sub.add_argument("--batch-size", type=ranged("batch_size"), default=None, metavar="B")
+        sub.add_argument("--patience", type=ranged("patience"), default=None, metavar="N", help="epochs without valid improvement before stopping")
+        sub.add_argument("--dim", dest="vector_size", type=ranged("vector_size"), default=None, metavar="D",
                          help="embedding size when E is random (default 50; 10 for charlm)")
         if name == "charlm":
             sub.add_argument("--plot", metavar="FILE", help="write a PNG of the character embeddings (needs matplotlib)")

@@ -3,7 +3,7 @@
 import argparse
 import time
 
-from wordvec.cli.common import add_corpus_arguments
+from wordvec.cli.common import add_corpus_arguments, ranged
 
 EPILOG = """\
 examples:
@@ -22,7 +22,7 @@ def register(subparsers):
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_corpus_arguments(parser, min_count_default=1)
     parser.add_argument("-o", "--output", metavar="FILE", help="save the vocabulary here (.json or .tsv)")
-    parser.add_argument("--top", type=int, default=20, metavar="N", help="show the N most frequent words (default 20)")
+    parser.add_argument("--top", type=ranged("top"), default=20, metavar="N", help="show the N most frequent words (default 20)")
     parser.set_defaults(run=run)
 
 

@@ -54,7 +54,7 @@ def count_corpus(model, sentences, corpus_file):
     return vocab.words, vocab.counts, counted.matrix, info
 
 
-def save_model(model, path, tag, vectors, arrays, state, include_cooccurrence=True):
+def save_model(model, path, tag, vectors, arrays, state, include_cooccurrence=True, extra_json=None):
     from wordvec import formats
 
     if model.words is None:
@@ -69,7 +69,7 @@ def save_model(model, path, tag, vectors, arrays, state, include_cooccurrence=Tr
     manifest = {"format": tag, "version": 1, "hyperparameters": json_safe(model.hyperparameters()),
                 "state": json_safe(state), "history": json_safe(model.history)}
     formats.write_native(path, model.words, vectors, model.counts, extra_arrays=arrays,
-                         extra_json={MANIFEST: manifest})
+                         extra_json={MANIFEST: manifest, **(extra_json or {})})
 
 
 def load_model(cls, path, tag):

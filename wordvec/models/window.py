@@ -22,6 +22,7 @@ import time
 
 import numpy as np
 
+from wordvec import estimate, limits
 from wordvec.arrays import one_line, read_array
 from wordvec.atomic import atomic_directory, save_json, save_npy, saved_directory
 from wordvec.errors import TrainingError, WordvecError
@@ -114,6 +115,10 @@ class WindowClassifier:
                  patience=2, seed=1, context="centred", lowercase=True, init_scale=0.1, progress=True):
         if optimizer not in ("adagrad", "sgd"):
             raise WordvecError(f"optimizer must be 'adagrad' or 'sgd', not {optimizer!r}")
+        limits.check_int("task_window", window, "window")  # the ranges the CLI checks too
+        limits.check_int("hidden_layer", hidden, "hidden")
+        limits.check_int("vector_size", vector_size)
+        limits.check_int("seed", seed)
         if window < (0 if context == "centred" else 1) or hidden < 0 or case_size < 0:
             raise WordvecError("window, hidden and case_size must be non-negative (window ≥ 1 for a left context)")
         self.classes = list(classes)
@@ -147,6 +152,7 @@ class WindowClassifier:
         self.words, self.vector_size = vocab, int(vector_size)
         self.index = {w: i for i, w in enumerate(vocab)}
         V, D = len(vocab), self.vector_size
+        estimate.check_fits(self.estimate_memory(V), "lower the vector size or the hidden layer")
         E = self._rng.normal(scale=self.init_scale, size=(V, D))
         self.trainable_rows = np.ones(V, dtype=bool)
         if pretrained:
@@ -159,6 +165,13 @@ class WindowClassifier:
             logger.info("%d of %d vocabulary words have pretrained vectors", len(hits), V)
         self.E = E.astype(np.float32)
         self.case_table = self._rng.normal(scale=self.init_scale, size=(len(CASE_CLASSES), max(self.case_size, 1))).astype(np.float32)
+
+    def estimate_memory(self, vocab_size=None):
+        """What this classifier allocates (E, weights, AdaGrad accumulators, a batch):
+        a :class:`wordvec.estimate.MemoryEstimate`."""
+        V = len(self.words) if vocab_size is None else int(vocab_size)
+        return estimate.window_classifier(V, self.vector_size, self.M, self.hidden, len(self.classes),
+                                          self.case_size, self.batch_size)
 
     def _init_weights(self):
         F = self.M * (self.vector_size + self.case_size)

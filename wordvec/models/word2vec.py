@@ -35,7 +35,7 @@ import time
 
 import numpy as np
 
-from wordvec import schedule
+from wordvec import estimate, limits, schedule
 from wordvec.errors import TrainingError, WordvecError
 from wordvec.kernels import word2vec as kernels
 from wordvec.memory import release_compiler_pages
@@ -96,6 +96,9 @@ class Word2Vec:
         self.planned_words = 0      # schedule length P (0 until the first train)
         self.epochs_trained = 0
         self.history = []
+        self.epoch_progress = None  # a checkpoint's unfinished epoch (wordvec.checkpoint)
+        self.checkpointer = None    # wordvec.checkpoint.Checkpointer, or None
+        self.memory_check = True    # refuse a vocabulary whose arrays cannot fit (wordvec.estimate)
         self._corpus = None
         self._wv = None
         if sentences is not None and corpus_file is not None:
@@ -111,12 +114,9 @@ class Word2Vec:
             if not ok:
                 raise WordvecError(message)
 
-        for name in ("vector_size", "window", "min_count", "epochs", "workers", "max_document_length"):
-            value = getattr(self, name)
-            need(isinstance(value, (int, np.integer)) and value >= 1,
-                 f"{name} must be a positive integer, not {value!r}")
-        need(isinstance(self.negative, (int, np.integer)) and self.negative >= 0,
-             f"negative must be a non-negative integer, not {self.negative!r}")
+        for name in ("vector_size", "window", "min_count", "epochs", "workers", "max_document_length",
+                     "negative", "seed") + (("max_vocab_size",) if self.max_vocab_size is not None else ()):
+            limits.check_int(name, getattr(self, name))  # the ranges the CLI checks too
         need(self.sg in (0, 1) and self.hs in (0, 1) and self.cbow_mean in (0, 1),
              "sg, hs and cbow_mean must each be 0 or 1")
         need(self.loss in (None, "softmax"), f"loss must be None, 'ns', 'hs' or 'softmax', not {self.loss!r}")
@@ -127,7 +127,6 @@ class Word2Vec:
              f"min_alpha must be between 0 and alpha ({self.alpha}), not {self.min_alpha}")
         need(math.isfinite(self.sample) and self.sample >= 0, f"sample must be >= 0, not {self.sample}")
         need(math.isfinite(self.ns_exponent), f"ns_exponent must be a number, not {self.ns_exponent}")
-        need(isinstance(self.seed, (int, np.integer)), f"seed must be an integer, not {self.seed!r}")
 
     @property
     def mode(self):
@@ -184,6 +183,8 @@ class Word2Vec:
         """Use ``vocab`` and (re)initialise: input vectors uniform in ±0.5/D as in word2vec,
         output vectors zero; all from ``numpy.random.default_rng(seed)``."""
         V, D = len(vocab), self.vector_size
+        if self.memory_check:
+            estimate.check_fits(self.estimate_memory(V), "lower vector_size, or raise min_count")
         self.vocab = vocab
         rng = np.random.default_rng(self.seed)
         self.W_in = ((rng.random((V, D), dtype=np.float32) - np.float32(0.5)) / np.float32(D))
@@ -193,6 +194,12 @@ class Word2Vec:
         self.trained_words = self.planned_words = self.epochs_trained = 0
         self.history = []
         self._wv = None
+
+    def estimate_memory(self, vocab_size=None, longest_document=None):
+        """What training will allocate for ``vocab_size`` words (default: this model's
+        vocabulary): a :class:`wordvec.estimate.MemoryEstimate` (arrays in bytes, peak)."""
+        V = len(self.vocab) if vocab_size is None else int(vocab_size)
+        return estimate.word2vec(self, V, longest_document)
 
     @property
     def wv(self):
@@ -254,9 +261,10 @@ class Word2Vec:
 
     # -- persistence ---------------------------------------------------------------------
 
-    def save(self, path):
-        """Save to directory ``path`` (npy + JSON, atomic files, no pickle)."""
-        word2vec_io.save_model(self, path)
+    def save(self, path, extra_json=None):
+        """Save to directory ``path`` (npy + JSON, atomic files, no pickle); ``extra_json``
+        (file name -> object) adds files, e.g. a checkpoint's description."""
+        word2vec_io.save_model(self, path, extra_json=extra_json)
 
     @classmethod
     def load(cls, path):
@@ -339,6 +347,31 @@ class _EpochRunner:
         :func:`load_kernels`)."""
         self._train_documents(0, 0, 0, np.uint64(0))
 
+    def _resume_epoch(self, epoch, order, losses, stats):
+        """Restore the chunks of ``epoch`` that a checkpoint already trained (into
+        ``losses`` and ``stats``); returns how many of ``order`` they are."""
+        progress, self.model.epoch_progress = self.model.epoch_progress, None
+        if not progress or progress["epoch"] != epoch:
+            return 0
+        done = progress["done"]
+        if progress["chunks"] != order.size or sorted(row[0] for row in done) != sorted(order[:len(done)].tolist()):
+            raise TrainingError("the checkpoint's unfinished epoch does not match this corpus's chunks; "
+                                "resume with the corpus the checkpoint was trained on")
+        for index, loss, words, examples in done:
+            losses[index], stats[index] = loss, (words, examples)
+        return len(done)
+
+    def _checkpoint(self, checkpointer, epoch, done_order, losses, stats):
+        """Save the model with the chunks ``done_order`` of ``epoch`` trained."""
+        m = self.model
+        done = [[int(i), float(losses[i]), int(stats[i, 0]), int(stats[i, 1])] for i in done_order]
+        m.epoch_progress = {"epoch": epoch, "chunks": int(self.bounds.size - 1), "done": done}
+        try:
+            checkpointer.save(m, f"in epoch {epoch + 1} after {len(done)} of its "
+                                 f"{self.bounds.size - 1} chunks")
+        finally:
+            m.epoch_progress = None
+
     def epoch(self, bar):
         m = self.model
         epoch, epoch_start = m.epochs_trained, m.trained_words
@@ -350,7 +383,9 @@ class _EpochRunner:
         words_before = epoch_start + schedule.positions_in_epoch(self.chunk_sizes, order)
         losses = np.zeros(n_chunks)
         stats = np.zeros((n_chunks, 2), dtype=np.int64)
-        next_chunk = iter(order.tolist())
+        received = self._resume_epoch(epoch, order, losses, stats)  # chunks a checkpoint already holds
+        next_chunk = iter(order[received:].tolist())
+        handed = [received]  # chunks given to the threads so far, in ``order``
         lock = threading.Lock()
         results = queue.Queue()
         stop = threading.Event()
@@ -358,7 +393,8 @@ class _EpochRunner:
         def work():
             while not stop.is_set():
                 with lock:
-                    index = next(next_chunk, None)
+                    index = None if stop.is_set() else next(next_chunk, None)
+                    handed[0] += index is not None
                 if index is None:
                     return
                 try:
@@ -372,25 +408,40 @@ class _EpochRunner:
         threads = [threading.Thread(target=work, daemon=True) for _ in range(min(m.workers, n_chunks))]
         for thread in threads:
             thread.start()
+
+        def record(index, loss, chunk_stats):
+            """Take one finished chunk; returns the error that ends the epoch, if any."""
+            if chunk_stats is None:
+                return loss
+            losses[index], stats[index] = loss, chunk_stats
+            if not math.isfinite(loss):
+                return TrainingError(f"training diverged (the loss became {loss}) in epoch {epoch + 1}; "
+                                     f"try a smaller alpha than {m.alpha}")
+            bar.update(int(chunk_stats[kernels.STAT_WORDS]))
+            # Keep RSS independent of the corpus size: drop the mapped ids after every
+            # chunk.  In shuffled order each chunk faults in whole page-cache folios
+            # around it (~0.5 MB of a freshly written file on Linux 6.18), so releasing
+            # every 1M words let 24 MB of ids pile up; per chunk it stays ~3 MB.
+            self.encoded.release_pages()
+            return None
+
         failure = None
         try:
-            for _ in range(n_chunks):
+            while received < n_chunks and failure is None:
                 index, loss, chunk_stats = results.get()
-                if chunk_stats is None:
-                    failure = loss
-                    break
-                losses[index], stats[index] = loss, chunk_stats
-                if not math.isfinite(loss):
-                    failure = TrainingError(
-                        f"training diverged (the loss became {loss}) in epoch {epoch + 1}; "
-                        f"try a smaller alpha than {m.alpha}")
-                    break
-                bar.update(int(chunk_stats[kernels.STAT_WORDS]))
-                # Keep RSS independent of the corpus size: drop the mapped ids after every
-                # chunk.  In shuffled order each chunk faults in whole page-cache folios
-                # around it (~0.5 MB of a freshly written file on Linux 6.18), so releasing
-                # every 1M words let 24 MB of ids pile up; per chunk it stays ~3 MB.
-                self.encoded.release_pages()
+                received += 1
+                failure = record(index, loss, chunk_stats)
+                checkpointer = m.checkpointer
+                if failure is None and checkpointer is not None and checkpointer.advance(
+                        int(stats[index, kernels.STAT_WORDS])):
+                    with lock:  # no chunk starts until the checkpoint is written
+                        while received < handed[0] and failure is None:  # finish the chunks in flight
+                            received += 1
+                            index, loss, chunk_stats = results.get()
+                            failure = record(index, loss, chunk_stats)
+                            checkpointer.advance(int(stats[index, kernels.STAT_WORDS]))
+                        if failure is None:
+                            self._checkpoint(checkpointer, epoch, order[:received], losses, stats)
         finally:
             stop.set()
             for thread in threads:

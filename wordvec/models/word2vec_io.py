@@ -28,7 +28,7 @@ ARRAYS = {"W_out": "output_vectors.npy", "W_inner": "inner_vectors.npy"}
 MANIFEST = "model.json"
 
 
-def save_model(model, path):
+def save_model(model, path, extra_json=None):
     from wordvec import formats
 
     if model.vocab is None:
@@ -45,9 +45,11 @@ def save_model(model, path):
         "corpus_tokens": model.vocab.corpus_tokens,
         "history": json_safe(model.history),
     }
+    if getattr(model, "epoch_progress", None):  # a checkpoint inside an epoch (wordvec.checkpoint)
+        manifest["schedule"]["epoch_in_progress"] = json_safe(model.epoch_progress)
     formats.write_native(path, model.vocab.words, model.W_in, model.vocab.counts,
                          extra_arrays={name: getattr(model, attr) for attr, name in ARRAYS.items()},
-                         extra_json={MANIFEST: manifest})
+                         extra_json={MANIFEST: manifest, **(extra_json or {})})
 
 
 def load_model(cls, path):
@@ -83,4 +85,16 @@ def load_model(cls, path):
     model.planned_words = int(sched["planned_words"])
     model.epochs_trained = int(sched["epochs_trained"])
     model.history = list(meta.get("history", []))
+    model.epoch_progress = _epoch_in_progress(sched.get("epoch_in_progress"), manifest)
     return model
+
+
+def _epoch_in_progress(progress, manifest):
+    """A checkpoint's unfinished epoch: {"epoch", "chunks", "done": [[chunk, loss, words, examples]]}."""
+    if progress is None:
+        return None
+    try:
+        done = [[int(i), float(loss), int(w), int(e)] for i, loss, w, e in progress["done"]]
+        return {"epoch": int(progress["epoch"]), "chunks": int(progress["chunks"]), "done": done}
+    except (KeyError, TypeError, ValueError):
+        raise FormatError(manifest, None, "its epoch_in_progress entry is malformed") from None
