@@ -75,6 +75,12 @@ def register(subparsers):
     w2v.add_argument("--no-shuffle", action="store_true",
                      help="train the corpus in file order every epoch, as gensim and word2vec.c do "
                           "(default: a fresh seeded order of ~20k-token chunks each epoch)")
+    w2v.add_argument("--batched", action="store_true",
+                     help="skip-gram: train each window as one step on small dense products "
+                          "(HogBatch; negatives shared across the window)")
+    w2v.add_argument("--deterministic", action="store_true",
+                     help="bitwise reproducible with several workers: fixed shards in private "
+                          "replicas, merged in a fixed order (same seed and --workers, same vectors)")
     try:
         train_count = importlib.import_module("wordvec.cli.train_count")
     except ModuleNotFoundError:  # count models not installed in this build
@@ -106,7 +112,8 @@ def run(args):
         min_alpha=args.min_alpha, epochs=args.epochs or 5, workers=args.workers, seed=args.seed,
         max_vocab_size=args.max_vocab_size, loss="softmax" if args.loss == "softmax" else None,
         progress=not args.no_progress, lowercase=args.lowercase,
-        max_document_length=args.max_document_length, shuffle=not args.no_shuffle)
+        max_document_length=args.max_document_length, shuffle=not args.no_shuffle,
+        batched=args.batched, deterministic=args.deterministic)
     save_trained(model, args.output)
     return report(model.wv, args, history=model.history)
 
