@@ -131,7 +131,8 @@ def train_one(system, args, corpus, config, params):
     if system == "wordvec":
         cache = out / f"{name}-cache"  # empty: this run encodes the corpus itself
         shutil.rmtree(cache, ignore_errors=True)
-        result = peers.run_wordvec(args.wordvec, str(corpus), str(vectors), config, params, log, cache)
+        result = peers.run_wordvec(args.wordvec, str(corpus), str(vectors), config, params, log, cache,
+                                   args.wordvec_flags.split())
         shutil.rmtree(cache, ignore_errors=True)
         return result, vectors
     if system == "gensim":
@@ -203,6 +204,8 @@ def parse_args(argv=None):
     parser.add_argument("--cache", default=str(HERE / "out" / "cache"), help="where the plain corpus is kept")
     parser.add_argument("--eval-dir", default=str(DATA / "eval"))
     parser.add_argument("--wordvec", default=str(REPO / ".venv" / "bin" / "wordvec"))
+    parser.add_argument("--wordvec-flags", default="",
+                        help="extra flags for wordvec train, e.g. '--batched' or '--deterministic'")
     parser.add_argument("--peers-env", default=str(HERE / ".peers"), help="made by setup_peers.sh")
     args = parser.parse_args(argv)
     if args.quick:

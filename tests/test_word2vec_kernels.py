@@ -29,7 +29,7 @@ def _kernel_step(sg, mode, W_in, W_out, W_inner, inputs, output, negatives, mean
     negatives = np.asarray(negatives, dtype=np.int64)
     if sg:
         return K.skipgram_step(W_in, inputs, output, mode, W_out, W_inner, POINTS, CODES, LENGTHS,
-                               negatives, np.float32(ALPHA), neu1e, coeff)
+                               negatives, np.float32(ALPHA), neu1, neu1e, coeff)
     context = np.asarray(inputs, dtype=np.int32)
     return K.cbow_step(W_in, context, context.size, output, mean, mode, W_out, W_inner, POINTS,
                        CODES, LENGTHS, negatives, np.float32(ALPHA), neu1, neu1e, coeff)

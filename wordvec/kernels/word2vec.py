@@ -195,7 +195,7 @@ def negative_sampling_update(h, W_out, target, negatives, alpha, neu1e, coeff):
 
 
 @jit
-def hierarchical_softmax_update(h, W_inner, points, codes, length, alpha, neu1e):
+def hierarchical_softmax_update(h, W_inner, points, codes, word, length, alpha, neu1e):
     """Reference: ``wordvec.math.word2vec.hierarchical_softmax_output`` (seed 002).
 
     A path never visits a node twice and ``h`` does not change until the caller adds
@@ -206,8 +206,8 @@ def hierarchical_softmax_update(h, W_inner, points, codes, length, alpha, neu1e)
     linear = 0.0
     product = 1.0
     for l in range(length):
-        node = points[l]
-        label = 1.0 - codes[l]
+        node = points[word, l]
+        label = 1.0 - codes[word, l]
         s, one_plus_e, lin = logistic_term(np.float64(dot_row(h, W_inner, node)), label)
         linear += lin
         product *= one_plus_e
@@ -247,8 +247,8 @@ def output_update(h, target, mode, W_out, W_inner, points, codes, lengths, negat
     """All output layers selected by ``mode`` for one example; returns the loss."""
     loss = 0.0
     if mode & HIERARCHICAL_SOFTMAX:
-        loss += hierarchical_softmax_update(h, W_inner, points[target], codes[target],
-                                            lengths[target], alpha, neu1e)
+        loss += hierarchical_softmax_update(h, W_inner, points, codes, target, lengths[target],
+                                            alpha, neu1e)
     if mode & NEGATIVE_SAMPLING:
         loss += negative_sampling_update(h, W_out, target, negatives, alpha, neu1e, coeff)
     if mode & FULL_SOFTMAX:
@@ -263,10 +263,11 @@ def output_update(h, target, mode, W_out, W_inner, points, codes, lengths, negat
 
 @jit
 def skipgram_step(W_in, input_word, output_word, mode, W_out, W_inner, points, codes, lengths,
-                  negatives, alpha, neu1e, coeff):
+                  negatives, alpha, h, neu1e, coeff):
     """One skip-gram example: h = W_in[input_word]; W_in[input_word] += neu1e."""
-    neu1e[:] = 0.0
-    h = W_in[input_word]
+    for i in range(neu1e.shape[0]):  # h: a copy of the input row (a view would take a
+        neu1e[i] = 0.0                # reference on W_in's memory block: an atomic add
+        h[i] = W_in[input_word, i]    # on a cache line both threads hit, per pair)
     loss = output_update(h, output_word, mode, W_out, W_inner, points, codes, lengths,
                          negatives, alpha, neu1e, coeff)
     axpy_to_row(np.float32(1.0), neu1e, W_in, input_word)
@@ -467,7 +468,7 @@ def train_chunk(ids, offsets, doc_begin, doc_end, W_in, W_out, W_inner, points, 
                         for k in range(negatives.shape[0]):
                             negatives[k] = draw_alias(noise, state)
                     loss += skipgram_step(W_in, sentence[j], word, mode, W_out, W_inner, points,
-                                          codes, lengths, negatives, lr, neu1e, coeff)
+                                          codes, lengths, negatives, lr, neu1, neu1e, coeff)
                     stats[STAT_EXAMPLES] += 1
             else:
                 m = 0
