@@ -6,7 +6,8 @@ seed and ``workers > 1`` differ in the last bits, then everywhere.  This module 
 with the same kernels but without any shared writes:
 
 * the epoch's chunk order (:mod:`wordvec.schedule`) is cut into *blocks* of
-  ``SYNC_CHUNKS`` consecutive chunks; a *round* is ``workers`` consecutive blocks, and
+  ``SYNC_CHUNKS`` consecutive chunks (fewer when the epoch has fewer than
+  ``workers x SYNC_CHUNKS`` chunks); a *round* is ``workers`` consecutive blocks, and
   worker k trains block k of every round (:func:`shard_rounds`: fixed shards, a pure
   function of the order and the number of workers);
 * worker 0 trains in the model's matrices, worker k >= 1 in its private replica; all
@@ -75,7 +76,8 @@ def shard_workers(runner, order, words_before, epoch, results, stop):
     main thread stops early.  Each target puts ``(index, loss, stats)`` per chunk on
     ``results``, as the Hogwild workers do."""
     workers = runner.model.workers
-    rounds = shard_rounds(order, workers)
+    per_block = max(1, min(SYNC_CHUNKS, len(order) // workers))  # a small corpus: every worker busy
+    rounds = shard_rounds(order, workers, per_block)
     replicas = Replicas(runner.trained_matrices(), workers)
     barrier = threading.Barrier(workers)
 
