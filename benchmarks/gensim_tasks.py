@@ -1,11 +1,14 @@
 """Jobs that bench_word2vec.py runs inside the peers environment (benchmarks/.peers).
 
 This file imports only gensim and the standard library, so it runs under the
-peers' Python, never under wordvec's. Two subcommands:
+peers' Python, never under wordvec's. Subcommands:
 
   train     train gensim 4.4.0's Word2Vec on a plain-text corpus (corpus_file mode,
             one document per line) and save word2vec binary; prints one JSON line
             with the time spent in each phase.
+  phrases   learn gensim's Phrases from a corpus (LineSentence), write the phrased
+            corpus and the phrases above each requested (scoring, threshold) as TSV
+            (bench_phrases.py).
   evaluate  score word2vec-binary files with gensim's evaluators: Google analogies
             (3CosAdd, restrict_vocab 30000) and Spearman on WordSim-353 and
             SimLex-999; prints one JSON line per file.
@@ -102,6 +105,30 @@ def evaluate(args):
         print(json.dumps(result), flush=True)
 
 
+def phrases(args):
+    from gensim.models.phrases import Phrases, npmi_scorer, original_scorer
+    from gensim.models.word2vec import LineSentence
+
+    started = time.perf_counter()
+    model = Phrases(LineSentence(args.corpus), min_count=args.min_count, threshold=args.threshold)
+    learned = time.perf_counter()
+    frozen = model.freeze()
+    with open(args.output, "w", encoding="utf-8") as out:
+        for sentence in LineSentence(args.corpus):
+            out.write(" ".join(frozen[sentence]) + "\n")
+    written = time.perf_counter()
+    for spec in args.export:  # scoring:threshold:path, scored on the same counts
+        scoring, threshold, path = spec.split(":", 2)
+        model.scoring = {"default": original_scorer, "npmi": npmi_scorer}[scoring]
+        model.threshold = float(threshold)
+        with open(path, "w", encoding="utf-8") as table:
+            for phrase, score in model.export_phrases().items():
+                table.write(f"{phrase}\t{score!r}\n")
+    print(json.dumps({"learn_seconds": learned - started, "write_seconds": written - learned,
+                      "vocab_entries": len(model.vocab), "corpus_word_count": model.corpus_word_count}),
+          flush=True)
+
+
 def build_parser():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="task", required=True)
@@ -120,6 +147,13 @@ def build_parser():
     e.add_argument("--simlex", required=True)
     e.add_argument("--restrict-vocab", type=int, default=30000)
     e.set_defaults(run=evaluate)
+    p = sub.add_parser("phrases")
+    p.add_argument("corpus")
+    p.add_argument("output")
+    p.add_argument("--min-count", type=int, required=True)
+    p.add_argument("--threshold", type=float, required=True)
+    p.add_argument("--export", action="append", default=[], metavar="SCORING:THRESHOLD:PATH")
+    p.set_defaults(run=phrases)
     return parser
 
 

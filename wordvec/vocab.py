@@ -184,17 +184,27 @@ class Vocabulary:
                    min_count=data.get("min_count", 1))
 
 
-def _count_text(corpus, max_vocab_size, min_count):
-    """(words, counts) of the words seen ``min_count`` times, all tokens, distinct words."""
+def count_tokens(blocks, max_vocab_size=None):
+    """Count every token of the UTF-8 byte ``blocks`` into a ``TokenTable``.
+
+    With ``max_vocab_size``, whenever the table outgrows it every word seen at most
+    ``min_reduce`` times is dropped and ``min_reduce`` grows by one (gensim's pruning).
+    """
     from wordvec.token_table import TokenTable
 
     table = TokenTable()
     min_reduce = 1
-    for block in corpus.blocks():
+    for block in blocks:
         table.count(block)
         if max_vocab_size is not None and len(table) > max_vocab_size:
             table.keep(table.counts > min_reduce)
             min_reduce += 1
+    return table
+
+
+def _count_text(corpus, max_vocab_size, min_count):
+    """(words, counts) of the words seen ``min_count`` times, all tokens, distinct words."""
+    table = count_tokens(corpus.blocks(), max_vocab_size)
     counts = table.counts[:len(table)]
     total = int(counts.sum()) + table.pruned_tokens
     frequent = np.flatnonzero(counts >= min_count)  # only these become Python strings

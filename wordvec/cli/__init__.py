@@ -22,6 +22,7 @@ COMMAND_MODULES = [
     "demo",
     "train",
     "vocab",
+    "phrases",
     "vectors",
     "cooccur",
     "task",

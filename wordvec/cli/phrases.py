@@ -1,0 +1,79 @@
+"""``wordvec phrases``: join word pairs that belong together ("new york" -> "new_york")."""
+
+import argparse
+import os
+import time
+
+from wordvec.cli.common import add_corpus_arguments, positive_int
+
+EPILOG = """\
+examples:
+  wordvec phrases corpus.txt.xz -o phrased.txt                     # threshold 100, min-count 5
+  wordvec phrases corpus.txt -o phrased.txt --passes 2             # new_york_times too
+  wordvec phrases corpus.txt -o phrased.txt --scoring npmi --threshold 0.5 --export phrases.tsv
+  wordvec train phrased.txt -o vectors.bin --model sg              # vectors for the phrases
+
+scores:
+  default  (count(ab) - min_count) / (count(a) count(b)) * N, N = tokens of the corpus
+           (Mikolov et al. 2013 and word2phrase; gensim's default multiplies by its
+           vocabulary size instead, so gensim's threshold T is N/|vocab| times ours)
+  npmi     normalised pointwise mutual information in [-1, 1], as gensim's npmi
+"""
+
+
+def register(subparsers):
+    parser = subparsers.add_parser(
+        "phrases", help="detect phrases (word pairs that belong together) and join them in the text",
+        description="Count the words and adjacent word pairs of CORPUS, and write it to OUT with every "
+                    "pair that scores above the threshold joined by the delimiter (one document per line).",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_corpus_arguments(parser)
+    parser.add_argument("-o", "--output", required=True, metavar="OUT", help="the rewritten text file")
+    parser.add_argument("--threshold", type=float, default=None, metavar="T",
+                        help="join pairs scoring above T (default 100; npmi 0.5)")
+    parser.add_argument("--scoring", choices=("default", "npmi"), default="default",
+                        help="the pair score (see below; default: default)")
+    parser.add_argument("--passes", type=positive_int, default=1, metavar="N",
+                        help="rewrite N times; each pass can join a phrase with one more word or phrase")
+    parser.add_argument("--delimiter", default="_", metavar="S", help="what joins a phrase's words (default _)")
+    parser.add_argument("--export", metavar="FILE",
+                        help="also write the last pass's phrases as phrase<TAB>count<TAB>score lines")
+    parser.add_argument("--top", type=int, default=20, metavar="N", help="show the N best phrases (default 20)")
+    parser.set_defaults(run=run)
+
+
+def run(args):
+    from wordvec.phrases import phrase_corpus
+
+    _refuse_overwriting_input(args.corpus, args.output)
+    threshold = args.threshold if args.threshold is not None else (0.5 if args.scoring == "npmi" else 100.0)
+    start = time.perf_counter()
+    passes = phrase_corpus(
+        args.corpus, args.output, passes=args.passes, min_count=args.min_count, threshold=threshold,
+        scoring=args.scoring, delimiter=args.delimiter, max_vocab_size=args.max_vocab_size,
+        lowercase=args.lowercase, max_document_length=args.max_document_length)
+    seconds = time.perf_counter() - start
+    last = passes[-1]
+    found = last.top()
+    tokens = passes[0].total_tokens
+    learn = sum(p.learn_seconds for p in passes)
+    print(f"{tokens:,} tokens; {len(found):,} phrases above {threshold:g} in the last of {args.passes} "
+          f"pass(es); wrote {args.output} in {seconds:.1f} s (counting {learn:.1f} s, "
+          f"rewriting {seconds - learn:.1f} s; {tokens * args.passes / max(seconds, 1e-9) / 1e6:.1f}M tokens/s)")
+    if not found:
+        print(f"no pair scores above {threshold:g}: the text was copied unchanged (lower --threshold?)")
+    if args.top > 0 and found:
+        width = max(len(phrase) for phrase, _, _ in found[:args.top])
+        for rank, (phrase, count, score) in enumerate(found[:args.top], 1):
+            print(f"{rank:>6}  {phrase:<{width}}  {count:>10,}  {score:>10.4g}")
+    if args.export:
+        last.export(args.export)
+        print(f"saved {len(found):,} phrases to {args.export}")
+    return 0
+
+
+def _refuse_overwriting_input(corpus, output):
+    from wordvec.errors import WordvecError
+
+    if os.path.exists(output) and os.path.exists(corpus) and os.path.samefile(corpus, output):
+        raise WordvecError(f"the output {output} is the corpus itself; choose another file name")
