@@ -169,7 +169,8 @@ def test_history_and_callbacks():
     assert all(np.isfinite(h["loss"]) and h["loss"] > 0 for h in model.history)
 
 
-@pytest.mark.parametrize("options", [dict(sg=1), dict(sg=0, alpha=0.05)])
+@pytest.mark.parametrize("options", [dict(sg=1), dict(sg=0, alpha=0.05), dict(sg=1, batched=True),
+                                     dict(sg=1, deterministic=True)])
 def test_learns_the_synthetic_analogies(synthetic_file, options):
     model = Word2Vec(corpus_file=str(synthetic_file), vector_size=32, window=5, min_count=2, epochs=5,
                      workers=2, progress=False, **options)
