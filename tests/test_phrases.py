@@ -160,5 +160,5 @@ def test_cli_writes_text_and_table_and_refuses_to_overwrite_its_input(tmp_path, 
     assert rows[0][0] in out.read_text()
     before = synthetic_corpus.read_bytes()
     status = main(["phrases", str(synthetic_corpus), "-o", str(synthetic_corpus)])
-    assert status == 2 and "is the corpus itself" in capsys.readouterr().err
+    assert status == 2 and "it is the input" in capsys.readouterr().err
     assert synthetic_corpus.read_bytes() == before

@@ -1,15 +1,29 @@
-"""Atomic file writes: write to a temporary file beside the target, then rename.
+"""Atomic saves: write to a temporary sibling, then rename it into place.
 
 A reader (or a crash, or a kill -9 in the middle of a save) therefore sees either the
-complete old file or the complete new one, never a torn mix.
+complete old save or the complete new one, never a torn mix.  Files (``atomic_write``)
+take one rename.  Directories (``atomic_directory``: native models, LM checkpoints,
+window classifiers) are written whole into ``.NAME.tmp-PID-*`` and swapped in with two
+renames (old aside to ``.NAME.old-PID-*``, new in) while holding an exclusive lock on the
+parent directory, so concurrent writers of one path queue instead of losing a run (the
+last one to finish wins, complete).  A crash between the two renames leaves the old save
+aside; ``saved_directory`` finds the newest complete one.  Leftovers of dead processes
+(temporaries whose PID is gone, old saves once a complete save is in place) are removed
+by the next save of the same name, so they do not pile up.
 """
 
 import contextlib
+import fcntl
 import json
+import logging
 import os
+import shutil
 import tempfile
+from pathlib import Path
 
 import numpy as np
+
+log = logging.getLogger(__name__)
 
 
 @contextlib.contextmanager
@@ -18,7 +32,8 @@ def atomic_write(path, mode="wb", encoding=None):
     path = os.fspath(path)
     directory = os.path.dirname(os.path.abspath(path))
     os.makedirs(directory, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", suffix=".tmp", dir=directory)
+    remove_stale_temporaries(directory, os.path.basename(path))
+    fd, tmp = tempfile.mkstemp(prefix=_temporary_prefix(os.path.basename(path)), suffix=".tmp", dir=directory)
     try:
         os.fchmod(fd, 0o666 & ~current_umask())  # mkstemp makes files private (0600); use the usual mode
         with os.fdopen(fd, mode, encoding=encoding) as handle:
@@ -50,3 +65,135 @@ def save_npy(path, array):
     """Write one array in NumPy's ``.npy`` format (never pickled), atomically."""
     with atomic_write(path, "wb") as handle:
         np.save(handle, np.asarray(array), allow_pickle=False)
+
+
+# ----------------------------------------------------------------------------- directories
+
+def _temporary_prefix(name):
+    return f".{name}.tmp-{os.getpid()}-"
+
+
+def _pid_alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # alive, owned by someone else
+        return True
+    return True
+
+
+def _temporary_owner(entry_name, name):
+    """The PID in ``.NAME.tmp-PID-...`` (or None if ``entry_name`` is not such a temporary)."""
+    prefix = f".{name}.tmp-"
+    if not entry_name.startswith(prefix):
+        return None
+    pid = entry_name[len(prefix):].split("-", 1)[0]
+    return int(pid) if pid.isdigit() else None
+
+
+def _remove(path):
+    with contextlib.suppress(OSError):
+        if os.path.isdir(path) and not os.path.islink(path):
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            os.unlink(path)
+
+
+def remove_stale_temporaries(directory, name):
+    """Delete ``.NAME.tmp-PID-*`` left in ``directory`` by processes that no longer run."""
+    with contextlib.suppress(OSError), os.scandir(directory) as entries:
+        for entry in entries:
+            pid = _temporary_owner(entry.name, name)
+            if pid is not None and pid != os.getpid() and not _pid_alive(pid):
+                _remove(entry.path)
+
+
+def old_saves(path):
+    """Saves of ``path`` set aside by an interrupted replace, newest first."""
+    path = Path(path)
+    found = [p for p in path.parent.glob(f".{path.name}.old-*") if p.is_dir()]
+    return sorted(found, key=lambda p: p.stat().st_mtime_ns, reverse=True)
+
+
+def saved_directory(path, marker):
+    """``path``, or (if a crash left it missing) the newest complete old save: one that
+    holds ``marker``, the file a save writes last."""
+    path = Path(path)
+    if path.exists():
+        return path
+    for old in old_saves(path):
+        if (old / marker).is_file():
+            log.warning("%s is missing; loading the save left at %s by an interrupted replace", path, old)
+            return old
+    return path
+
+
+@contextlib.contextmanager
+def _directory_lock(directory):
+    """An exclusive flock on a directory: one swap at a time per parent directory."""
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # closing releases the lock
+
+
+def check_existing(path, check_replaceable):
+    """Run ``check_replaceable(path)`` if ``path`` exists, under the lock that swaps take,
+    so a concurrent writer's swap (path briefly absent) is never mistaken for damage."""
+    path = Path(path)
+    if not path.parent.is_dir():
+        return
+    with _directory_lock(path.parent):
+        if path.exists() or path.is_symlink():
+            check_replaceable(path)
+
+
+@contextlib.contextmanager
+def atomic_directory(path, check_replaceable=None):
+    """Yield a fresh temporary directory beside ``path``; on success swap it in as ``path``.
+
+    ``check_replaceable(path)`` is called (under the lock) before an existing ``path``
+    is replaced, so a save never replaces something that is not an earlier save.
+    """
+    path = Path(path)
+    parent = path.parent
+    parent.mkdir(parents=True, exist_ok=True)
+    if check_replaceable is not None:
+        check_existing(path, check_replaceable)  # before the work, not only at the swap
+    remove_stale_temporaries(parent, path.name)
+    tmp = Path(tempfile.mkdtemp(prefix=_temporary_prefix(path.name), dir=parent))
+    try:
+        os.chmod(tmp, 0o777 & ~current_umask())  # mkdtemp makes it private (0700)
+        yield tmp
+        with _directory_lock(parent):
+            if path.exists() or path.is_symlink():
+                if check_replaceable is not None:
+                    check_replaceable(path)
+                old = Path(tempfile.mkdtemp(prefix=f".{path.name}.old-{os.getpid()}-", dir=parent))
+                os.replace(path, old)  # replaces the empty placeholder directory
+                os.replace(tmp, path)
+            else:
+                os.replace(tmp, path)
+            fsync_directory(parent)
+            for old in old_saves(path):  # ours, and any a crash left behind: path is complete now
+                shutil.rmtree(old, ignore_errors=True)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+
+
+def fsync_directory(directory):
+    """Make renames in ``directory`` durable (best effort: not every file system allows it)."""
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)

@@ -35,10 +35,12 @@ import re
 import sys
 import tempfile
 import time
+import zipfile
 
 import numpy as np
 import scipy.sparse
 
+from wordvec.arrays import check_csr, one_line
 from wordvec.atomic import atomic_write
 from wordvec.errors import FormatError, WordvecError
 
@@ -293,13 +295,18 @@ def load_cooccurrence(path):
     try:
         with np.load(path, allow_pickle=False) as stored:
             shape = tuple(int(s) for s in stored["shape"])
-            matrix = scipy.sparse.csr_matrix(
-                (stored["data"], stored["indices"], stored["indptr"]), shape=shape)
+            data, indices, indptr = stored["data"], stored["indices"], stored["indptr"]
+            if len(shape) != 2 or indices.dtype.kind not in "iu" or indptr.dtype.kind not in "iu":
+                raise ValueError("the matrix parts have the wrong shape or type")
+            check_csr(path, data, indices, indptr, *shape)  # the kernels index X without bounds checks
+            matrix = scipy.sparse.csr_matrix((data, indices, indptr), shape=shape)
             words = [str(w) for w in stored["words"]] if "words" in stored else None
             counts = stored["counts"] if "counts" in stored else None
             meta = {k[5:]: stored[k].item() for k in stored.files if k.startswith("meta_")}
-    except (KeyError, ValueError, OSError) as error:
+    except FormatError:
+        raise
+    except (KeyError, ValueError, OSError, EOFError, zipfile.BadZipFile) as error:
         if isinstance(error, FileNotFoundError):
             raise
-        raise FormatError(path, None, f"not a co-occurrence .npz file ({error})") from None
+        raise FormatError(path, None, f"not a co-occurrence .npz file ({one_line(error)})") from None
     return matrix, words, counts, meta

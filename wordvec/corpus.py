@@ -9,7 +9,9 @@ split into pieces of that length (as gensim's ``LineSentence`` does).
 
 Tokenisation splits on ASCII whitespace (space, tab, newline, \\v, \\f, \\r), exactly as
 ``bytes.split()`` and the word2vec C tool do; non-ASCII spaces such as U+00A0 stay
-inside tokens.  Bytes that are not valid UTF-8 are replaced by U+FFFD, counted, and
+inside tokens.  ``WHITESPACE`` / ``split_tokens`` / ``is_token`` are that one definition
+for the rest of wordvec (LM and task readers, vector writers).  A token longer than
+``MAX_TOKEN_BYTES`` (100) bytes is cut there, at a character boundary, as word2vec.c does.  Bytes that are not valid UTF-8 are replaced by U+FFFD, counted, and
 reported once per pass (a warning naming the file), never a crash.
 
 Compressed files are decompressed on a background thread (the decompressors release
@@ -23,27 +25,110 @@ import logging
 import lzma
 import os
 import queue
+import re
 import threading
+import zlib
 from pathlib import Path
 
-from wordvec.errors import WordvecError
+from wordvec.errors import FormatError, WordvecError
 
 log = logging.getLogger(__name__)
 
 DEFAULT_BLOCK_SIZE = 2 << 20
+# The one definition of whitespace, for reading and writing alike: ASCII space, \t, \n,
+# \v, \f, \r (what bytes.split() and word2vec.c split on).  Every other character,
+# U+00A0, U+2028, U+0085 and U+001C-U+001F included, is part of a token.
+WHITESPACE = " \t\n\v\f\r"
+MAX_TOKEN_BYTES = 100  # longer tokens are cut here (at a character boundary), as word2vec.c's MAX_STRING
+WHITESPACE_BYTES = tuple(ch.encode() for ch in WHITESPACE)
+_TOKEN = re.compile(r"[^ \t\n\v\f\r]+")
 REPLACEMENT = "\ufffd"
 _OPENERS = {".gz": gzip.open, ".bz2": bz2.open, ".xz": lzma.open, ".lzma": lzma.open}
 
 
+# What a decompressor raises on a damaged, truncated or fake compressed file.
+DECOMPRESSION_ERRORS = (OSError, EOFError, lzma.LZMAError, zlib.error)
+
+
 def open_binary(path):
-    """Open a plain or compressed (.gz, .bz2, .xz) file for reading bytes."""
-    opener = _OPENERS.get(Path(path).suffix.lower(), open)
-    return opener(path, "rb")
+    """Open a plain or compressed (.gz, .bz2, .xz) file for reading bytes.
+
+    A damaged, truncated or fake compressed file raises ``WordvecError`` naming the file
+    on the read that finds out, whoever reads (corpus, task data, LM text).
+    """
+    suffix = Path(path).suffix.lower()
+    if suffix not in _OPENERS:
+        return open(path, "rb")
+    return _CheckedReader(_OPENERS[suffix](path, "rb"), path)
 
 
 def open_text(path):
-    """Open a plain or compressed file for reading as UTF-8 text."""
-    return io.TextIOWrapper(open_binary(path), encoding="utf-8")
+    """Open a plain or compressed file for reading as UTF-8 text; undecodable bytes raise
+    ``FormatError`` naming the file (not a bare ``UnicodeDecodeError``)."""
+    return _CheckedText(open_binary(path), path)
+
+
+class _CheckedReader(io.BufferedIOBase):
+    """A decompressing reader whose failures become one-sentence ``WordvecError``s."""
+
+    def __init__(self, raw, path):
+        super().__init__()
+        self._raw, self._path = raw, path
+
+    def _failed(self, error):
+        kind = Path(self._path).suffix.lower()
+        if isinstance(error, EOFError):
+            return WordvecError(f"cannot read {self._path}: the {kind} file is truncated")
+        reason = " ".join(str(error).split()) or type(error).__name__
+        return WordvecError(f"cannot read {self._path}: not a valid {kind} file ({reason})")
+
+    def read(self, size=-1):
+        try:
+            return self._raw.read(size)
+        except DECOMPRESSION_ERRORS as error:
+            raise self._failed(error) from None
+
+    def read1(self, size=-1):
+        try:
+            return self._raw.read1(size)
+        except DECOMPRESSION_ERRORS as error:
+            raise self._failed(error) from None
+
+    def readable(self):
+        return True
+
+    def close(self):
+        self._raw.close()
+        super().close()
+
+
+class _CheckedText(io.TextIOWrapper):
+    """UTF-8 text whose undecodable bytes raise ``FormatError`` naming the file."""
+
+    def __init__(self, binary, path):
+        super().__init__(binary, encoding="utf-8")
+        self._path = path
+
+    def _failed(self, error):
+        return FormatError(self._path, None, f"not valid UTF-8 text ({error.reason})")
+
+    def __next__(self):
+        try:
+            return super().__next__()
+        except UnicodeDecodeError as error:
+            raise self._failed(error) from None
+
+    def read(self, size=-1):
+        try:
+            return super().read(size)
+        except UnicodeDecodeError as error:
+            raise self._failed(error) from None
+
+    def readline(self, size=-1):
+        try:
+            return super().readline(size)
+        except UnicodeDecodeError as error:
+            raise self._failed(error) from None
 
 
 def list_files(path):
@@ -61,25 +146,64 @@ def list_files(path):
 
 
 def _file_blocks(path, block_size):
-    """Yield byte blocks of one file, each ending on whitespace; the last ends with a newline."""
+    """Yield byte blocks of one file, each ending on whitespace; the last ends with a newline.
+
+    A token that does not end within a block (a file with no whitespace at all) is kept
+    only as far as the tokenizer reads it (``MAX_TOKEN_BYTES``, plus a few bytes so the
+    cut falls on a character boundary); the rest of it is skipped, so memory stays at a
+    few blocks whatever the file holds.
+    """
     carry = b""
+    skipping = False  # inside a token already cut short: drop bytes up to the next whitespace
     with open_binary(path) as handle:
         while True:
             try:
                 data = handle.read(block_size)
-            except (OSError, EOFError, lzma.LZMAError) as error:
+            except DECOMPRESSION_ERRORS as error:
                 raise WordvecError(f"cannot read {path}: {error}") from None
             if not data:
                 break
+            if skipping:
+                first = min((i for i in map(data.find, WHITESPACE_BYTES) if i >= 0), default=-1)
+                if first < 0:
+                    continue
+                data, skipping = data[first:], False
             data = carry + data
-            cut = max(data.rfind(sep) for sep in (b" ", b"\n", b"\t", b"\r", b"\x0b", b"\x0c"))
-            if cut < 0 and len(data) < 16 * block_size:
-                carry = data  # one enormous token so far: keep reading
+            cut = max(map(data.rfind, WHITESPACE_BYTES))
+            if cut < 0:
+                if len(data) > MAX_TOKEN_BYTES + 4:
+                    carry, skipping = _character_prefix(data, MAX_TOKEN_BYTES + 4), True
+                else:
+                    carry = data  # the token may still end in the next block
                 continue
-            cut = len(data) - 1 if cut < 0 else cut
             carry = data[cut + 1:]
             yield data[:cut + 1]
     yield carry + b"\n"
+
+
+def _character_prefix(data, size):
+    """``data[:size]`` shortened to end on a UTF-8 character boundary."""
+    end = min(size, len(data))
+    while 0 < end < len(data) and (data[end] & 0xC0) == 0x80:
+        end -= 1
+    return data[:end]
+
+
+def split_tokens(text):
+    """The tokens of a str, split on ``WHITESPACE`` exactly as the compiled tokenizer splits
+    bytes (``str.split()`` would also split on U+00A0, U+2028, U+0085, U+001C-U+001F ...)."""
+    return _TOKEN.findall(text)
+
+
+def is_token(word):
+    """True if ``word`` could come out of the tokenizer: non-empty, no ``WHITESPACE``."""
+    return bool(word) and _TOKEN.fullmatch(word) is not None
+
+
+def truncate_token(token):
+    """A token (bytes) as the tokenizer names it: its first MAX_TOKEN_BYTES bytes, cut at a
+    character boundary (``kernels.tokens.key_end``)."""
+    return token if len(token) <= MAX_TOKEN_BYTES else _character_prefix(token, MAX_TOKEN_BYTES)
 
 
 def _prefetch(blocks, depth=2):
@@ -213,7 +337,7 @@ class Corpus:
         for block in self.blocks():
             lines = block.split(b"\n")
             for number, line in enumerate(lines):
-                tokens = pending + [token.decode("utf-8") for token in line.split()]
+                tokens = pending + [truncate_token(token).decode("utf-8") for token in line.split()]
                 pending = []
                 last = number == len(lines) - 1
                 while len(tokens) >= limit:

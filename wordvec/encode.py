@@ -10,27 +10,35 @@ Cache files live in ``cache_dir`` (default ``$WORDVEC_CACHE`` or ``~/.cache/word
 named by a fingerprint of the corpus files (paths, sizes, modification times), the
 reading options and the vocabulary's word list, so a changed file or vocabulary never
 reuses a stale encoding.  Files are written atomically and the small JSON manifest
-last, so an interrupted encoding is simply redone.  The cache keeps the
+last, so an interrupted encoding is simply redone.  A cached encoding is validated when
+it is loaded (ids in range, offsets monotone, sizes, a CRC-32 of the ids): a damaged one
+is encoded again with a warning, never trained on; a cache directory that cannot be
+written means an in-memory encoding for that run.  The cache keeps the
 ``CACHE_ENTRIES`` most recently used encodings (4 bytes per token each: 232 MB for a
 58M-token corpus) and deletes older ones whenever it writes a new one; re-encoding a
 dropped one costs a second per ~10M tokens.
 """
 
+import contextlib
 import hashlib
 import json
 import logging
 import mmap
 import os
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
+from wordvec.arrays import INTEGER, check_ids, check_offsets, one_line, read_array
 from wordvec.atomic import atomic_write, save_json, save_npy
+from wordvec.errors import FormatError
 from wordvec.kernels import tokens as kernels
 
 log = logging.getLogger(__name__)
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: the manifest records a CRC-32 of the ids
+CACHE_TAG = "wordvec-encoded-corpus"
 CACHE_ENTRIES = 4
 ENTRY_SUFFIXES = (".json", ".ids", ".offsets.npy")  # the manifest first: without it an entry is invalid
 
@@ -79,21 +87,41 @@ def fingerprint(corpus, vocab):
 
 
 def encode_corpus(corpus, vocab, cache_dir=None, use_cache=True):
-    """Encode ``corpus`` with ``vocab``; cached and memory-mapped for corpora read from files."""
+    """Encode ``corpus`` with ``vocab``; cached and memory-mapped for corpora read from files.
+
+    A cached encoding is validated before use (see ``_load_cached``); a damaged one is
+    encoded again with a warning.  If the cache cannot be written (a read-only or full
+    directory), the encoding is kept in memory for this run, with a warning.
+    """
     if not corpus.is_text:
         return _encode_documents(corpus, vocab)
     if not use_cache:
         return _encode_text(corpus, vocab, None)
     directory = Path(cache_dir) if cache_dir is not None else default_cache_dir()
     stem = directory / "encoded" / fingerprint(corpus, vocab)
-    cached = _load_cached(stem)
+    try:
+        cached = _load_cached(stem, len(vocab))
+    except DamagedCache as damage:
+        log.warning("the cached encoding %s is damaged (%s); encoding the corpus again", stem, damage)
+        _remove_entry(stem)
+        cached = None
     if cached is not None:
         log.info("using the cached encoding %s (%d tokens)", stem, cached.num_tokens)
-        os.utime(stem.with_suffix(".json"))  # most recently used
+        with contextlib.suppress(OSError):  # a read-only cache is still usable
+            os.utime(stem.with_suffix(".json"))  # most recently used
         return cached
-    _encode_text(corpus, vocab, stem)
+    try:
+        _encode_text(corpus, vocab, stem)
+    except OSError as error:
+        log.warning("cannot write the corpus cache in %s (%s); keeping the encoding in memory for this run",
+                    stem.parent, error.strerror or error)
+        return _encode_text(corpus, vocab, None)
     prune_cache(stem.parent)
-    return _load_cached(stem)
+    return _load_cached(stem, len(vocab))
+
+
+class DamagedCache(Exception):
+    """A cache entry exists but fails validation (the message says how)."""
 
 
 def prune_cache(directory, keep=None):
@@ -113,23 +141,55 @@ def prune_cache(directory, keep=None):
     manifests = sorted(Path(directory).glob("*.json"), key=last_used, reverse=True)
     for manifest in manifests[keep:]:
         stem = manifest.with_suffix("")
-        for suffix in ENTRY_SUFFIXES:
-            stem.with_suffix(suffix).unlink(missing_ok=True)
+        _remove_entry(stem)
         log.info("removed the least recently used cached encoding %s", stem)
 
 
-def _load_cached(stem):
+def _remove_entry(stem):
+    for suffix in ENTRY_SUFFIXES:
+        with contextlib.suppress(OSError):
+            stem.with_suffix(suffix).unlink(missing_ok=True)
+
+
+def _load_cached(stem, vocabulary_size):
+    """The cached encoding at ``stem``, or None if there is none; raises ``DamagedCache``
+    if it exists but is not exactly what ``_encode_text`` wrote.
+
+    The training kernels index with these ids without bounds checks, so everything is
+    checked here, vectorised: the manifest, the ids file size, the offsets (from 0 to
+    the number of tokens, never decreasing), every id < the vocabulary size, and a
+    CRC-32 of the ids against the one recorded when they were written.
+    """
     manifest = stem.with_suffix(".json")
     try:
-        meta = json.loads(manifest.read_text())
-        offsets = np.load(stem.with_suffix(".offsets.npy"), allow_pickle=False)
-        if offsets.ndim != 1 or offsets[-1] != meta["num_tokens"]:
-            return None
-        if meta["num_tokens"] == 0:  # an empty file cannot be mapped
-            return EncodedCorpus(np.zeros(0, dtype=np.int32), offsets)
-        ids = np.memmap(stem.with_suffix(".ids"), dtype=np.int32, mode="r", shape=(meta["num_tokens"],))
-    except (OSError, ValueError, KeyError, TypeError):
+        meta = json.loads(manifest.read_text(encoding="utf-8"))
+    except FileNotFoundError:
         return None
+    except (OSError, ValueError) as error:
+        raise DamagedCache(f"unreadable manifest: {one_line(error)}") from None
+    ids_file = stem.with_suffix(".ids")
+    try:
+        if not isinstance(meta, dict) or meta.get("format") != CACHE_TAG or meta.get("version") != FORMAT_VERSION:
+            raise DamagedCache("not a manifest of this wordvec version")
+        num_tokens, checksum = meta.get("num_tokens"), meta.get("ids_crc32")
+        if type(num_tokens) is not int or num_tokens < 0 or type(checksum) is not int:
+            raise DamagedCache("the manifest lacks its token count or checksum")
+        if meta.get("vocabulary_size") != vocabulary_size:
+            raise DamagedCache("it was made for another vocabulary")
+        if ids_file.stat().st_size != 4 * num_tokens:
+            raise DamagedCache(f"{ids_file.name} holds {ids_file.stat().st_size} bytes, not {4 * num_tokens}")
+        offsets = read_array(stem.with_suffix(".offsets.npy"), (None,), kinds=INTEGER).astype(np.int64, copy=False)
+        check_offsets(stem.with_suffix(".offsets.npy"), offsets, num_tokens)
+        if num_tokens == 0:  # an empty file cannot be mapped
+            return EncodedCorpus(np.zeros(0, dtype=np.int32), offsets)
+        ids = np.memmap(ids_file, dtype=np.int32, mode="r", shape=(num_tokens,))
+        if zlib.crc32(ids) != checksum:
+            raise DamagedCache(f"{ids_file.name} does not match its checksum")
+        check_ids(ids_file, ids, vocabulary_size)
+    except FormatError as error:
+        raise DamagedCache(error.problem) from None
+    except (OSError, ValueError) as error:
+        raise DamagedCache(one_line(error)) from None
     # a plain ndarray view of the map: Numba does not accept the np.memmap subclass
     return EncodedCorpus(ids.view(np.ndarray), offsets, ids._mmap)
 
@@ -144,13 +204,21 @@ def _encode_text(corpus, vocab, stem):
         offsets = _encode_blocks(corpus, table, lambda ids: pieces.append(ids.copy()))
         ids = np.concatenate(pieces) if pieces else np.zeros(0, dtype=np.int32)
         return EncodedCorpus(ids, offsets)
+    checksum = 0
+
+    def write(ids):
+        nonlocal checksum
+        checksum = zlib.crc32(ids, checksum)
+        handle.write(ids.tobytes())
+
     with atomic_write(stem.with_suffix(".ids"), "wb") as handle:
-        offsets = _encode_blocks(corpus, table, lambda ids: handle.write(ids.tobytes()))
+        offsets = _encode_blocks(corpus, table, write)
     save_npy(stem.with_suffix(".offsets.npy"), offsets)
     num_tokens = int(offsets[-1])
-    save_json(stem.with_suffix(".json"), {"format": "wordvec-encoded-corpus", "version": FORMAT_VERSION,
+    save_json(stem.with_suffix(".json"), {"format": CACHE_TAG, "version": FORMAT_VERSION,
                                           "num_tokens": num_tokens, "num_documents": len(offsets) - 1,
-                                          "corpus": corpus.fingerprint_parts(), "vocabulary_size": len(vocab)})
+                                          "corpus": corpus.fingerprint_parts(), "vocabulary_size": len(vocab),
+                                          "ids_crc32": checksum})
     log.info("encoded %d tokens in %d documents into %s", num_tokens, len(offsets) - 1, stem)
     return None
 

@@ -25,11 +25,13 @@ than two pairs are covered.
 """
 
 import importlib.resources
+import io
 import logging
 from pathlib import Path
 
 import numpy as np
 
+from wordvec.corpus import split_tokens
 from wordvec.errors import FormatError, WordvecError
 from wordvec.vectors import ANALOGY_METHODS, unit_rows
 
@@ -49,9 +51,11 @@ def bundled_path(name):
 def _read_lines(path):
     try:
         with open(path, "rb") as handle:
-            return handle.read().decode("utf-8", errors="replace").splitlines(keepends=True)
+            text = handle.read().decode("utf-8", errors="replace")
     except OSError as error:
         raise WordvecError(f"cannot read {path}: {error.strerror or error}") from None
+    return io.StringIO(text).readlines()  # lines end at \n only (str.splitlines also splits at U+2028 ...)
+
 
 
 def _restricted_vocab(kv, restrict_vocab, case_insensitive):
@@ -132,7 +136,7 @@ def read_analogies(path, case_insensitive=True):
         if line.startswith(": "):
             sections.append((line.lstrip(": ").strip(), []))
             continue
-        words = line.split()
+        words = split_tokens(line)
         if not sections:
             if words:
                 raise FormatError(path, line_no, "question before the first ': section' line")

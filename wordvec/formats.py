@@ -19,7 +19,7 @@ Atomic native saves: the whole directory is written into a temporary sibling and
 renamed into place, so a reader (or a kill -9 mid-save) sees the complete old save or the
 complete new one.  Replacing an existing save takes two renames (old aside, new in); a
 crash between them leaves the old save at ``.NAME.old-*``, which ``read_native`` falls
-back to.  We chose a directory swap over per-file renames because with per-file renames a
+back to (``wordvec.atomic.atomic_directory`` does this for every directory save).  We chose a directory swap over per-file renames because with per-file renames a
 crash between ``vectors.npy`` and ``vocab.json`` pairs new vectors with old words.
 
 Rules shared with gensim's ``load_word2vec_format``: a word is everything before the first
@@ -32,13 +32,12 @@ wrong number of values and data after the announced V vectors are errors.
 import json
 import logging
 import os
-import shutil
-import tempfile
 from pathlib import Path
 
 import numpy as np
 
-from wordvec.atomic import current_umask, save_json, save_npy
+from wordvec.arrays import FLOAT, read_array
+from wordvec.atomic import atomic_directory, save_json, save_npy, saved_directory
 from wordvec.errors import FormatError, WordvecError
 
 logger = logging.getLogger(__name__)
@@ -53,6 +52,7 @@ _ALIASES = {
 _EXTENSIONS = {".bin": "binary", ".txt": "text", ".vec": "text", ".glove": "glove", ".wv": "native"}
 NATIVE_VECTORS, NATIVE_META = "vectors.npy", "vocab.json"
 NATIVE_TAG = "wordvec-keyedvectors"
+TEXT_ROWS_PER_BLOCK = 1024
 
 
 def detect_format(path, fmt=None):
@@ -252,14 +252,9 @@ def read_word2vec_binary(path):
 
 def read_native(path, mmap_mode=None):
     """Read a native directory: ``vocab.json`` then ``vectors.npy`` (optionally memory-mapped)."""
-    path = Path(path)
+    path = saved_directory(path, NATIVE_META)
     if not path.exists():
-        backups = sorted(path.parent.glob(f".{path.name}.old-*"))
-        if backups and (backups[-1] / NATIVE_META).is_file():
-            logger.warning("%s is missing; loading the save left at %s by an interrupted replace", path, backups[-1])
-            path = backups[-1]
-        else:
-            raise WordvecError(f"cannot access {path}: no such file or directory")
+        raise WordvecError(f"cannot access {path}: no such file or directory")
     if not path.is_dir():
         raise FormatError(path, None, "a native vectors save must be a directory holding vectors.npy and vocab.json")
     meta_path, npy_path = path / NATIVE_META, path / NATIVE_VECTORS
@@ -269,43 +264,12 @@ def read_native(path, mmap_mode=None):
     words, counts, dims = meta["words"], meta.get("counts"), meta["vector_size"]
     if not npy_path.is_file():
         raise FormatError(path, None, f"{NATIVE_VECTORS} is missing")
-    _check_npy_header(npy_path, (len(words), dims))  # before np.load can allocate anything
-    try:
-        vectors = np.load(npy_path, mmap_mode=mmap_mode, allow_pickle=False)
-    except (ValueError, OSError, EOFError) as error:
-        raise FormatError(npy_path, None, f"not a valid NumPy array file ({_one_line(error)})") from None
+    vectors = read_array(npy_path, (len(words), dims), finite=False, mmap_mode=mmap_mode)
     if vectors.dtype != np.float32:
         vectors = vectors.astype(np.float32)
     if mmap_mode is None:
         _check_finite(npy_path, words, vectors, 0)
     return words, vectors, counts
-
-
-def _check_npy_header(npy_path, shape):
-    """Validate a .npy header (shape, float dtype, enough bytes) without reading the data."""
-    with open(npy_path, "rb") as handle:
-        try:
-            version = np.lib.format.read_magic(handle)
-            read_header = {(1, 0): np.lib.format.read_array_header_1_0,
-                           (2, 0): np.lib.format.read_array_header_2_0}.get(version)
-            if read_header is None:
-                raise ValueError(f"unsupported .npy version {version}")
-            found_shape, _, dtype = read_header(handle)
-        except Exception as error:  # numpy parses untrusted header text; any failure means "malformed"
-            raise FormatError(npy_path, None, f"not a valid NumPy array file ({_one_line(error)})") from None
-        data_start = handle.tell()
-        size = os.fstat(handle.fileno()).st_size
-    if tuple(found_shape) != shape:
-        raise FormatError(npy_path, None, f"array of shape {tuple(found_shape)} does not match the "
-                                          f"{shape[0]} words of size {shape[1]} in {NATIVE_META}")
-    if dtype.kind != "f" or dtype.hasobject:
-        raise FormatError(npy_path, None, f"array holds {dtype}, not floating-point numbers")
-    if data_start + shape[0] * shape[1] * dtype.itemsize > size:
-        raise FormatError(npy_path, None, "file is truncated")
-
-
-def _one_line(error):
-    return " ".join(str(error).split())[:200] or type(error).__name__
 
 
 def _read_meta(meta_path):
@@ -336,10 +300,14 @@ def _read_meta(meta_path):
 # ----------------------------------------------------------------------------- writing
 
 def _check_writable_words(words):
+    """Words must read back as one token each (``corpus.is_token``: the tokenizer's own
+    definition of whitespace, so every word a corpus yields can be written)."""
+    from wordvec.corpus import is_token
+
     for word in words:
-        if not word or word.split() != [word]:
+        if not is_token(word):
             raise WordvecError(f"cannot write {word!r} in a word2vec/GloVe file: words must be "
-                               "non-empty and contain no whitespace")
+                               "non-empty and contain no ASCII whitespace")
 
 
 def write_word2vec_text(path, words, vectors, header=True):
@@ -351,8 +319,10 @@ def write_word2vec_text(path, words, vectors, header=True):
     with atomic_write(path, "w", encoding="utf-8") as handle:
         if header:
             handle.write(f"{vectors.shape[0]} {vectors.shape[1]}\n")
-        for word, row in zip(words, vectors.tolist()):
-            handle.write(word + " " + " ".join(["%.9g" % x for x in row]) + "\n")
+        for start in range(0, len(words), TEXT_ROWS_PER_BLOCK):  # bounded memory: no whole-matrix tolist()
+            block = vectors[start:start + TEXT_ROWS_PER_BLOCK].tolist()
+            handle.write("".join(word + " " + " ".join(["%.9g" % x for x in row]) + "\n"
+                                 for word, row in zip(words[start:start + TEXT_ROWS_PER_BLOCK], block)))
 
 
 def write_word2vec_binary(path, words, vectors):
@@ -375,46 +345,24 @@ def write_native(path, words, vectors, counts=None, extra_arrays=None, extra_jso
     directory is also a vectors directory that ``load_vectors`` reads.
     """
     path = Path(path)
-    if path.exists():
-        _check_replaceable(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
     vectors = np.asarray(vectors, dtype=np.float32)
     meta = {
         "format": NATIVE_TAG, "version": 1, "vector_size": int(vectors.shape[1]),
         "words": list(words), "counts": None if counts is None else [int(c) for c in counts],
     }
-    tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent))
-    try:
-        os.chmod(tmp, 0o777 & ~current_umask())  # mkdtemp makes it private (0700)
+    with atomic_directory(path, check_replaceable=check_replaceable) as tmp:
         save_npy(tmp / NATIVE_VECTORS, vectors)
         for name, array in (extra_arrays or {}).items():
             save_npy(tmp / name, array)
         for name, obj in (extra_json or {}).items():
             save_json(tmp / name, obj)
-        save_json(tmp / NATIVE_META, meta)
-        if path.exists():
-            old = Path(tempfile.mkdtemp(prefix=f".{path.name}.old-", dir=path.parent))
-            os.replace(path, old)  # replaces the empty placeholder directory
-            os.replace(tmp, path)
-            shutil.rmtree(old, ignore_errors=True)
-        else:
-            os.replace(tmp, path)
-        _fsync_directory(path.parent)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
+        save_json(tmp / NATIVE_META, meta)  # last: a directory without it is no save
 
 
-def read_model_array(path, name, shape=None):
-    """One ``.npy`` of a model directory (no pickle), checked against ``shape`` if given."""
-    file = Path(path) / name
-    try:
-        array = np.load(file, allow_pickle=False)
-    except (OSError, ValueError, EOFError) as error:
-        raise FormatError(file, None, f"cannot read the array ({error})") from None
-    if shape is not None and array.shape != tuple(shape):
-        raise FormatError(file, None, f"expected shape {tuple(shape)}, found {array.shape}")
-    return np.ascontiguousarray(array)
+def read_model_array(path, name, shape=None, kinds=FLOAT, finite=True):
+    """One ``.npy`` of a model directory (no pickle), validated by ``wordvec.arrays.read_array``
+    (shape with ``None`` for any length, dtype kinds, finite values) before it is used."""
+    return np.ascontiguousarray(read_array(Path(path) / name, shape, kinds=kinds, finite=finite))
 
 
 def json_safe(value):
@@ -428,22 +376,9 @@ def json_safe(value):
     return value
 
 
-def _check_replaceable(path):
+def check_replaceable(path):
     """Only ever replace a previous native save (vocab.json plus .npy/.json files), never a user's other files."""
     names = [p.name for p in path.iterdir()] if path.is_dir() else []
     if not (path / NATIVE_META).is_file() or not all(n.endswith((".npy", ".json")) for n in names):
         raise WordvecError(f"refusing to replace {path}: it is not a wordvec save directory "
                            f"({NATIVE_META} and nothing but .npy and .json files)")
-
-
-def _fsync_directory(directory):
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)

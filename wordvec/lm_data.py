@@ -20,7 +20,7 @@ import os
 
 import numpy as np
 
-from wordvec.corpus import open_text
+from wordvec.corpus import open_text, split_tokens
 from wordvec.errors import FormatError, VocabularyError, WordvecError
 
 LEVELS = ("char", "word")
@@ -50,7 +50,7 @@ def read_lines(path, lowercase=False, max_lines=None):
 
 def require_tokens(lines, level, path):
     """Refuse a text with no token at all (an empty file, or only blank lines)."""
-    if not any(line if level == "char" else line.split() for line in lines):
+    if not any(line if level == "char" else split_tokens(line) for line in lines):
         raise WordvecError(f"{os.fspath(path)} has no tokens: a sequence of length 0 has nothing to predict")
 
 
@@ -82,7 +82,7 @@ class LMVocab:
 
             counts = collections.Counter()
             for line in lines:
-                counts.update(line.split())
+                counts.update(split_tokens(line))
             for special in (END_WORD, UNK):
                 counts.pop(special, None)
             words = Vocabulary.from_counts(counts, min_count=min_count).words if counts else []
@@ -114,7 +114,7 @@ class LMVocab:
         else:
             get, unk = self.index.get, self.unk
             for line in lines:
-                ids.extend(get(word, unk) for word in line.split())
+                ids.extend(get(word, unk) for word in split_tokens(line))
                 ids.append(end)
         return np.asarray(ids, dtype=np.int64)
 

@@ -36,7 +36,7 @@ from pathlib import Path
 import numpy as np
 
 from wordvec.atomic import atomic_write
-from wordvec.corpus import Corpus
+from wordvec.corpus import Corpus, is_token, split_tokens
 from wordvec.errors import WordvecError
 from wordvec.kernels import phrases as kernels
 from wordvec.vocab import count_tokens
@@ -85,7 +85,7 @@ class Phrases:
             raise WordvecError(f"threshold must be a finite number, not {threshold}")
         if scoring == "npmi" and not -1.0 <= threshold <= 1.0:
             raise WordvecError(f"an npmi threshold lies between -1 and 1, not {threshold}")
-        if not delimiter or any(c.isspace() for c in delimiter):
+        if not is_token(delimiter):  # the tokenizer's own whitespace (corpus.WHITESPACE)
             raise WordvecError(f"the delimiter must be a non-empty string without whitespace, not {delimiter!r}")
         if max_vocab_size is not None and max_vocab_size < 1:
             raise WordvecError(f"max_vocab_size must be at least 1, not {max_vocab_size}")
@@ -195,7 +195,7 @@ class Phrases:
             raise WordvecError("a token to transform is empty or contains whitespace")
         out, _ = self._join(np.frombuffer(line, dtype=np.uint8),
                             np.array([-1, 0, 0, 0], dtype=np.int64))
-        return out.decode("utf-8").split()
+        return split_tokens(out.decode("utf-8"))
 
     def transform_file(self, source, output):
         """Rewrite the corpus ``source`` into the text file ``output`` (atomically), one

@@ -154,7 +154,7 @@ class Vocabulary:
             raise WordvecError(f"vocabulary file {path} does not exist")
         if path.suffix.lower() == ".json":
             return cls._load_json(path)
-        pairs = []
+        pairs, number = [], 0
         with open(path, encoding="utf-8", errors="strict") as handle:
             try:
                 for number, line in enumerate(handle, 1):

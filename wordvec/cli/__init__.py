@@ -40,7 +40,9 @@ Run `wordvec COMMAND --help` for the options of each command.
 
 
 def build_parser():
-    parser = argparse.ArgumentParser(
+    from wordvec.cli.common import Parser
+
+    parser = Parser(
         prog="wordvec", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     _add_verbosity(parser)
@@ -72,7 +74,7 @@ def _short_os_error(error):
 
 def main(argv=None):
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(argv)  # a usage error: one line, SystemExit(2)
     if args.command is None:
         parser.print_help()
         return 2
@@ -84,7 +86,7 @@ def main(argv=None):
         status = args.run(args)
     except WordvecError as error:
         print(f"wordvec: error: {error}", file=sys.stderr)
-        return 2
+        return getattr(error, "exit_status", 2)  # 130 for a run stopped by Ctrl-C
     except BrokenPipeError:  # output piped into `head` and closed early: not an error
         sys.stderr.close()
         return 0
@@ -94,6 +96,12 @@ def main(argv=None):
     except KeyboardInterrupt:
         print("wordvec: interrupted", file=sys.stderr)
         return 130
+    except MemoryError:
+        print("wordvec: error: not enough memory for this request", file=sys.stderr)
+        return 2
+    except UnicodeError as error:  # a reader that missed its own check: still one sentence
+        print(f"wordvec: error: input is not valid UTF-8 text ({error})", file=sys.stderr)
+        return 2
     return status or 0
 
 

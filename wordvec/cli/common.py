@@ -1,6 +1,38 @@
-"""Argument types and argument groups shared by several commands."""
+"""Argument types and argument groups shared by several commands.
+
+Counts and sizes are checked against the one table of ranges, ``wordvec.limits``, while
+the arguments are parsed (before any file is read): ``type=ranged("window")``.  Whole
+numbers may be written in scientific notation (``--tokens 2e6``).
+"""
 
 import argparse
+import math
+
+from wordvec import limits
+from wordvec.errors import WordvecError
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with usage errors in wordvec's form: one line, ``wordvec: error: ...``,
+    exit status 2 (subcommand parsers inherit it)."""
+
+    def error(self, message):
+        self.exit(2, f"wordvec: error: {message} (see `{self.prog} --help`)\n")
+
+
+def ranged(name):
+    """An argument type: a whole number within ``limits.LIMITS[name]``."""
+    def parse(text):
+        value = limits.parse_whole(text)
+        if value is None:
+            raise argparse.ArgumentTypeError(f"must be a whole number, not {text!r}")
+        try:
+            return limits.check_int(name, value, option="the value")
+        except WordvecError as error:
+            raise argparse.ArgumentTypeError(str(error).replace("the value ", "", 1)) from None
+
+    parse.__name__ = name  # argparse names the type in some messages
+    return parse
 
 
 def positive_int(text):
@@ -31,12 +63,32 @@ def nonnegative_float(text):
     return value
 
 
+def finite_float(text):
+    return _number(text, float)
+
+
+def fraction(text):
+    """A probability-like rate in [0, 1), e.g. dropout."""
+    value = _number(text, float)
+    if not 0 <= value < 1:
+        raise argparse.ArgumentTypeError(f"must be a number from 0 up to (not including) 1, not {text}")
+    return value
+
+
 def _number(text, kind):
-    try:
-        return kind(text)
-    except ValueError:
+    """``text`` as a whole number (also ``2e6``) or a finite float; argparse's error otherwise."""
+    value = limits.parse_whole(text) if kind is int else None
+    if kind is float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = None
+        if value is not None and not math.isfinite(value):
+            raise argparse.ArgumentTypeError(f"must be a finite number, not {text!r}")
+    if value is None:
         noun = "a whole number" if kind is int else "a number"
-        raise argparse.ArgumentTypeError(f"must be {noun}, not {text!r}") from None
+        raise argparse.ArgumentTypeError(f"must be {noun}, not {text!r}")
+    return value
 
 
 def add_corpus_arguments(parser, min_count_default=5):
@@ -45,10 +97,10 @@ def add_corpus_arguments(parser, min_count_default=5):
                         help="text file (.txt, .gz, .bz2, .xz; one document per line, or one huge "
                              "line like text8) or a directory of such files")
     group = parser.add_argument_group("reading the corpus")
-    group.add_argument("--min-count", type=positive_int, default=min_count_default, metavar="N",
+    group.add_argument("--min-count", type=ranged("min_count"), default=min_count_default, metavar="N",
                        help=f"ignore words seen fewer than N times (default {min_count_default})")
-    group.add_argument("--max-vocab-size", type=positive_int, default=None, metavar="N",
+    group.add_argument("--max-vocab-size", type=ranged("max_vocab_size"), default=None, metavar="N",
                        help="bound memory while counting by pruning rare words beyond N distinct words")
     group.add_argument("--lowercase", action="store_true", help="lowercase the text before counting")
-    group.add_argument("--max-document-length", type=positive_int, default=10_000, metavar="N",
+    group.add_argument("--max-document-length", type=ranged("max_document_length"), default=10_000, metavar="N",
                        help="split documents longer than N tokens (default 10000)")

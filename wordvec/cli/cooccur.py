@@ -2,7 +2,7 @@
 
 import argparse
 
-from wordvec.cli.common import add_corpus_arguments, positive_int
+from wordvec.cli.common import add_corpus_arguments, ranged
 
 EPILOG = """\
 The matrix is saved in SciPy's sparse .npz layout (scipy.sparse.load_npz reads it),
@@ -23,7 +23,7 @@ def register(subparsers):
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_corpus_arguments(parser)
     parser.add_argument("-o", "--output", required=True, metavar="X.npz", help="where to write the matrix")
-    parser.add_argument("--window", type=positive_int, default=10, metavar="N",
+    parser.add_argument("--window", type=ranged("window"), default=10, metavar="N",
                         help="context words on each side (default 10)")
     parser.add_argument("--asymmetric", action="store_true",
                         help="count only the context to the left (GloVe's -symmetric 0)")
@@ -45,9 +45,11 @@ def run(args):
     from wordvec.cooccur import count_cooccurrences, parse_memory, save_cooccurrence
     from wordvec.corpus import Corpus
     from wordvec.encode import encode_corpus
+    from wordvec.outputs import check_output
     from wordvec.vocab import Vocabulary
 
     parse_memory(args.memory)  # a bad size fails before the corpus is read
+    check_output(args.output, inputs=[args.corpus])
     corpus = Corpus(args.corpus, lowercase=args.lowercase, max_document_length=args.max_document_length)
     vocab = Vocabulary.build(corpus, min_count=args.min_count, max_vocab_size=args.max_vocab_size)
     encoded = encode_corpus(corpus, vocab)

@@ -4,7 +4,7 @@ import argparse
 import time
 from pathlib import Path
 
-from wordvec.cli.common import positive_int
+from wordvec.cli.common import ranged
 
 EPILOG = """\
 The built-in corpus is generated on the fly (no download): English-like text whose
@@ -32,14 +32,14 @@ def register(subparsers):
                     "solved analogies and nearest neighbours.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--corpus", metavar="FILE", help="train on this text instead of the built-in corpus")
-    parser.add_argument("--tokens", type=positive_int, default=2_000_000, metavar="N",
+    parser.add_argument("--tokens", type=ranged("tokens"), default=2_000_000, metavar="N",
                         help="size of the built-in corpus in tokens (default 2,000,000)")
     parser.add_argument("--model", choices=("sg", "cbow"), default="cbow", help="word2vec architecture (default cbow)")
-    parser.add_argument("--vector-size", type=positive_int, default=50, metavar="N", help="dimensions (default 50)")
-    parser.add_argument("--epochs", type=positive_int, default=5, metavar="N", help="epochs (default 5)")
-    parser.add_argument("--min-count", type=positive_int, default=5, metavar="N", help="min count (default 5)")
-    parser.add_argument("--workers", type=positive_int, default=None, metavar="N", help="threads (default: all cores)")
-    parser.add_argument("--seed", type=int, default=1, metavar="N", help="random seed (default 1)")
+    parser.add_argument("--vector-size", type=ranged("vector_size"), default=50, metavar="N", help="dimensions (default 50)")
+    parser.add_argument("--epochs", type=ranged("epochs"), default=5, metavar="N", help="epochs (default 5)")
+    parser.add_argument("--min-count", type=ranged("min_count"), default=5, metavar="N", help="min count (default 5)")
+    parser.add_argument("--workers", type=ranged("workers"), default=None, metavar="N", help="threads (default: all cores)")
+    parser.add_argument("--seed", type=ranged("seed"), default=1, metavar="N", help="random seed (default 1)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.set_defaults(run=run)
 

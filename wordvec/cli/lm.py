@@ -14,6 +14,8 @@ import json
 import math
 import sys
 
+from wordvec.cli.common import fraction, nonnegative_float, positive_float, ranged
+
 # Architecture options default to None so that --resume can tell "given" from "default".
 ARCHITECTURE_DEFAULTS = {"level": "char", "cell": "lstm", "hidden": 128, "embedding": 64}
 
@@ -28,48 +30,49 @@ def register(subparsers):
     train.add_argument("--valid", metavar="FILE", help="validation text, scored after every epoch")
     train.add_argument("--level", choices=("char", "word"), help="tokens are characters or words (default char)")
     train.add_argument("--cell", choices=("rnn", "lstm"), help="recurrent cell (default lstm)")
-    train.add_argument("--hidden", type=int, metavar="N", help="hidden size H (default 128)")
-    train.add_argument("--embedding", type=int, metavar="N", help="embedding size D (default 64)")
+    train.add_argument("--hidden", type=ranged("hidden"), metavar="N", help="hidden size H (default 128)")
+    train.add_argument("--embedding", type=ranged("embedding"), metavar="N", help="embedding size D (default 64)")
     train.add_argument("--tie", action="store_true", help="tie input and output embeddings (seed 003)")
-    train.add_argument("--epochs", type=int, default=10, metavar="N", help="total epochs (default 10)")
-    train.add_argument("--bptt", type=int, default=32, metavar="N", help="truncated-BPTT length T (default 32)")
-    train.add_argument("--batch-size", type=int, default=32, metavar="N", help="parallel streams B (default 32)")
+    train.add_argument("--epochs", type=ranged("epochs"), default=10, metavar="N", help="total epochs (default 10)")
+    train.add_argument("--bptt", type=ranged("bptt"), default=32, metavar="N", help="truncated-BPTT length T (default 32)")
+    train.add_argument("--batch-size", type=ranged("batch_size"), default=32, metavar="N", help="parallel streams B (default 32)")
     train.add_argument("--optimizer", choices=("sgd", "adam"), default="adam", help="default adam")
-    train.add_argument("--lr", type=float, metavar="F", help="learning rate (default 0.002 adam, 1.0 sgd)")
-    train.add_argument("--lr-decay", type=float, default=1.0, metavar="F",
+    train.add_argument("--lr", type=positive_float, metavar="F", help="learning rate (default 0.002 adam, 1.0 sgd)")
+    train.add_argument("--lr-decay", type=positive_float, default=1.0, metavar="F",
                        help="multiply the learning rate by F when the valid loss does not improve (default 1: off)")
-    train.add_argument("--clip", type=float, default=5.0, metavar="F",
+    train.add_argument("--clip", type=nonnegative_float, default=5.0, metavar="F",
                        help="clip gradients to this global norm; 0 disables (default 5)")
-    train.add_argument("--dropout", type=float, default=0.0, metavar="F", help="dropout rate (default 0)")
+    train.add_argument("--dropout", type=fraction, default=0.0, metavar="F", help="dropout rate (default 0)")
     train.add_argument("--relu", action="store_true", help="RNN: ReLU instead of tanh")
     train.add_argument("--identity-init", action="store_true", help="RNN: initialise W_aa to the identity")
     train.add_argument("--lowercase", action="store_true", help="lowercase the text")
-    train.add_argument("--min-count", type=int, default=1, metavar="N", help="word level: rarer words become <unk>")
-    train.add_argument("--max-vocab", type=int, metavar="N", help="word level: keep the N most frequent tokens")
-    train.add_argument("--time-budget", type=float, metavar="SECONDS", help="stop training after this long")
-    train.add_argument("--max-updates", type=int, metavar="N", help="stop after N updates in all (resumable)")
-    train.add_argument("--seed", type=int, default=1, metavar="N", help="random seed (default 1)")
-    train.add_argument("--threads", type=int, default=1, metavar="N",
+    train.add_argument("--min-count", type=ranged("min_count"), default=1, metavar="N", help="word level: rarer words become <unk>")
+    train.add_argument("--max-vocab", type=ranged("max_vocab"), metavar="N", help="word level: keep the N most frequent tokens")
+    train.add_argument("--time-budget", type=positive_float, metavar="SECONDS", help="stop training after this long")
+    train.add_argument("--max-updates", type=ranged("max_updates"), metavar="N", help="stop after N updates in all (resumable)")
+    train.add_argument("--seed", type=ranged("seed"), default=1, metavar="N", help="random seed (default 1)")
+    train.add_argument("--threads", type=ranged("threads"), default=1, metavar="N",
                        help="BLAS threads (default 1: the cell's small products run fastest single-threaded)")
     train.add_argument("--resume", action="store_true", help="continue training the checkpoint at -o MODEL")
     train.add_argument("--no-progress", action="store_true", help="no progress bar")
-    train.add_argument("-o", "--output", required=True, metavar="MODEL", help="model directory to write")
+    train.add_argument("-o", "--output", required=True, metavar="MODEL",
+                       help="model directory to write; an existing MODEL is refused unless --resume is given")
     train.set_defaults(run=run_train)
 
     evaluate = actions.add_parser("eval", help="cross-entropy and perplexity of a model on a file")
     evaluate.add_argument("model", metavar="MODEL")
     evaluate.add_argument("file", metavar="FILE")
     evaluate.add_argument("--json", action="store_true", help="print one JSON object")
-    evaluate.add_argument("--batch-size", type=int, default=16, metavar="N",
+    evaluate.add_argument("--batch-size", type=ranged("batch_size"), default=16, metavar="N",
                           help="score the file as N contiguous pieces in parallel (default 16)")
     evaluate.set_defaults(run=run_eval)
 
     sample = actions.add_parser("sample", help="generate lines from a model")
     sample.add_argument("model", metavar="MODEL")
-    sample.add_argument("-n", type=int, default=10, metavar="N", help="number of lines (default 10)")
-    sample.add_argument("--temperature", type=float, default=1.0, metavar="F", help="default 1.0")
-    sample.add_argument("--max-length", type=int, default=200, metavar="N", help="tokens per line at most")
-    sample.add_argument("--seed", type=int, metavar="N", help="random seed (default: unpredictable)")
+    sample.add_argument("-n", type=ranged("lines"), default=10, metavar="N", help="number of lines (default 10)")
+    sample.add_argument("--temperature", type=positive_float, default=1.0, metavar="F", help="default 1.0")
+    sample.add_argument("--max-length", type=ranged("max_length"), default=200, metavar="N", help="tokens per line at most")
+    sample.add_argument("--seed", type=ranged("seed"), metavar="N", help="random seed (default: unpredictable)")
     sample.set_defaults(run=run_sample)
 
 
@@ -93,7 +96,9 @@ def run_train(args):
 
     from wordvec.errors import WordvecError
     from wordvec.lm_data import LMVocab, read_lines, require_tokens
+    from wordvec.models.lm_checkpoint import check_replaceable
     from wordvec.models.rnnlm import RNNLM
+    from wordvec.outputs import DIRECTORY, check_output
 
     if args.bptt < 1:
         raise WordvecError(f"--bptt must be at least 1 (a sequence length of {args.bptt} trains nothing)")
@@ -102,6 +107,10 @@ def run_train(args):
     for path in [args.train_file] + ([args.valid] if args.valid else []):
         if not os.path.isfile(path):
             raise WordvecError(f"file not found: {path}")
+    check_output(args.output, [args.train_file, args.valid], DIRECTORY, replaceable=check_replaceable)
+    if os.path.exists(args.output) and not args.resume:
+        raise WordvecError(f"{args.output} already exists; pass --resume to continue training it, "
+                           "or choose another -o (nothing was replaced)")
     if args.resume and os.path.isdir(args.output):
         model = _load_for_resume(args)
     else:

@@ -1,7 +1,6 @@
 """``wordvec phrases``: join word pairs that belong together ("new york" -> "new_york")."""
 
 import argparse
-import os
 import time
 
 from wordvec.cli.common import add_corpus_arguments, positive_int
@@ -43,9 +42,12 @@ def register(subparsers):
 
 
 def run(args):
+    from wordvec.outputs import check_output
     from wordvec.phrases import phrase_corpus
 
-    _refuse_overwriting_input(args.corpus, args.output)
+    check_output(args.output, inputs=[args.corpus])  # before the passes, not after
+    if args.export:
+        check_output(args.export, inputs=[args.corpus, args.output])
     threshold = args.threshold if args.threshold is not None else (0.5 if args.scoring == "npmi" else 100.0)
     start = time.perf_counter()
     passes = phrase_corpus(
@@ -70,10 +72,3 @@ def run(args):
         last.export(args.export)
         print(f"saved {len(found):,} phrases to {args.export}")
     return 0
-
-
-def _refuse_overwriting_input(corpus, output):
-    from wordvec.errors import WordvecError
-
-    if os.path.exists(output) and os.path.exists(corpus) and os.path.samefile(corpus, output):
-        raise WordvecError(f"the output {output} is the corpus itself; choose another file name")

@@ -7,6 +7,9 @@ and reports its standard metric on valid and test; --json prints
 
 import argparse
 import json
+import os
+
+from wordvec.cli.common import nonnegative_float, positive_float, ranged
 
 TASKS = {
     "ner": ("named-entity recognition on CoNLL-2003; entity-level F1 as conlleval",
@@ -42,18 +45,18 @@ def register(subparsers):
             sub.add_argument("--vectors", metavar="FILE", help="initialise E from these word vectors (.bin, .txt/.vec, "
                              ".glove, or a native .wv directory); lowercased lookup, unknown words share a learned UNK row")
             sub.add_argument("--fine-tune", action="store_true", help="also update the pretrained vectors (default: frozen)")
-        sub.add_argument("--hidden", type=int, default=0, metavar="N", help="units of a tanh hidden layer (default 0: none, as in seed 000)")
-        sub.add_argument("--window", type=int, default=None, metavar="M",
+        sub.add_argument("--hidden", type=ranged("hidden_layer"), default=0, metavar="N", help="units of a tanh hidden layer (default 0: none, as in seed 000)")
+        sub.add_argument("--window", type=ranged("task_window"), default=None, metavar="M",
                          help="context: m tokens left and right (default 2); for charlm, M previous characters (default 4)")
-        sub.add_argument("--epochs", type=int, default=None, metavar="N", help="maximum epochs (early stopping on valid)")
-        sub.add_argument("--seed", type=int, default=1, metavar="N", help="random seed (default 1)")
+        sub.add_argument("--epochs", type=ranged("epochs"), default=None, metavar="N", help="maximum epochs (early stopping on valid)")
+        sub.add_argument("--seed", type=ranged("seed"), default=1, metavar="N", help="random seed (default 1)")
         sub.add_argument("--json", action="store_true", help="print one JSON object with the valid and test scores")
-        sub.add_argument("--lr", "--alpha", dest="alpha", type=float, default=None, help="AdaGrad/SGD step size (default 0.05; for ner and pos 0.02 with --hidden)")
-        sub.add_argument("--l2", type=float, default=None, help="L2 penalty λ on the weights and the embedding rows used (default 0)")
+        sub.add_argument("--lr", "--alpha", dest="alpha", type=positive_float, default=None, help="AdaGrad/SGD step size (default 0.05; for ner and pos 0.02 with --hidden)")
+        sub.add_argument("--l2", type=nonnegative_float, default=None, help="L2 penalty λ on the weights and the embedding rows used (default 0)")
         sub.add_argument("--optimizer", choices=("adagrad", "sgd"), default=None, help="default adagrad")
-        sub.add_argument("--batch-size", type=int, default=None, metavar="B")
-        sub.add_argument("--patience", type=int, default=None, metavar="N", help="epochs without valid improvement before stopping")
-        sub.add_argument("--dim", dest="vector_size", type=int, default=None, metavar="D",
+        sub.add_argument("--batch-size", type=ranged("batch_size"), default=None, metavar="B")
+        sub.add_argument("--patience", type=ranged("patience"), default=None, metavar="N", help="epochs without valid improvement before stopping")
+        sub.add_argument("--dim", dest="vector_size", type=ranged("vector_size"), default=None, metavar="D",
                          help="embedding size when E is random (default 50; 10 for charlm)")
         if name == "charlm":
             sub.add_argument("--plot", metavar="FILE", help="write a PNG of the character embeddings (needs matplotlib)")
@@ -71,6 +74,7 @@ def run(args):
             raise WordvecError(f"--{option.replace('_', '-')} must be a {'non-negative' if option in ('hidden', 'patience') else 'positive'} integer, not {value}")
     if args.window is not None and args.window < (1 if args.task == "charlm" else 0):
         raise WordvecError(f"--window must be {'positive' if args.task == 'charlm' else 'non-negative'}, not {args.window}")
+    _check_outputs(args)
     options = {key: getattr(args, key) for key in ("alpha", "l2", "optimizer", "batch_size", "patience", "vector_size")}
     common = dict(hidden=args.hidden, epochs=args.epochs, seed=args.seed, **options)
     if args.window is not None:
@@ -95,6 +99,26 @@ def run(args):
     else:
         print(format_result(result))
     return 0
+
+
+PLOT_FORMATS = (".png", ".pdf", ".svg", ".jpg", ".jpeg", ".eps", ".ps", ".tif", ".tiff", ".webp")
+
+
+def _check_outputs(args):
+    """--plot and --save are checked before training, so a bad path does not cost the run."""
+    from wordvec.errors import WordvecError
+    from wordvec.outputs import DIRECTORY, check_output
+
+    inputs = [args.data, getattr(args, "vectors", None)]
+    if getattr(args, "plot", None):
+        if os.path.splitext(args.plot)[1].lower() not in PLOT_FORMATS:
+            raise WordvecError(f"cannot tell the image format of --plot {args.plot}; "
+                               f"use one of {', '.join(PLOT_FORMATS)}")
+        check_output(args.plot, inputs)
+    if getattr(args, "save", None):
+        from wordvec.models.window import check_replaceable
+
+        check_output(args.save, inputs, DIRECTORY, replaceable=check_replaceable)
 
 
 def format_result(result):

@@ -6,7 +6,8 @@ import json
 import logging
 import os
 
-from wordvec.cli.common import add_corpus_arguments, positive_float, positive_int, nonnegative_float
+from wordvec.cli import train_checkpoint, train_estimate
+from wordvec.cli.common import add_corpus_arguments, finite_float, nonnegative_float, positive_float, ranged
 
 log = logging.getLogger(__name__)
 
@@ -45,15 +46,15 @@ def register(subparsers):
                         help="sg = skip-gram, cbow = continuous bag of words (default), "
                              "glove = GloVe, svd = PPMI + truncated SVD")
     shared = parser.add_argument_group("shared by all models")
-    shared.add_argument("--vector-size", type=positive_int, default=100, metavar="N",
+    shared.add_argument("--vector-size", type=ranged("vector_size"), default=100, metavar="N",
                         help="dimension of the vectors (default 100)")
-    shared.add_argument("--window", type=positive_int, default=None, metavar="N",
+    shared.add_argument("--window", type=ranged("window"), default=None, metavar="N",
                         help="context window radius (default 5; glove 10)")
-    shared.add_argument("--epochs", type=positive_int, default=None, metavar="N",
+    shared.add_argument("--epochs", type=ranged("epochs"), default=None, metavar="N",
                         help="passes over the data (default 5; glove 15)")
-    shared.add_argument("--workers", type=positive_int, default=default_workers(), metavar="N",
+    shared.add_argument("--workers", type=ranged("workers"), default=default_workers(), metavar="N",
                         help=f"training threads (default {default_workers()}, the cores available)")
-    shared.add_argument("--seed", type=int, default=1, metavar="N", help="random seed (default 1)")
+    shared.add_argument("--seed", type=ranged("seed"), default=1, metavar="N", help="random seed (default 1)")
     shared.add_argument("--no-progress", action="store_true", help="no progress bar")
     shared.add_argument("--no-eval", action="store_true", help="skip the evaluation summary at the end")
     shared.add_argument("--json", action="store_true",
@@ -62,8 +63,8 @@ def register(subparsers):
     w2v.add_argument("--loss", choices=("ns", "hs", "softmax"), default="ns",
                      help="ns = negative sampling (default), hs = hierarchical softmax, "
                           "softmax = full softmax (small vocabularies only)")
-    w2v.add_argument("--negative", type=int, default=5, metavar="K", help="negative samples (default 5)")
-    w2v.add_argument("--ns-exponent", type=float, default=0.75, metavar="F",
+    w2v.add_argument("--negative", type=ranged("negative"), default=5, metavar="K", help="negative samples (default 5)")
+    w2v.add_argument("--ns-exponent", type=finite_float, default=0.75, metavar="F",
                      help="noise distribution exponent (default 0.75)")
     w2v.add_argument("--sample", type=nonnegative_float, default=1e-3, metavar="F",
                      help="subsampling threshold for frequent words (default 1e-3; 0 = off)")
@@ -87,6 +88,8 @@ def register(subparsers):
         train_count = None
     if train_count is not None:
         train_count.add_arguments(parser)
+    train_checkpoint.add_arguments(parser)
+    train_estimate.add_arguments(parser)
     parser.set_defaults(run=run)
 
 
@@ -98,14 +101,18 @@ def default_workers():
 
 
 def run(args):
+    from wordvec.outputs import check_vectors_output
+
+    check_vectors_output(args.output, inputs=[args.corpus])  # before hours of training, not after
     if args.model in COUNT_MODELS:
         from wordvec.cli import train_count
 
         return train_count.run(args)
     from wordvec.models.word2vec import Word2Vec
 
-    model = Word2Vec(
-        corpus_file=args.corpus, vector_size=args.vector_size, window=args.window or 5,
+    train_checkpoint.check_arguments(args)
+    options = dict(
+        vector_size=args.vector_size, window=args.window or 5,
         min_count=args.min_count, sg=int(args.model == "sg"), hs=int(args.loss == "hs"),
         negative=args.negative if args.loss == "ns" else 0, ns_exponent=args.ns_exponent,
         cbow_mean=0 if args.cbow_sum else 1, sample=args.sample, alpha=args.alpha,
@@ -114,8 +121,26 @@ def run(args):
         progress=not args.no_progress, lowercase=args.lowercase,
         max_document_length=args.max_document_length, shuffle=not args.no_shuffle,
         batched=args.batched, deterministic=args.deterministic)
+    if args.dry_run:
+        return train_estimate.dry_run(args, Word2Vec(**options))
+    model = train_checkpoint.train_resumable(
+        args, build=lambda: train_estimate.prepared(Word2Vec(**options), args).build_vocab(corpus_file=args.corpus),
+        load=lambda path: train_checkpoint.with_run_settings(Word2Vec.load(path), args),
+        train=lambda model: model.train(corpus_file=args.corpus),
+        options=Word2Vec(**options).hyperparameters(), corpus_parts=corpus_fingerprint(args))
     save_trained(model, args.output)
-    return report(model.wv, args, history=model.history)
+    train_checkpoint.finished(args)
+    return report(model.wv, args, history=model.history, estimate=model.estimate_memory())
+
+
+
+def corpus_fingerprint(args):
+    """What identifies the corpus a checkpoint was trained on (paths, sizes, mtimes, options)."""
+    from wordvec.corpus import Corpus
+    from wordvec.formats import json_safe
+
+    corpus = Corpus(args.corpus, lowercase=args.lowercase, max_document_length=args.max_document_length)
+    return json_safe(corpus.fingerprint_parts())
 
 
 def save_trained(model, output):
@@ -130,7 +155,7 @@ def save_trained(model, output):
     log.info("wrote %d vectors of size %d to %s", len(model.wv), model.wv.vector_size, output)
 
 
-def report(kv, args, history=()):
+def report(kv, args, history=(), estimate=None):
     """Print the evaluation summary (a table, or JSON with --json)."""
     evaluation = None
     if not args.no_eval:
@@ -141,5 +166,6 @@ def report(kv, args, history=()):
             print(format_report(evaluation))
     if args.json:
         print(json.dumps({"output": str(args.output), "words": len(kv), "vector_size": kv.vector_size,
-                          "history": list(history), "evaluation": evaluation}))
+                          "history": list(history), "evaluation": evaluation,
+                          "memory_estimate": estimate.to_json() if estimate is not None else None}))
     return 0

@@ -4,7 +4,7 @@
 below) and, for these models, ``run``.
 """
 
-from wordvec.cli.common import nonnegative_int, positive_float
+from wordvec.cli.common import finite_float, positive_float, ranged
 
 GLOVE_DEFAULTS = {"window": 10, "epochs": 15}
 SVD_DEFAULTS = {"window": 5}
@@ -33,32 +33,41 @@ def add_arguments(parser):
                      help="context distribution smoothing exponent (default 0.75)")
     svd.add_argument("--shift", type=positive_float, default=1.0, metavar="K",
                      help="subtract log K from the PMI (default 1: no shift)")
-    svd.add_argument("--eig", type=float, default=0.5, metavar="P",
+    svd.add_argument("--eig", type=finite_float, default=0.5, metavar="P",
                      help="word vectors U S^P (default 0.5)")
     svd.add_argument("--add-context", action="store_true", help="add the context vectors C S^P")
     svd.add_argument("--transform", choices=("ppmi", "log", "raw"), default="ppmi",
                      help="matrix factorised: ppmi (default), log(1 + X) or raw counts")
     svd.add_argument("--svd-solver", choices=("randomized", "arpack"), default="randomized",
                      help="randomized SVD (default) or scipy's ARPACK svds (exact; similar time on wordbench-10m)")
-    svd.add_argument("--power-iterations", type=nonnegative_int, default=8, metavar="N",
+    svd.add_argument("--power-iterations", type=ranged("power_iterations"), default=8, metavar="N",
                      help="power iterations of the randomized SVD (default 8)")
 
 
 def run(args):
-    from wordvec.cli.train import report, save_trained
+    from wordvec.cli import train_checkpoint, train_estimate
+    from wordvec.cli.train import corpus_fingerprint, report, save_trained
 
+    train_checkpoint.check_arguments(args)
     progress = not args.no_progress
-    common = dict(corpus_file=args.corpus, vector_size=args.vector_size, min_count=args.min_count,
+    common = dict(vector_size=args.vector_size, min_count=args.min_count,
                   symmetric=not args.asymmetric, seed=args.seed, max_vocab_size=args.max_vocab_size,
                   memory=args.memory, lowercase=args.lowercase,
                   max_document_length=args.max_document_length, progress=progress)
     if args.model == "glove":
         from wordvec.models.glove import GloVe
 
-        model = GloVe(window=args.window or GLOVE_DEFAULTS["window"],
-                      epochs=args.epochs or GLOVE_DEFAULTS["epochs"], x_max=args.x_max,
-                      power=args.power, learning_rate=args.learning_rate, workers=args.workers,
-                      weighting=args.weighting or "harmonic", output=args.glove_output, **common)
+        options = dict(window=args.window or GLOVE_DEFAULTS["window"],
+                       epochs=args.epochs or GLOVE_DEFAULTS["epochs"], x_max=args.x_max,
+                       power=args.power, learning_rate=args.learning_rate, workers=args.workers,
+                       weighting=args.weighting or "harmonic", output=args.glove_output, **common)
+        if args.dry_run:
+            return train_estimate.dry_run(args, GloVe(**options))
+        model = train_checkpoint.train_resumable(
+            args, build=lambda: train_estimate.prepared(GloVe(**options), args).build_cooccurrence(corpus_file=args.corpus),
+            load=lambda path: train_checkpoint.with_run_settings(GloVe.load(path), args),
+            train=lambda model: model.train(),
+            options=GloVe(**options).hyperparameters(), corpus_parts=corpus_fingerprint(args))
     else:
         from wordvec.models.svd import PPMISVD
 
@@ -66,5 +75,10 @@ def run(args):
                         eig=args.eig, add_context=args.add_context, transform=args.transform,
                         weighting=args.weighting or "uniform", solver=args.svd_solver,
                         power_iterations=args.power_iterations, **common)
+        if args.dry_run:
+            return train_estimate.dry_run(args, model)
+        train_estimate.prepared(model, args).fit(corpus_file=args.corpus)
     save_trained(model, args.output)
-    return report(model.wv, args, history=model.history)
+    train_checkpoint.finished(args)
+    return report(model.wv, args, history=model.history, estimate=model.estimate_memory())
+

@@ -9,6 +9,9 @@ GloVe text for a file with any other name.
 import argparse
 import json
 
+from wordvec.cli.common import nonnegative_int, positive_int
+from wordvec.errors import WordvecError
+
 FORMATS_HELP = """\
 vector files (chosen by name):
   .bin        word2vec binary (the C tool's -binary 1; gensim binary=True)
@@ -43,8 +46,8 @@ def register(subparsers):
     _vectors_argument(similar)
     similar.add_argument("words", nargs="+", metavar="WORD", help="query words (their vectors are added)")
     similar.add_argument("--negative", nargs="+", default=[], metavar="WORD", help="words subtracted from the query")
-    similar.add_argument("--topn", type=int, default=10, metavar="N", help="how many neighbours (default 10)")
-    similar.add_argument("--restrict-vocab", type=int, metavar="N", help="search only the N most frequent words")
+    similar.add_argument("--topn", type=positive_int, default=10, metavar="N", help="how many neighbours (default 10)")
+    similar.add_argument("--restrict-vocab", type=positive_int, metavar="N", help="search only the N most frequent words")
     similar.set_defaults(run=run_similar)
 
     analogy = _parser(
@@ -59,8 +62,8 @@ def register(subparsers):
     for letter in "abc":
         analogy.add_argument(letter, metavar=letter.upper())
     analogy.add_argument("--method", choices=("3cosadd", "3cosmul"), default="3cosadd", help="default 3cosadd")
-    analogy.add_argument("--topn", type=int, default=5, metavar="N", help="how many answers (default 5)")
-    analogy.add_argument("--restrict-vocab", type=int, metavar="N", help="answer only from the N most frequent words")
+    analogy.add_argument("--topn", type=positive_int, default=5, metavar="N", help="how many answers (default 5)")
+    analogy.add_argument("--restrict-vocab", type=positive_int, metavar="N", help="answer only from the N most frequent words")
     analogy.set_defaults(run=run_analogy)
 
     evaluate = _parser(
@@ -81,7 +84,7 @@ def register(subparsers):
     evaluate.add_argument("--analogies", metavar="FILE", help="questions in questions-words.txt format")
     evaluate.add_argument("--similarity", action="append", metavar="FILE",
                           help="word1<TAB>word2<TAB>score file (repeatable)")
-    evaluate.add_argument("--restrict-vocab", type=int, default=30000, metavar="N",
+    evaluate.add_argument("--restrict-vocab", type=positive_int, default=30000, metavar="N",
                           help="analogies use only the N most frequent words (default 30000, as gensim)")
     evaluate.add_argument("--method", choices=("3cosadd", "3cosmul"), default="3cosadd", help="default 3cosadd")
     evaluate.set_defaults(run=run_evaluate)
@@ -108,7 +111,7 @@ def register(subparsers):
         "  wordvec info vectors.bin\n",
     )
     _vectors_argument(info)
-    info.add_argument("--head", type=int, default=10, metavar="N", help="how many first words to show (default 10)")
+    info.add_argument("--head", type=nonnegative_int, default=10, metavar="N", help="how many first words to show (default 10)")
     info.set_defaults(run=run_info)
 
 
@@ -118,7 +121,10 @@ def _load(args, path=None):
     return load_vectors(path or args.vectors, fmt="glove" if args.glove else None)
 
 
-def _print_neighbours(pairs):
+def _print_neighbours(pairs, args, kv):
+    if not pairs:  # every candidate was a query word: say so rather than print nothing
+        searched = f"the first {args.restrict_vocab} words" if args.restrict_vocab else f"all {len(kv)} words"
+        raise WordvecError(f"no answer: {searched} of {args.vectors} are query words, which are never answers")
     width = max([len(word) for word, _ in pairs] + [4])
     for word, score in pairs:
         print(f"{word:<{width}}  {score:.4f}")
@@ -127,14 +133,14 @@ def _print_neighbours(pairs):
 def run_similar(args):
     kv = _load(args)
     _print_neighbours(kv.most_similar(positive=args.words, negative=args.negative, topn=args.topn,
-                                      restrict_vocab=args.restrict_vocab))
+                                      restrict_vocab=args.restrict_vocab), args, kv)
     return 0
 
 
 def run_analogy(args):
     kv = _load(args)
     _print_neighbours(kv.analogy(args.a, args.b, args.c, topn=args.topn, method=args.method,
-                                 restrict_vocab=args.restrict_vocab))
+                                 restrict_vocab=args.restrict_vocab), args, kv)
     return 0
 
 
@@ -154,10 +160,12 @@ def run_evaluate(args):
 
 
 def run_convert(args):
+    from wordvec.outputs import check_vectors_output
     from wordvec.vectors import save_vectors
 
-    kv = _load(args, args.input)
     fmt = "binary" if args.binary else "text" if args.text else None
+    check_vectors_output(args.output, inputs=[args.input], fmt=fmt)
+    kv = _load(args, args.input)
     save_vectors(kv, args.output, fmt=fmt)
     print(f"wrote {len(kv)} vectors of size {kv.vector_size} to {args.output}")
     return 0

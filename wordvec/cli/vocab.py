@@ -3,7 +3,7 @@
 import argparse
 import time
 
-from wordvec.cli.common import add_corpus_arguments
+from wordvec.cli.common import add_corpus_arguments, ranged
 
 EPILOG = """\
 examples:
@@ -22,14 +22,17 @@ def register(subparsers):
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_corpus_arguments(parser, min_count_default=1)
     parser.add_argument("-o", "--output", metavar="FILE", help="save the vocabulary here (.json or .tsv)")
-    parser.add_argument("--top", type=int, default=20, metavar="N", help="show the N most frequent words (default 20)")
+    parser.add_argument("--top", type=ranged("top"), default=20, metavar="N", help="show the N most frequent words (default 20)")
     parser.set_defaults(run=run)
 
 
 def run(args):
     from wordvec.corpus import Corpus
+    from wordvec.outputs import check_output
     from wordvec.vocab import Vocabulary
 
+    if args.output:
+        check_output(args.output, inputs=[args.corpus])
     corpus = Corpus(args.corpus, lowercase=args.lowercase, max_document_length=args.max_document_length)
     start = time.perf_counter()
     vocab = Vocabulary.build(corpus, min_count=args.min_count, max_vocab_size=args.max_vocab_size)

@@ -67,7 +67,7 @@ def count_pairs_block(buf, position, word_slots, word_hashes, word_start, word_l
             i += 1
             continue
         start = i
-        i, _, w, _ = lookup_token(buf, start, word_slots, word_hashes, word_start, word_len, arena)
+        i, _, _, w, _ = lookup_token(buf, start, word_slots, word_hashes, word_start, word_len, arena)
         if doc_tokens == max_document_length:  # the reader starts a new document here
             previous = -1
             doc_tokens = 0
@@ -165,7 +165,7 @@ def join_block(buf, word_slots, word_hashes, word_start, word_len, arena, word_c
             i += 1
             continue
         start = i
-        i, _, w, _ = lookup_token(buf, start, word_slots, word_hashes, word_start, word_len, arena)
+        i, _, _, w, _ = lookup_token(buf, start, word_slots, word_hashes, word_start, word_len, arena)
         if doc_tokens == max_document_length:
             open_word = -1
             doc_tokens = 0

@@ -2,7 +2,10 @@
 
 Text is handled as UTF-8 bytes and split on ASCII whitespace (space, \\t, \\n, \\v, \\f,
 \\r: exactly what Python's ``bytes.split()`` does), which is what the word2vec C tool
-does and is ~10x faster than ``str.split`` + ``Counter``.  A token table is an
+does and is ~10x faster than ``str.split`` + ``Counter``.  A token longer than
+``MAX_TOKEN_BYTES`` is known by its first ``MAX_TOKEN_BYTES`` bytes (backed off to a
+character boundary), as in word2vec.c, so one giant "word" (a file with no whitespace)
+cannot fill memory.  A token table is an
 open-addressing hash table (linear probing, FNV-1a hashes) whose keys live in one byte
 arena; word ``w`` is ``arena[start[w]:start[w] + length[w]]``.
 
@@ -12,6 +15,8 @@ The table is a handful of plain arrays so that Numba can use it without jitclass
 
 import numba
 import numpy as np
+
+from wordvec.corpus import MAX_TOKEN_BYTES  # the one limit, shared with the Python tokenizer
 
 FNV_OFFSET = np.uint64(14695981039346656037)
 FNV_PRIME = np.uint64(1099511628211)
@@ -58,14 +63,28 @@ def find_slot(buf, start, end, h, slots, hashes, word_start, word_len, arena):
 
 
 @numba.njit(inline="always")
+def key_end(buf, start, end):
+    """End of the part of token ``buf[start:end]`` that names it: at most MAX_TOKEN_BYTES
+    bytes, cut before a UTF-8 continuation byte so the key stays valid text."""
+    if end - start <= MAX_TOKEN_BYTES:
+        return end
+    stop = start + MAX_TOKEN_BYTES
+    while stop > start and (buf[stop] & 0xC0) == 0x80:
+        stop -= 1
+    return stop
+
+
+@numba.njit(inline="always")
 def lookup_token(buf, start, slots, hashes, word_start, word_len, arena):
-    """Scan the token starting at ``start``: return (its end, hash, word index or -1, slot)."""
+    """Scan the token starting at ``start``: return (its end, its key's end, hash, word index
+    or -1, slot)."""
     end = start
     while end < buf.shape[0] and not is_space(buf[end]):
         end += 1
-    h = fnv1a(buf, start, end)
-    w, slot = find_slot(buf, start, end, h, slots, hashes, word_start, word_len, arena)
-    return end, h, w, slot
+    stop = key_end(buf, start, end)
+    h = fnv1a(buf, start, stop)
+    w, slot = find_slot(buf, start, stop, h, slots, hashes, word_start, word_len, arena)
+    return end, stop, h, w, slot
 
 
 @numba.njit(nogil=True, cache=True)
@@ -84,11 +103,11 @@ def count_block(buf, position, slots, hashes, word_start, word_len, counts, aren
         if i >= n:
             break
         start = i
-        i, h, w, slot = lookup_token(buf, start, slots, hashes, word_start, word_len, arena)
+        i, stop, h, w, slot = lookup_token(buf, start, slots, hashes, word_start, word_len, arena)
         if w >= 0:
             counts[w] += 1
             continue
-        length = i - start
+        length = stop - start
         used = state[ARENA_USED]
         if state[N_WORDS] >= max_words or used + length > arena.shape[0]:
             return start
@@ -98,7 +117,7 @@ def count_block(buf, position, slots, hashes, word_start, word_len, counts, aren
         hashes[w] = h
         word_start[w] = used
         word_len[w] = length
-        arena[used:used + length] = buf[start:i]
+        arena[used:used + length] = buf[start:stop]
         state[ARENA_USED] = used + length
         counts[w] = 1
     return n
@@ -147,7 +166,7 @@ def encode_block(buf, slots, hashes, word_start, word_len, arena, max_document_l
                 has_ids = False
             i += 1
             continue
-        i, _, w, _ = lookup_token(buf, i, slots, hashes, word_start, word_len, arena)
+        i, _, _, w, _ = lookup_token(buf, i, slots, hashes, word_start, word_len, arena)
         if w >= 0:
             out_ids[n_ids] = w
             n_ids += 1

@@ -16,6 +16,8 @@ from pathlib import Path
 import numpy as np
 import scipy.sparse
 
+from wordvec.arrays import FLOAT, INTEGER, check_csr
+from wordvec.atomic import saved_directory
 from wordvec.errors import FormatError, WordvecError
 from wordvec.formats import json_safe, read_model_array
 
@@ -52,7 +54,7 @@ def count_corpus(model, sentences, corpus_file):
     return vocab.words, vocab.counts, counted.matrix, info
 
 
-def save_model(model, path, tag, vectors, arrays, state, include_cooccurrence=True):
+def save_model(model, path, tag, vectors, arrays, state, include_cooccurrence=True, extra_json=None):
     from wordvec import formats
 
     if model.words is None:
@@ -67,14 +69,14 @@ def save_model(model, path, tag, vectors, arrays, state, include_cooccurrence=Tr
     manifest = {"format": tag, "version": 1, "hyperparameters": json_safe(model.hyperparameters()),
                 "state": json_safe(state), "history": json_safe(model.history)}
     formats.write_native(path, model.words, vectors, model.counts, extra_arrays=arrays,
-                         extra_json={MANIFEST: manifest})
+                         extra_json={MANIFEST: manifest, **(extra_json or {})})
 
 
 def load_model(cls, path, tag):
     """Rebuild ``cls`` from a directory written by ``save_model``: returns (model, state)."""
     from wordvec import formats
 
-    path = Path(path)
+    path = saved_directory(path, formats.NATIVE_META)
     manifest = path / MANIFEST
     if not manifest.is_file():
         raise WordvecError(f"{path} is not a saved wordvec model (no {MANIFEST})")
@@ -92,6 +94,8 @@ def load_model(cls, path, tag):
     model.history = list(meta.get("history", []))
     V = len(words)
     if all((path / f"cooccurrence_{part}.npy").is_file() for part in CSR_PARTS):
-        data, indices, indptr = (read_model_array(path, f"cooccurrence_{part}.npy") for part in CSR_PARTS)
+        data, indices, indptr = (read_model_array(path, f"cooccurrence_{part}.npy", (None,), kinds)
+                                 for part, kinds in zip(CSR_PARTS, (FLOAT, INTEGER, INTEGER)))
+        check_csr(path, data, indices, indptr, V, V)
         model.cooccurrence = scipy.sparse.csr_matrix((data, indices, indptr), shape=(V, V))
     return model, state

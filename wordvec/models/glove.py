@@ -27,8 +27,10 @@ import time
 
 import numpy as np
 
+from wordvec import estimate, limits
+from wordvec.atomic import saved_directory
 from wordvec.errors import TrainingError, WordvecError
-from wordvec.formats import read_model_array
+from wordvec.formats import NATIVE_META, read_model_array
 from wordvec.models import count_io
 
 log = logging.getLogger(__name__)
@@ -61,6 +63,8 @@ class GloVe:
         self.epochs_trained = 0
         self.history = []
         self.counting = {}
+        self.checkpointer = None  # wordvec.checkpoint.Checkpointer: consulted after every epoch
+        self.memory_check = True  # refuse an X whose training arrays cannot fit (wordvec.estimate)
         if corpus_file is not None or sentences is not None:
             self.build_cooccurrence(sentences=sentences, corpus_file=corpus_file)
             self.train()
@@ -68,10 +72,9 @@ class GloVe:
     def _validate(self):
         from wordvec.cooccur import check_options, parse_memory
 
-        for name in ("vector_size", "epochs", "workers", "min_count"):
-            value = getattr(self, name)
-            if not isinstance(value, (int, np.integer)) or value < 1:
-                raise WordvecError(f"{name} must be a whole number of at least 1, not {value!r}")
+        for name in ("vector_size", "epochs", "workers", "min_count", "window", "seed", "max_document_length") + (
+                ("max_vocab_size",) if self.max_vocab_size is not None else ()):
+            limits.check_int(name, getattr(self, name))  # the ranges the CLI checks too
         check_options(self.window, self.weighting)
         for name in ("x_max", "power", "learning_rate", "grad_clip"):
             value = getattr(self, name)
@@ -100,6 +103,8 @@ class GloVe:
             raise WordvecError(f"the co-occurrence matrix is {matrix.shape}, the vocabulary has {V} words")
         if matrix.nnz == 0:
             raise TrainingError("the co-occurrence matrix is empty: no two words share a window")
+        if self.memory_check:
+            estimate.check_fits(self.estimate_memory(V, matrix.nnz), "lower vector_size, or raise min_count")
         self.words, self.counts, self.cooccurrence = list(words), counts, matrix.tocsr()
         rng = np.random.default_rng(self.seed)
         half, scale = np.float32(0.5), np.float32(D)
@@ -109,6 +114,14 @@ class GloVe:
                        "b_context": (rng.random(V, dtype=np.float32) - half) / scale}
         self.gradsq = {name: np.ones_like(array) for name, array in self.params.items()}
         self.epochs_trained, self.history, self._wv = 0, [], None
+
+    def estimate_memory(self, vocab_size=None, nnz=None):
+        """What training allocates for ``vocab_size`` words and ``nnz`` non-zeros of X
+        (defaults: this model's); a :class:`wordvec.estimate.MemoryEstimate`."""
+        V = len(self.words) if vocab_size is None else int(vocab_size)
+        if nnz is None and vocab_size is None and self.cooccurrence is not None:
+            nnz = self.cooccurrence.nnz
+        return estimate.glove(self, V, nnz)
 
     def entries(self):
         """The non-zeros as int32[nnz, 4]: (i, j, log X_ij, f(X_ij)), the last two float32 bits."""
@@ -158,6 +171,8 @@ class GloVe:
                      info["loss"], updates, info["updates_per_sec"] / 1e6, seconds)
             self.history.append(info)
             done.append(info)
+            if self.checkpointer is not None and self.checkpointer.advance(updates):
+                self.checkpointer.save(self, f"after epoch {self.epochs_trained} of {self.epochs}")
         return done
 
     def _epoch(self, kernels, entries, as_float, order):
@@ -213,17 +228,18 @@ class GloVe:
             self._wv = KeyedVectors(self.words, self.vectors(), counts=self.counts)
         return self._wv
 
-    def save(self, path, cooccurrence=True):
+    def save(self, path, cooccurrence=True, extra_json=None):
         """Save to directory ``path``: vectors (a native vectors directory), parameters,
         AdaGrad accumulators and, unless ``cooccurrence=False``, X, so that ``load`` +
-        ``train`` continues exactly."""
+        ``train`` continues exactly; ``extra_json`` (file name -> object) adds files."""
         arrays = {f"glove_{name}.npy": self.params[name] for name in PARAMETERS}
         arrays.update({f"glove_gradsq_{name}.npy": self.gradsq[name] for name in PARAMETERS})
         count_io.save_model(self, path, "wordvec-glove", self.vectors(), arrays,
-                            {"epochs_trained": self.epochs_trained}, cooccurrence)
+                            {"epochs_trained": self.epochs_trained}, cooccurrence, extra_json)
 
     @classmethod
     def load(cls, path):
+        path = saved_directory(path, NATIVE_META)  # a crash mid-replace leaves the old save aside
         model, state = count_io.load_model(cls, path, "wordvec-glove")
         V, D = len(model.words), model.vector_size
         for name in PARAMETERS:

@@ -17,6 +17,7 @@ Training lives in :mod:`wordvec.models.lm_training`; checkpoints in
 
 import numpy as np
 
+from wordvec import estimate, limits
 from wordvec.errors import WordvecError
 from wordvec.math.lstm import init_lstm_params, lstm_backward, lstm_cell_forward, lstm_forward
 from wordvec.math.rnn import ACTIVATIONS, init_rnn_params, rnn_backward, rnn_cell_forward, rnn_forward
@@ -52,8 +53,9 @@ class RNNLM:
             raise WordvecError(f"unknown cell {cell!r}; choose one of {', '.join(CELLS)}")
         if activation not in ACTIVATIONS:
             raise WordvecError(f"unknown activation {activation!r}; choose tanh or relu")
-        if hidden_size < 1 or embedding_size < 1:
-            raise WordvecError("hidden and embedding sizes must be at least 1")
+        limits.check_int("hidden", hidden_size, "hidden_size")  # the ranges the CLI checks too
+        limits.check_int("embedding", embedding_size, "embedding_size")
+        limits.check_int("seed", seed)
         if not 0.0 <= dropout < 1.0:
             raise WordvecError(f"dropout must be in [0, 1), got {dropout}")
         self.vocab = vocab
@@ -61,10 +63,18 @@ class RNNLM:
                            tie_embeddings=bool(tie_embeddings), activation=activation,
                            identity_init=bool(identity_init), recurrent_scale=float(recurrent_scale),
                            dropout=float(dropout), seed=int(seed), dtype=str(np.dtype(dtype)))
+        estimate.check_fits(self.estimate_memory(), "lower hidden_size or embedding_size")
         self.params = self._init_params(len(vocab), np.random.default_rng(seed))
         self.history = []  # one dict per epoch (see lm_training)
         self.steps = []  # one (tokens seen, loss, gradient norm before clipping) per update
         self.training_state = {}  # optimizer name, its arrays, rng state, ... (lm_training)
+
+    def estimate_memory(self, batch_size=32, bptt=32, optimizer="adam"):
+        """What this model and its training allocate (parameters, gradients, optimizer
+        state, one BPTT window): a :class:`wordvec.estimate.MemoryEstimate`."""
+        c = self.config
+        return estimate.rnnlm(len(self.vocab), c["cell"], c["hidden_size"], c["embedding_size"],
+                              c["tie_embeddings"], np.dtype(c["dtype"]).itemsize, batch_size, bptt, optimizer)
 
     # ------------------------------------------------------------ parameters
     def _init_params(self, V, rng):
@@ -191,8 +201,8 @@ class RNNLM:
         symbol or after ``max_length`` tokens.  ``temperature`` divides the logits: < 1
         sharpens the distribution, > 1 flattens it.
         """
-        if temperature <= 0:
-            raise WordvecError(f"temperature must be positive, got {temperature}")
+        if not (np.isfinite(temperature) and temperature > 0):
+            raise WordvecError(f"temperature must be a positive finite number, not {temperature}")
         rng = np.random.default_rng(seed)
         end = self.vocab.end
         state, prev = self.initial_state(n), np.full(n, end, dtype=np.int64)

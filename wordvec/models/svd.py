@@ -30,8 +30,10 @@ import numpy as np
 import scipy.linalg
 import scipy.sparse
 
+from wordvec import estimate, limits
+from wordvec.atomic import saved_directory
 from wordvec.errors import WordvecError
-from wordvec.formats import read_model_array
+from wordvec.formats import NATIVE_META, read_model_array
 from wordvec.models import count_io
 
 log = logging.getLogger(__name__)
@@ -140,10 +142,9 @@ class PPMISVD:
     def _validate(self):
         from wordvec.cooccur import check_options, parse_memory
 
-        for name in ("vector_size", "min_count"):
-            value = getattr(self, name)
-            if not isinstance(value, (int, np.integer)) or value < 1:
-                raise WordvecError(f"{name} must be a whole number of at least 1, not {value!r}")
+        for name in ("vector_size", "min_count", "window", "seed", "power_iterations", "max_document_length") + (
+                ("max_vocab_size",) if self.max_vocab_size is not None else ()):
+            limits.check_int(name, getattr(self, name))  # the ranges the CLI checks too
         check_options(self.window, self.weighting)
         if not (isinstance(self.cds, (int, float)) and 0 < self.cds <= 1):
             raise WordvecError(f"cds must be a number in (0, 1], not {self.cds!r}")
@@ -155,8 +156,6 @@ class PPMISVD:
             raise WordvecError(f"transform must be one of {', '.join(TRANSFORMS)}, not {self.transform!r}")
         if self.solver not in SOLVERS:
             raise WordvecError(f"solver must be one of {', '.join(SOLVERS)}, not {self.solver!r}")
-        if not isinstance(self.power_iterations, (int, np.integer)) or self.power_iterations < 0:
-            raise WordvecError(f"power_iterations must be a whole number >= 0, not {self.power_iterations!r}")
         parse_memory(self.memory)
 
     def hyperparameters(self):
@@ -175,6 +174,8 @@ class PPMISVD:
         if D >= V:
             raise WordvecError(f"vector_size {D} must be smaller than the vocabulary ({V} words) for a "
                                "truncated SVD; lower vector_size or min_count")
+        if getattr(self, "memory_check", True):
+            estimate.check_fits(self.estimate_memory(V, matrix.nnz), "lower vector_size, or raise min_count")
         started = time.perf_counter()
         M = transform_counts(matrix, self.transform, self.cds, self.shift)
         if M.nnz == 0:
@@ -196,6 +197,14 @@ class PPMISVD:
         self.history = [info]
         self._wv = None
         return self
+
+    def estimate_memory(self, vocab_size=None, nnz=None):
+        """What the factorisation allocates for ``vocab_size`` words and ``nnz`` non-zeros
+        of X (defaults: this model's); a :class:`wordvec.estimate.MemoryEstimate`."""
+        V = len(self.words) if vocab_size is None else int(vocab_size)
+        if nnz is None and vocab_size is None and self.cooccurrence is not None:
+            nnz = self.cooccurrence.nnz
+        return estimate.ppmi_svd(self, V, nnz)
 
     def vectors(self):
         """V x D float32: U S^eig, plus C S^eig with ``add_context``."""
@@ -222,6 +231,7 @@ class PPMISVD:
 
     @classmethod
     def load(cls, path):
+        path = saved_directory(path, NATIVE_META)  # a crash mid-replace leaves the old save aside
         model, _ = count_io.load_model(cls, path, "wordvec-ppmi-svd")
         V, D = len(model.words), model.vector_size
         model.U = read_model_array(path, "svd_U.npy", (V, D))

@@ -22,7 +22,9 @@ import time
 
 import numpy as np
 
-from wordvec.atomic import save_json, save_npy
+from wordvec import estimate, limits
+from wordvec.arrays import one_line, read_array
+from wordvec.atomic import atomic_directory, save_json, save_npy, saved_directory
 from wordvec.errors import TrainingError, WordvecError
 from wordvec.math.window import window_forward, window_loss_and_gradients
 
@@ -113,6 +115,10 @@ class WindowClassifier:
                  patience=2, seed=1, context="centred", lowercase=True, init_scale=0.1, progress=True):
         if optimizer not in ("adagrad", "sgd"):
             raise WordvecError(f"optimizer must be 'adagrad' or 'sgd', not {optimizer!r}")
+        limits.check_int("task_window", window, "window")  # the ranges the CLI checks too
+        limits.check_int("hidden_layer", hidden, "hidden")
+        limits.check_int("vector_size", vector_size)
+        limits.check_int("seed", seed)
         if window < (0 if context == "centred" else 1) or hidden < 0 or case_size < 0:
             raise WordvecError("window, hidden and case_size must be non-negative (window ≥ 1 for a left context)")
         self.classes = list(classes)
@@ -146,6 +152,7 @@ class WindowClassifier:
         self.words, self.vector_size = vocab, int(vector_size)
         self.index = {w: i for i, w in enumerate(vocab)}
         V, D = len(vocab), self.vector_size
+        estimate.check_fits(self.estimate_memory(V), "lower the vector size or the hidden layer")
         E = self._rng.normal(scale=self.init_scale, size=(V, D))
         self.trainable_rows = np.ones(V, dtype=bool)
         if pretrained:
@@ -158,6 +165,13 @@ class WindowClassifier:
             logger.info("%d of %d vocabulary words have pretrained vectors", len(hits), V)
         self.E = E.astype(np.float32)
         self.case_table = self._rng.normal(scale=self.init_scale, size=(len(CASE_CLASSES), max(self.case_size, 1))).astype(np.float32)
+
+    def estimate_memory(self, vocab_size=None):
+        """What this classifier allocates (E, weights, AdaGrad accumulators, a batch):
+        a :class:`wordvec.estimate.MemoryEstimate`."""
+        V = len(self.words) if vocab_size is None else int(vocab_size)
+        return estimate.window_classifier(V, self.vector_size, self.M, self.hidden, len(self.classes),
+                                          self.case_size, self.batch_size)
 
     def _init_weights(self):
         F = self.M * (self.vector_size + self.case_size)
@@ -310,32 +324,56 @@ class WindowClassifier:
                    "alpha", "batch_size", "epochs", "patience", "seed", "lowercase", "vector_size", "init_scale")
 
     def save(self, path):
-        """A directory: config.json (hyperparameters, words, history) and one .npy per array."""
-        os.makedirs(path, exist_ok=True)
+        """A directory: config.json (hyperparameters, words, history) and one .npy per array,
+        written whole and swapped into place (``atomic_directory``)."""
         config = {key: getattr(self, key) for key in self.CONFIG_KEYS}
         config.update(words=self.words, history=self.history, arrays=sorted(self._all_arrays()))
-        for name, array in self._all_arrays().items():
-            save_npy(os.path.join(path, f"{name}.npy"), array)
-        save_npy(os.path.join(path, "trainable_rows.npy"), self.trainable_rows)
-        save_json(os.path.join(path, "config.json"), config)
+        with atomic_directory(path, check_replaceable=check_replaceable) as tmp:
+            for name, array in self._all_arrays().items():
+                save_npy(os.path.join(tmp, f"{name}.npy"), array)
+            save_npy(os.path.join(tmp, "trainable_rows.npy"), self.trainable_rows)
+            save_json(os.path.join(tmp, "config.json"), config)
 
     @classmethod
     def load(cls, path):
+        path = os.fspath(saved_directory(path, "config.json"))
         try:
             with open(os.path.join(path, "config.json"), encoding="utf-8") as handle:
                 config = json.load(handle)
             words, history, names = config.pop("words"), config.pop("history"), config.pop("arrays")
+            _check_size(path, config, len(words))
             model = cls(words=words, **config)
             arrays = model._all_arrays()
-            for name in names:
-                loaded = np.load(os.path.join(path, f"{name}.npy"), allow_pickle=False)
-                if loaded.shape != arrays[name].shape:
-                    raise WordvecError(f"{path}: array {name} has shape {loaded.shape}, expected {arrays[name].shape}")
-                arrays[name][...] = loaded
-            model.trainable_rows = np.load(os.path.join(path, "trainable_rows.npy"), allow_pickle=False)
-        except (KeyError, TypeError, ValueError) as error:
-            raise WordvecError(f"{path} is not a saved window classifier ({error})") from None
+            for name in names:  # shape, dtype and finite values checked before use
+                arrays[name][...] = read_array(os.path.join(path, f"{name}.npy"), arrays[name].shape)
+            model.trainable_rows = read_array(os.path.join(path, "trainable_rows.npy"), (len(words),),
+                                              kinds="b").astype(bool)
+        except (KeyError, TypeError, ValueError, AttributeError, UnicodeDecodeError) as error:
+            raise WordvecError(f"{path} is not a saved window classifier ({one_line(error)})") from None
         model.words = words  # PAD/UNK are already in the saved list, in saved order
         model.index = {w: i for i, w in enumerate(words)}
         model.history = history
         return model
+
+
+def _check_size(path, config, n_words):
+    """Refuse a config.json whose arrays could not fit in the directory's .npy files (a
+    damaged file asking for a huge model), before the constructor allocates them."""
+    sizes = [config.get(k) for k in ("vector_size", "window", "hidden")]
+    if not all(type(n) is int and n >= 0 for n in sizes) or not isinstance(config.get("classes"), list):
+        raise WordvecError(f"{path} is not a saved window classifier (vector_size, window, hidden, classes)")
+    D, window, hidden = sizes
+    inputs = (2 * window + 1 if config.get("context", "centred") == "centred" else window) * D  # M * D
+    at_least = 4 * (n_words * D + inputs * (hidden or len(config["classes"])))  # E and the first layer, float32
+    on_disk = sum(entry.stat().st_size for entry in os.scandir(path) if entry.name.endswith(".npy"))
+    if at_least > on_disk:
+        raise WordvecError(f"{path} is not a usable window classifier: config.json asks for at least "
+                           f"{at_least} bytes of arrays, but its .npy files hold {on_disk}")
+
+
+def check_replaceable(path):
+    """Only an earlier window-classifier save (config.json and .npy files) is ever replaced."""
+    names = os.listdir(path) if os.path.isdir(path) else None
+    if names is None or "config.json" not in names or not all(n.endswith((".npy", ".json")) for n in names):
+        raise WordvecError(f"refusing to replace {path}: it is not a saved window classifier "
+                           "(config.json and .npy files)")

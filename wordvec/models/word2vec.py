@@ -35,7 +35,7 @@ import time
 
 import numpy as np
 
-from wordvec import schedule
+from wordvec import estimate, limits, schedule
 from wordvec.errors import TrainingError, WordvecError
 from wordvec.kernels import word2vec as kernels
 from wordvec.memory import release_compiler_pages
@@ -108,6 +108,9 @@ class Word2Vec:
         self.planned_words = 0      # schedule length P (0 until the first train)
         self.epochs_trained = 0
         self.history = []
+        self.epoch_progress = None  # a checkpoint's unfinished epoch (wordvec.checkpoint)
+        self.checkpointer = None    # wordvec.checkpoint.Checkpointer, or None
+        self.memory_check = True    # refuse a vocabulary whose arrays cannot fit (wordvec.estimate)
         self._corpus = None
         self._wv = None
         if sentences is not None and corpus_file is not None:
@@ -123,12 +126,9 @@ class Word2Vec:
             if not ok:
                 raise WordvecError(message)
 
-        for name in ("vector_size", "window", "min_count", "epochs", "workers", "max_document_length"):
-            value = getattr(self, name)
-            need(isinstance(value, (int, np.integer)) and value >= 1,
-                 f"{name} must be a positive integer, not {value!r}")
-        need(isinstance(self.negative, (int, np.integer)) and self.negative >= 0,
-             f"negative must be a non-negative integer, not {self.negative!r}")
+        for name in ("vector_size", "window", "min_count", "epochs", "workers", "max_document_length",
+                     "negative", "seed") + (("max_vocab_size",) if self.max_vocab_size is not None else ()):
+            limits.check_int(name, getattr(self, name))  # the ranges the CLI checks too
         need(self.sg in (0, 1) and self.hs in (0, 1) and self.cbow_mean in (0, 1),
              "sg, hs and cbow_mean must each be 0 or 1")
         need(self.loss in (None, "softmax"), f"loss must be None, 'ns', 'hs' or 'softmax', not {self.loss!r}")
@@ -139,7 +139,6 @@ class Word2Vec:
              f"min_alpha must be between 0 and alpha ({self.alpha}), not {self.min_alpha}")
         need(math.isfinite(self.sample) and self.sample >= 0, f"sample must be >= 0, not {self.sample}")
         need(math.isfinite(self.ns_exponent), f"ns_exponent must be a number, not {self.ns_exponent}")
-        need(isinstance(self.seed, (int, np.integer)), f"seed must be an integer, not {self.seed!r}")
         need(not (self.batched and self.sg and self.negative > 0 and not self.shared_negatives),
              "batched=True shares one draw of negatives across each window, so it needs "
              "shared_negatives=True; pass batched=False to draw negatives per pair")
@@ -189,19 +188,33 @@ class Word2Vec:
         self.set_vocabulary(vocab)
         return self
 
+    def output_rows(self, V):
+        """Rows of the output matrices for V words: W_out (negative sampling, full softmax),
+        W_inner (hierarchical softmax: one per inner node of the Huffman tree); 0 if unused."""
+        uses_out = self.mode & (kernels.NEGATIVE_SAMPLING | kernels.FULL_SOFTMAX)
+        return {"W_out": V if uses_out else 0, "W_inner": max(V - 1, 1) if self.hs and self.loss is None else 0}
+
     def set_vocabulary(self, vocab):
         """Use ``vocab`` and (re)initialise: input vectors uniform in ±0.5/D as in word2vec,
         output vectors zero; all from ``numpy.random.default_rng(seed)``."""
         V, D = len(vocab), self.vector_size
+        if self.memory_check:
+            estimate.check_fits(self.estimate_memory(V), "lower vector_size, or raise min_count")
         self.vocab = vocab
         rng = np.random.default_rng(self.seed)
         self.W_in = ((rng.random((V, D), dtype=np.float32) - np.float32(0.5)) / np.float32(D))
-        uses_out = self.mode & (kernels.NEGATIVE_SAMPLING | kernels.FULL_SOFTMAX)
-        self.W_out = np.zeros((V if uses_out else 0, D), dtype=np.float32)
-        self.W_inner = np.zeros((max(V - 1, 1) if self.hs and self.loss is None else 0, D), dtype=np.float32)
+        rows = self.output_rows(V)
+        self.W_out = np.zeros((rows["W_out"], D), dtype=np.float32)
+        self.W_inner = np.zeros((rows["W_inner"], D), dtype=np.float32)
         self.trained_words = self.planned_words = self.epochs_trained = 0
         self.history = []
         self._wv = None
+
+    def estimate_memory(self, vocab_size=None, longest_document=None):
+        """What training will allocate for ``vocab_size`` words (default: this model's
+        vocabulary): a :class:`wordvec.estimate.MemoryEstimate` (arrays in bytes, peak)."""
+        V = len(self.vocab) if vocab_size is None else int(vocab_size)
+        return estimate.word2vec(self, V, longest_document)
 
     @property
     def wv(self):
@@ -263,9 +276,10 @@ class Word2Vec:
 
     # -- persistence ---------------------------------------------------------------------
 
-    def save(self, path):
-        """Save to directory ``path`` (npy + JSON, atomic files, no pickle)."""
-        word2vec_io.save_model(self, path)
+    def save(self, path, extra_json=None):
+        """Save to directory ``path`` (npy + JSON, atomic files, no pickle); ``extra_json``
+        (file name -> object) adds files, e.g. a checkpoint's description."""
+        word2vec_io.save_model(self, path, extra_json=extra_json)
 
     @classmethod
     def load(cls, path):
@@ -354,6 +368,31 @@ class _EpochRunner:
         :func:`load_kernels`)."""
         self._train_documents(0, 0, 0, np.uint64(0))
 
+    def _resume_epoch(self, epoch, order, losses, stats):
+        """Restore the chunks of ``epoch`` that a checkpoint already trained (into
+        ``losses`` and ``stats``); returns how many of ``order`` they are."""
+        progress, self.model.epoch_progress = self.model.epoch_progress, None
+        if not progress or progress["epoch"] != epoch:
+            return 0
+        done = progress["done"]
+        if progress["chunks"] != order.size or sorted(row[0] for row in done) != sorted(order[:len(done)].tolist()):
+            raise TrainingError("the checkpoint's unfinished epoch does not match this corpus's chunks; "
+                                "resume with the corpus the checkpoint was trained on")
+        for index, loss, words, examples in done:
+            losses[index], stats[index] = loss, (words, examples)
+        return len(done)
+
+    def _checkpoint(self, checkpointer, epoch, done_order, losses, stats):
+        """Save the model with the chunks ``done_order`` of ``epoch`` trained."""
+        m = self.model
+        done = [[int(i), float(losses[i]), int(stats[i, 0]), int(stats[i, 1])] for i in done_order]
+        m.epoch_progress = {"epoch": epoch, "chunks": int(self.bounds.size - 1), "done": done}
+        try:
+            checkpointer.save(m, f"in epoch {epoch + 1} after {len(done)} of its "
+                                 f"{self.bounds.size - 1} chunks")
+        finally:
+            m.epoch_progress = None
+
     def epoch(self, bar):
         m = self.model
         epoch, epoch_start = m.epochs_trained, m.trained_words
@@ -365,7 +404,9 @@ class _EpochRunner:
         words_before = epoch_start + schedule.positions_in_epoch(self.chunk_sizes, order)
         losses = np.zeros(n_chunks)
         stats = np.zeros((n_chunks, 2), dtype=np.int64)
-        next_chunk = iter(order.tolist())
+        received = self._resume_epoch(epoch, order, losses, stats)  # chunks a checkpoint already holds
+        next_chunk = iter(order[received:].tolist())
+        handed = [received]  # chunks given to the threads so far, in ``order``
         lock = threading.Lock()
         results = queue.Queue()
         stop = threading.Event()
@@ -373,7 +414,8 @@ class _EpochRunner:
         def work():
             while not stop.is_set():
                 with lock:
-                    index = next(next_chunk, None)
+                    index = None if stop.is_set() else next(next_chunk, None)
+                    handed[0] += index is not None
                 if index is None:
                     return
                 try:
@@ -384,31 +426,50 @@ class _EpochRunner:
                 results.put((index, loss, chunk_stats))
 
         targets, release = [work] * min(m.workers, n_chunks), stop.set
-        if m.deterministic and len(targets) > 1:  # fixed shards, replicas merged in order
+        sharded = m.deterministic and len(targets) > 1
+        if sharded:  # fixed shards, replicas merged in order; no checkpoint inside a round
+            if received:
+                raise WordvecError("deterministic=True with several workers cannot resume inside an "
+                                   "epoch yet; resume with workers=1 or from an epoch's end")
             targets, release = word2vec_sync.shard_workers(self, order, words_before, epoch, results, stop)
         started = time.perf_counter()
         threads = [threading.Thread(target=target, daemon=True) for target in targets]
         for thread in threads:
             thread.start()
+
+        def record(index, loss, chunk_stats):
+            """Take one finished chunk; returns the error that ends the epoch, if any."""
+            if chunk_stats is None:
+                return loss
+            losses[index], stats[index] = loss, chunk_stats
+            if not math.isfinite(loss):
+                return TrainingError(f"training diverged (the loss became {loss}) in epoch {epoch + 1}; "
+                                     f"try a smaller alpha than {m.alpha}")
+            bar.update(int(chunk_stats[kernels.STAT_WORDS]))
+            # Keep RSS independent of the corpus size: drop the mapped ids after every
+            # chunk.  In shuffled order each chunk faults in whole page-cache folios
+            # around it (~0.5 MB of a freshly written file on Linux 6.18), so releasing
+            # every 1M words let 24 MB of ids pile up; per chunk it stays ~3 MB.
+            self.encoded.release_pages()
+            return None
+
         failure, completed = None, False
         try:
-            for _ in range(n_chunks):
+            while received < n_chunks and failure is None:
                 index, loss, chunk_stats = results.get()
-                if chunk_stats is None:
-                    failure = loss
-                    break
-                losses[index], stats[index] = loss, chunk_stats
-                if not math.isfinite(loss):
-                    failure = TrainingError(
-                        f"training diverged (the loss became {loss}) in epoch {epoch + 1}; "
-                        f"try a smaller alpha than {m.alpha}")
-                    break
-                bar.update(int(chunk_stats[kernels.STAT_WORDS]))
-                # Keep RSS independent of the corpus size: drop the mapped ids after every
-                # chunk.  In shuffled order each chunk faults in whole page-cache folios
-                # around it (~0.5 MB of a freshly written file on Linux 6.18), so releasing
-                # every 1M words let 24 MB of ids pile up; per chunk it stays ~3 MB.
-                self.encoded.release_pages()
+                received += 1
+                failure = record(index, loss, chunk_stats)
+                checkpointer = None if sharded else m.checkpointer
+                if failure is None and checkpointer is not None and checkpointer.advance(
+                        int(stats[index, kernels.STAT_WORDS])):
+                    with lock:  # no chunk starts until the checkpoint is written
+                        while received < handed[0] and failure is None:  # finish the chunks in flight
+                            received += 1
+                            index, loss, chunk_stats = results.get()
+                            failure = record(index, loss, chunk_stats)
+                            checkpointer.advance(int(stats[index, kernels.STAT_WORDS]))
+                        if failure is None:
+                            self._checkpoint(checkpointer, epoch, order[:received], losses, stats)
             completed = failure is None
         finally:
             stop.set()

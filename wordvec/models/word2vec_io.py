@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
+from wordvec.atomic import saved_directory
 from wordvec.errors import FormatError, WordvecError
 from wordvec.formats import json_safe, read_model_array
 
@@ -27,7 +28,7 @@ ARRAYS = {"W_out": "output_vectors.npy", "W_inner": "inner_vectors.npy"}
 MANIFEST = "model.json"
 
 
-def save_model(model, path):
+def save_model(model, path, extra_json=None):
     from wordvec import formats
 
     if model.vocab is None:
@@ -44,16 +45,18 @@ def save_model(model, path):
         "corpus_tokens": model.vocab.corpus_tokens,
         "history": json_safe(model.history),
     }
+    if getattr(model, "epoch_progress", None):  # a checkpoint inside an epoch (wordvec.checkpoint)
+        manifest["schedule"]["epoch_in_progress"] = json_safe(model.epoch_progress)
     formats.write_native(path, model.vocab.words, model.W_in, model.vocab.counts,
                          extra_arrays={name: getattr(model, attr) for attr, name in ARRAYS.items()},
-                         extra_json={MANIFEST: manifest})
+                         extra_json={MANIFEST: manifest, **(extra_json or {})})
 
 
 def load_model(cls, path):
     from wordvec import formats
     from wordvec.vocab import Vocabulary
 
-    path = Path(path)
+    path = saved_directory(path, formats.NATIVE_META)
     manifest = path / MANIFEST
     if not manifest.is_file():
         raise WordvecError(f"{path} is not a saved wordvec Word2Vec model (no model.json)")
@@ -74,13 +77,24 @@ def load_model(cls, path):
     V, D = len(model.vocab), model.vector_size
     if model.W_in.shape != (V, D):
         raise FormatError(path / formats.NATIVE_VECTORS, None, f"expected shape {(V, D)}, found {model.W_in.shape}")
+    rows = model.output_rows(V)  # the kernels index these without bounds checks
     for attribute, name in ARRAYS.items():
-        array = read_model_array(path, name)
-        if array.ndim != 2 or array.shape[1] != D:
-            raise FormatError(path / name, None, f"expected {D} columns, found shape {array.shape}")
+        array = read_model_array(path, name, (rows[attribute], D))
         setattr(model, attribute, array.astype(np.float32, copy=False))
     model.trained_words = int(sched["trained_words"])
     model.planned_words = int(sched["planned_words"])
     model.epochs_trained = int(sched["epochs_trained"])
     model.history = list(meta.get("history", []))
+    model.epoch_progress = _epoch_in_progress(sched.get("epoch_in_progress"), manifest)
     return model
+
+
+def _epoch_in_progress(progress, manifest):
+    """A checkpoint's unfinished epoch: {"epoch", "chunks", "done": [[chunk, loss, words, examples]]}."""
+    if progress is None:
+        return None
+    try:
+        done = [[int(i), float(loss), int(w), int(e)] for i, loss, w, e in progress["done"]]
+        return {"epoch": int(progress["epoch"]), "chunks": int(progress["chunks"]), "done": done}
+    except (KeyError, TypeError, ValueError):
+        raise FormatError(manifest, None, "its epoch_in_progress entry is malformed") from None

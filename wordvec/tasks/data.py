@@ -11,7 +11,7 @@ import os
 import re
 import tarfile
 
-from wordvec.corpus import open_text
+from wordvec.corpus import open_text, split_tokens
 from wordvec.errors import FormatError, WordvecError
 
 
@@ -60,7 +60,7 @@ def simplify_brown_tag(tag):
 def parse_brown_line(line, path="", line_number=None):
     """One sentence line of ``word/tag`` tokens → (words, simplified tags)."""
     words, tags = [], []
-    for item in line.split():
+    for item in split_tokens(line):
         word, slash, tag = item.rpartition("/")
         if not slash or not word or not tag:
             raise FormatError(path, line_number, f"token {item!r} is not of the form word/tag")
@@ -81,13 +81,16 @@ def read_brown(directory):
                 if not member.isfile() or not match:
                     continue
                 sentences, tags = splits[brown_split(int(match.group(1)))]
-                text = tar.extractfile(member).read().decode("utf-8")
-                for number, line in enumerate(text.splitlines(), 1):
+                try:
+                    text = tar.extractfile(member).read().decode("utf-8")
+                except UnicodeDecodeError as error:
+                    raise FormatError(f"{archive}:{member.name}", None, f"not valid UTF-8 text ({error.reason})") from None
+                for number, line in enumerate(text.split("\n"), 1):  # not splitlines(): U+2028 ... are text
                     if line.strip():
                         words, line_tags = parse_brown_line(line, f"{archive}:{member.name}", number)
                         sentences.append(words)
                         tags.append(line_tags)
-    except (tarfile.TarError, lzma.LZMAError, EOFError) as error:
+    except (tarfile.TarError, lzma.LZMAError, EOFError, OSError) as error:
         raise WordvecError(f"{archive} is not a readable .tar.xz archive ({error})") from None
     if not splits["train"][0]:
         raise WordvecError(f"{archive} holds no Brown files (package/ca01 … package/cr09)")
@@ -105,7 +108,7 @@ def read_conll(path):
     sentences, tags, words, labels = [], [], [], []
     with open_text(path) as handle:
         for number, line in enumerate(handle, 1):
-            fields = line.split()
+            fields = split_tokens(line)
             if not fields or fields[0] == "-DOCSTART-":
                 if words:
                     sentences.append(words)

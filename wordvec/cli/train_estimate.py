@@ -1,0 +1,48 @@
+"""``wordvec train --dry-run`` and the memory check before allocation (``--no-memory-check``).
+
+The estimate itself is each model's ``estimate_memory`` (``wordvec.estimate``); this
+module only prints it, or switches the check off.
+"""
+
+import json
+
+
+def add_arguments(parser):
+    group = parser.add_argument_group("memory")
+    group.add_argument("--dry-run", action="store_true",
+                       help="count the vocabulary, print the arrays training would allocate and the "
+                            "estimated peak memory, and stop (nothing trained or written)")
+    group.add_argument("--no-memory-check", action="store_true",
+                       help="allocate even when the estimate exceeds the memory available "
+                            "(default: refuse, in one sentence, before allocating)")
+
+
+def prepared(model, args):
+    """``model`` with this run's memory check setting."""
+    model.memory_check = not args.no_memory_check
+    return model
+
+
+def dry_run(args, model):
+    """Scan the vocabulary, print ``model.estimate_memory`` for it; train nothing."""
+    from wordvec import estimate
+    from wordvec.corpus import Corpus
+    from wordvec.vocab import Vocabulary
+
+    corpus = Corpus(args.corpus, lowercase=args.lowercase, max_document_length=args.max_document_length)
+    vocab = Vocabulary.build(corpus, min_count=args.min_count, max_vocab_size=args.max_vocab_size)
+    plan = model.estimate_memory(len(vocab))
+    available = estimate.available_memory()
+    fits = available is None or plan.peak <= available
+    if args.json:
+        print(json.dumps({"corpus_tokens": vocab.corpus_tokens, "vocabulary": len(vocab),
+                          "estimate": plan.to_json(), "available": available, "fits": fits}))
+        return 0
+    print(f"corpus {args.corpus}: {vocab.corpus_tokens:,} tokens; vocabulary: {len(vocab):,} words "
+          f"with count >= {args.min_count}")
+    print("\n".join(plan.describe()))
+    if available is not None:
+        verdict = "fits" if fits else "does NOT fit: training would be refused"
+        print(f"memory available: {estimate.format_bytes(available)} ({verdict})")
+    print("dry run: nothing was trained or written")
+    return 0
