@@ -221,7 +221,7 @@ def rnnlm(V, cell, hidden, embedding, tie, itemsize=FLOAT32, batch_size=32, bptt
     """``RNNLM``: parameters, gradients, Adam's two moments, and one BPTT window of
     activations (the gates and states of B x T positions, and the B x T x V softmax)."""
     H, D = hidden, embedding
-    gates = 4 if cell == "lstm" else 1
+    gates = 4 if cell.startswith("lstm") else 1  # lstm-attention: an LSTM (its attention is small)
     count = V * D + gates * H * (H + D) + gates * H + V
     if tie and H != D:
         count += D * H

@@ -42,6 +42,7 @@ LIMITS = {
     "top": (0, 2**31 - 1),
     "max_updates": (1, 2**62),
     "max_vocab": (1, 2**31 - 1),
+    "passes": (1, 100),              # phrase passes: each joins one more word at most
 }
 
 

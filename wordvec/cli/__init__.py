@@ -27,6 +27,8 @@ COMMAND_MODULES = [
     "cooccur",
     "task",
     "lm",
+    "report",
+    "serve",
 ]
 
 DESCRIPTION = """\

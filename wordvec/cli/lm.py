@@ -1,7 +1,7 @@
-"""`wordvec lm train|eval|sample`: recurrent language models (RNN, LSTM) by hand.
+"""`wordvec lm train|eval|sample`: recurrent (RNN, LSTM) and self-attention language models by hand.
 
-    wordvec lm train TRAIN_FILE --valid FILE --level char|word --cell rnn|lstm
-                     --hidden N --embedding N [--tie] [--epochs N] [--bptt N]
+    wordvec lm train TRAIN_FILE --valid FILE --level char|word --cell rnn|lstm|lstm-attention|attention
+                     --hidden N --embedding N [--tie] [--blocks N] [--epochs N] [--bptt N]
                      [--batch-size N] [--lr F] [--clip F] [--seed N] -o MODEL
     wordvec lm eval MODEL FILE [--json]
     wordvec lm sample MODEL [-n N] [--temperature F] [--seed N]
@@ -21,7 +21,7 @@ ARCHITECTURE_DEFAULTS = {"level": "char", "cell": "lstm", "hidden": 128, "embedd
 
 
 def register(subparsers):
-    lm = subparsers.add_parser("lm", help="train, evaluate and sample recurrent language models (RNN, LSTM)",
+    lm = subparsers.add_parser("lm", help="train, evaluate and sample language models (RNN, LSTM, attention)",
                                description=__doc__.split("\n\n")[0])
     actions = lm.add_subparsers(dest="lm_command", metavar="ACTION", required=True)
 
@@ -29,10 +29,15 @@ def register(subparsers):
     train.add_argument("train_file", metavar="TRAIN_FILE", help="training text, one sequence per line")
     train.add_argument("--valid", metavar="FILE", help="validation text, scored after every epoch")
     train.add_argument("--level", choices=("char", "word"), help="tokens are characters or words (default char)")
-    train.add_argument("--cell", choices=("rnn", "lstm"), help="recurrent cell (default lstm)")
-    train.add_argument("--hidden", type=ranged("hidden"), metavar="N", help="hidden size H (default 128)")
+    train.add_argument("--cell", choices=("rnn", "lstm", "lstm-attention", "attention"),
+                       help="recurrent cell; lstm-attention: an LSTM attending to its past hidden states; "
+                            "attention: a causal self-attention model (default lstm)")
+    train.add_argument("--hidden", type=ranged("hidden"), metavar="N",
+                       help="hidden size H; attention: the feed-forward width (default 128)")
     train.add_argument("--embedding", type=ranged("embedding"), metavar="N", help="embedding size D (default 64)")
     train.add_argument("--tie", action="store_true", help="tie input and output embeddings (seed 003)")
+    train.add_argument("--blocks", type=int, default=2, metavar="N",
+                       help="attention: number of self-attention blocks (default 2; its context is --bptt)")
     train.add_argument("--epochs", type=ranged("epochs"), default=10, metavar="N", help="total epochs (default 10)")
     train.add_argument("--bptt", type=ranged("bptt"), default=32, metavar="N", help="truncated-BPTT length T (default 32)")
     train.add_argument("--batch-size", type=ranged("batch_size"), default=32, metavar="N", help="parallel streams B (default 32)")
@@ -90,6 +95,22 @@ def _load_for_resume(args):
     return model
 
 
+def _new_model(args, opts, vocab):
+    from wordvec.errors import WordvecError
+    from wordvec.models.attention_lm import AttentionLM
+    from wordvec.models.rnnlm import RNNLM
+
+    if opts["cell"] == "attention":
+        if args.blocks < 1:
+            raise WordvecError("--blocks must be at least 1")
+        # Position vectors for --bptt positions: a segment is the whole context it sees.
+        return AttentionLM(vocab, hidden_size=opts["hidden"], embedding_size=opts["embedding"], blocks=args.blocks,
+                           context=args.bptt, tie_embeddings=args.tie, dropout=args.dropout, seed=args.seed)
+    return RNNLM(vocab, cell=opts["cell"], hidden_size=opts["hidden"], embedding_size=opts["embedding"],
+                 tie_embeddings=args.tie, activation="relu" if args.relu else "tanh",
+                 identity_init=args.identity_init, dropout=args.dropout, seed=args.seed)
+
+
 def run_train(args):
     import logging
     import os
@@ -97,7 +118,6 @@ def run_train(args):
     from wordvec.errors import WordvecError
     from wordvec.lm_data import LMVocab, read_lines, require_tokens
     from wordvec.models.lm_checkpoint import check_replaceable
-    from wordvec.models.rnnlm import RNNLM
     from wordvec.outputs import DIRECTORY, check_output
 
     if args.bptt < 1:
@@ -120,9 +140,7 @@ def run_train(args):
         lines = read_lines(args.train_file, args.lowercase)
         require_tokens(lines, opts["level"], args.train_file)
         vocab = LMVocab.build(lines, opts["level"], args.lowercase, args.min_count, args.max_vocab)
-        model = RNNLM(vocab, cell=opts["cell"], hidden_size=opts["hidden"], embedding_size=opts["embedding"],
-                      tie_embeddings=args.tie, activation="relu" if args.relu else "tanh",
-                      identity_init=args.identity_init, dropout=args.dropout, seed=args.seed)
+        model = _new_model(args, opts, vocab)
     train_stream = model.vocab.encode_file(args.train_file)
     valid_stream = model.vocab.encode_file(args.valid) if args.valid else None
     model.fit(train_stream, valid_stream, epochs=args.epochs, bptt=args.bptt, batch_size=args.batch_size,

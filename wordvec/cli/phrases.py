@@ -3,7 +3,7 @@
 import argparse
 import time
 
-from wordvec.cli.common import add_corpus_arguments, positive_int
+from wordvec.cli.common import add_corpus_arguments, ranged
 
 EPILOG = """\
 examples:
@@ -32,12 +32,12 @@ def register(subparsers):
                         help="join pairs scoring above T (default 100; npmi 0.5)")
     parser.add_argument("--scoring", choices=("default", "npmi"), default="default",
                         help="the pair score (see below; default: default)")
-    parser.add_argument("--passes", type=positive_int, default=1, metavar="N",
+    parser.add_argument("--passes", type=ranged("passes"), default=1, metavar="N",
                         help="rewrite N times; each pass can join a phrase with one more word or phrase")
     parser.add_argument("--delimiter", default="_", metavar="S", help="what joins a phrase's words (default _)")
     parser.add_argument("--export", metavar="FILE",
                         help="also write the last pass's phrases as phrase<TAB>count<TAB>score lines")
-    parser.add_argument("--top", type=int, default=20, metavar="N", help="show the N best phrases (default 20)")
+    parser.add_argument("--top", type=ranged("top"), default=20, metavar="N", help="show the N best phrases (default 20)")
     parser.set_defaults(run=run)
 
 

@@ -105,10 +105,12 @@ def register(subparsers):
     convert.set_defaults(run=run_convert)
 
     info = _parser(
-        subparsers, "info", "size, format and norms of a vector file",
+        subparsers, "info", "size, format, norms and training history of vectors or a model",
         "Show the number of words, the vector size, the format, the first words and\n"
-        "statistics of the vector norms.",
-        "  wordvec info vectors.bin\n",
+        "statistics of the vector norms; for a saved wordvec model (word2vec, GloVe,\n"
+        "PPMI-SVD, window classifier, language model) also its training history per epoch\n"
+        "(loss, learning rate, words/s, seconds, elapsed).",
+        "  wordvec info vectors.bin\n  wordvec info model.wv\n",
     )
     _vectors_argument(info)
     info.add_argument("--head", type=nonnegative_int, default=10, metavar="N", help="how many first words to show (default 10)")
@@ -174,21 +176,28 @@ def run_convert(args):
 def run_info(args):
     import numpy as np
 
-    from wordvec import formats
+    from wordvec.history import format_table
+    from wordvec.report.page import display_word
+    from wordvec.saved import describe, load_keyed_vectors
 
-    kv = _load(args)
-    kind = "glove" if args.glove else formats.detect_format(args.vectors)
-    if kind == "text" and not formats.has_word2vec_header(args.vectors):
-        kind = "glove"
-    names = {"binary": "word2vec binary", "text": "word2vec text", "glove": "GloVe text", "native": "wordvec native"}
+    saved = describe(args.vectors, glove=args.glove)
+    kv = load_keyed_vectors(args.vectors, glove=args.glove, saved=saved)
     norms = kv.norms
     print(f"file        {args.vectors}")
-    print(f"format      {names[kind]}")
+    print(f"format      {saved.format}")
+    if saved.is_model:
+        print(f"model       {saved.title}")
     print(f"words       {len(kv)}")
     print(f"dimensions  {kv.vector_size}")
     print(f"counts      {'yes' if kv.counts is not None else 'no'}")
     if len(kv):
         print(f"norms       min {norms.min():.4f}  mean {norms.mean():.4f}  median {np.median(norms):.4f}  "
               f"max {norms.max():.4f}  zero vectors {int((norms == 0).sum())}")
-        print(f"first words {' '.join(kv.index_to_key[: args.head])}")
+        print(f"first words {' '.join(display_word(w) for w in kv.index_to_key[: args.head])}")
+    for key, value in saved.corpus.items():
+        print(f"corpus      {key}: {value}")
+    history = format_table(saved.history)
+    if history:
+        print("\ntraining history")
+        print("\n".join("  " + line for line in history))
     return 0

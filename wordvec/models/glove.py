@@ -31,6 +31,7 @@ from wordvec import estimate, limits
 from wordvec.atomic import saved_directory
 from wordvec.errors import TrainingError, WordvecError
 from wordvec.formats import NATIVE_META, read_model_array
+from wordvec.history import append_epoch
 from wordvec.models import count_io
 
 log = logging.getLogger(__name__)
@@ -166,14 +167,19 @@ class GloVe:
             self.epochs_trained += 1
             info = {"epoch": self.epochs_trained, "loss": loss / updates, "updates": updates,
                     "seconds": seconds, "cpu_seconds": cpu_seconds,
-                    "updates_per_sec": updates / max(seconds, 1e-9)}
+                    "updates_per_sec": updates / max(seconds, 1e-9), "learning_rate": self.learning_rate,
+                    "words_per_sec": self._corpus_tokens() / max(seconds, 1e-9) or None}
             log.info("epoch %d: loss %.5f, %d updates, %.2fM updates/s, %.1f s", info["epoch"],
                      info["loss"], updates, info["updates_per_sec"] / 1e6, seconds)
-            self.history.append(info)
+            append_epoch(self.history, info)
             done.append(info)
             if self.checkpointer is not None and self.checkpointer.advance(updates):
                 self.checkpointer.save(self, f"after epoch {self.epochs_trained} of {self.epochs}")
         return done
+
+    def _corpus_tokens(self):
+        """Tokens of the corpus that X counts (the vocabulary's counts add up to them)."""
+        return int(np.sum(self.counts)) if self.counts is not None else 0
 
     def _epoch(self, kernels, entries, as_float, order):
         """One pass: worker t trains order[bounds[t]:bounds[t+1]] in blocks of BLOCK."""

@@ -83,6 +83,7 @@ def _load_array(path, directory, name, shape=None):
 
 def load_checkpoint(path):
     from wordvec.lm_data import LMVocab
+    from wordvec.models.attention_lm import ATTENTION_CELLS, AttentionLM
     from wordvec.models.rnnlm import RNNLM
 
     path = os.fspath(saved_directory(path, "model.json"))
@@ -103,7 +104,9 @@ def load_checkpoint(path):
     try:
         _check_tokens(path, meta["vocabulary"])
         _check_size(path, meta["config"], len(meta["vocabulary"]["tokens"]))
-        model = RNNLM(LMVocab.from_json(meta["vocabulary"]), **meta["config"])
+        # (the attention LM shares the format; config["cell"] tells the two apart)
+        model_class = AttentionLM if meta["config"].get("cell") in ATTENTION_CELLS else RNNLM
+        model = model_class(LMVocab.from_json(meta["vocabulary"]), **meta["config"])
         expected = meta["params"]
         if set(expected) != set(model.params):
             raise _corrupt(path, "its parameter list does not match its configuration")
@@ -143,6 +146,8 @@ def _check_size(path, config, vocabulary_size):
     params = os.path.join(path, "params")
     on_disk = sum(entry.stat().st_size for entry in os.scandir(params)) if os.path.isdir(params) else 0
     at_least = 4 * (hidden * hidden + hidden * embedding + vocabulary_size * embedding)  # W_aa, W_ax, E in float32
+    if config.get("cell") == "attention":  # hidden is the feed-forward width: W_q, W_k, W_v, W_1, W_2, E
+        at_least = 4 * (3 * embedding * embedding + 2 * hidden * embedding + vocabulary_size * embedding)
     if at_least > on_disk:
         raise _corrupt(path, f"its configuration needs at least {at_least} bytes of parameters, "
                              f"but params/ holds {on_disk}")
@@ -182,9 +187,9 @@ def _check_training_state(path, model):
         except (TypeError, ValueError, KeyError, OverflowError):
             raise _corrupt(path, "its random generator state is damaged") from None
     if history and not history[-1].get("complete", True):  # an unfinished epoch resumes mid-way
-        carries = len(model.initial_state(1))
+        carries = model.initial_state(1)
         if type(training.get("position")) is not int or training["position"] < 0 or any(
-                f"carry.{i}" not in arrays or arrays[f"carry.{i}"].ndim != 2 for i in range(carries)):
+                f"carry.{i}" not in arrays or arrays[f"carry.{i}"].ndim != carry.ndim for i, carry in enumerate(carries)):
             raise _corrupt(path, "the state of its unfinished epoch is damaged")
         if not all(k in history[-1] for k in ("train_loss", "tokens", "seconds")):
             raise _corrupt(path, "the record of its unfinished epoch is damaged")

@@ -12,6 +12,7 @@ import time
 import numpy as np
 
 from wordvec.errors import TrainingError, WordvecError
+from wordvec.history import append_epoch
 from wordvec.math.softmax_ce import IGNORE
 
 logger = logging.getLogger(__name__)
@@ -127,15 +128,24 @@ class Adam:
     name = "adam"
 
     def __init__(self, params, lr, beta1=0.9, beta2=0.999, eps=1e-8):
+        from wordvec.kernels.adam import adam_update
+
         self.lr, self.beta1, self.beta2, self.eps, self.t = lr, beta1, beta2, eps, 0
         self.m = {k: np.zeros_like(v) for k, v in params.items()}
         self.v = {k: np.zeros_like(v) for k, v in params.items()}
+        for dtype in {v.dtype for v in params.values()}:  # compile (or load) now, not in the first update
+            one = np.zeros(1, dtype=dtype)
+            adam_update(one, one.copy(), one.copy(), one.copy(), *[dtype.type(0.5)] * 6)
 
-    def step(self, params, grads):
+    def _step_size(self):
         self.t += 1
         correction1 = 1.0 - self.beta1**self.t
         correction2 = 1.0 - self.beta2**self.t
-        step_size = self.lr * math.sqrt(correction2) / correction1
+        return self.lr * math.sqrt(correction2) / correction1
+
+    def step_reference(self, params, grads):
+        """The update as NumPy expressions (the readable version of :meth:`step`)."""
+        step_size = self._step_size()
         for name, g in grads.items():
             m, v = self.m[name], self.v[name]
             m *= self.beta1
@@ -143,6 +153,19 @@ class Adam:
             v *= self.beta2
             v += (1.0 - self.beta2) * (g * g)
             params[name] -= step_size * m / (np.sqrt(v) + self.eps)
+
+    def step(self, params, grads):
+        """:meth:`step_reference`, bit for bit, in one compiled pass per array."""
+        from wordvec.kernels.adam import adam_update
+
+        step_size = self._step_size()
+        for name, g in grads.items():
+            p, m, v = params[name], self.m[name], self.v[name]
+            if not (p.flags.c_contiguous and g.flags.c_contiguous and p.dtype == g.dtype == m.dtype == v.dtype):
+                raise ValueError(f"Adam needs contiguous arrays of one dtype ({name})")
+            s = p.dtype.type  # NumPy rounds a Python float to the array's dtype first: so do we
+            adam_update(p.reshape(-1), g.reshape(-1), m.reshape(-1), v.reshape(-1), s(self.beta1),
+                        s(1.0 - self.beta1), s(self.beta2), s(1.0 - self.beta2), s(step_size), s(self.eps))
 
     def state(self):
         arrays = {f"m.{k}": a for k, a in self.m.items()} | {f"v.{k}": a for k, a in self.v.items()}
@@ -235,7 +258,7 @@ def _train(model, train_stream, valid_stream, epochs, bptt, batch_size, lr, opti
             if valid_loss >= best_valid and lr_decay < 1.0:
                 opt.lr *= lr_decay
             best_valid = min(best_valid, valid_loss)
-        model.history.append(record)
+        append_epoch(model.history, record)
         logger.info("epoch %d: %s", epoch, ", ".join(f"{k} {v:.4g}" for k, v in record.items()
                                                      if isinstance(v, float)))
         scalars, arrays = opt.state()
@@ -267,9 +290,10 @@ def _run_epoch(model, opt, inputs, targets, epoch, epochs, position, state, sums
     epoch_start, step = time.perf_counter(), len(model.steps)
     segments = range(position, inputs.shape[1], bptt)
     bar = _make_bar(len(segments), f"epoch {epoch}/{epochs}", progress)
+    grads = None  # one set of gradient buffers, reused (zeroed) by every update
     for start in segments:
         seg = slice(start, start + bptt)
-        loss, n, grads, state = model.loss_and_grads(inputs[:, seg], targets[:, seg], state, rng)
+        loss, n, grads, state = model.loss_and_grads(inputs[:, seg], targets[:, seg], state, rng, grads)
         norm = clip_by_global_norm(grads, clip)
         step += 1
         model.steps.append((float(step), float(loss), norm))

@@ -34,6 +34,7 @@ from wordvec import estimate, limits
 from wordvec.atomic import saved_directory
 from wordvec.errors import WordvecError
 from wordvec.formats import NATIVE_META, read_model_array
+from wordvec.history import append_epoch
 from wordvec.models import count_io
 
 log = logging.getLogger(__name__)
@@ -194,7 +195,8 @@ class PPMISVD:
                 "top_singular_value": float(s[0]), "counting": counting or {}}
         log.info("%s matrix: %d non-zeros (%.1f s); SVD (%s) of rank %d: %.1f s", self.transform,
                  M.nnz, info["seconds_transform"], self.solver, D, info["seconds_svd"])
-        self.history = [info]
+        self.history = []
+        append_epoch(self.history, info)
         self._wv = None
         return self
 

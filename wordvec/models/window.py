@@ -26,6 +26,7 @@ from wordvec import estimate, limits
 from wordvec.arrays import one_line, read_array
 from wordvec.atomic import atomic_directory, save_json, save_npy, saved_directory
 from wordvec.errors import TrainingError, WordvecError
+from wordvec.history import append_epoch
 from wordvec.math.window import window_forward, window_loss_and_gradients
 
 logger = logging.getLogger(__name__)
@@ -249,14 +250,15 @@ class WindowClassifier:
                 total, batches = total + loss, batches + 1
             seconds = time.perf_counter() - start
             entry = {"epoch": epoch, "loss": total / batches, "seconds": seconds,
-                     "updates_per_sec": batches / seconds}
+                     "updates_per_sec": batches / seconds, "learning_rate": self.alpha,
+                     "words_per_sec": len(train) / seconds}  # one window per token
             if valid is not None and len(valid):
                 entry["valid"] = score(self, valid)
                 if entry["valid"] > best:
                     best, best_state, waited = entry["valid"], self._snapshot(), 0
                 else:
                     waited += 1
-            self.history.append(entry)
+            append_epoch(self.history, entry)
             logger.info("epoch %d: loss %.4f%s (%.1f s)", epoch, entry["loss"],
                         f", valid {entry['valid']:.4f}" if "valid" in entry else "", seconds)
             if valid is not None and waited >= max(self.patience, 1):

@@ -37,6 +37,7 @@ import numpy as np
 
 from wordvec import estimate, limits, schedule
 from wordvec.errors import TrainingError, WordvecError
+from wordvec.history import append_epoch
 from wordvec.kernels import word2vec as kernels
 from wordvec.memory import release_compiler_pages
 from wordvec.models import word2vec_io, word2vec_sync
@@ -265,7 +266,7 @@ class Word2Vec:
         with _progress_bar(self, N * epochs) as bar:
             for _ in range(epochs):
                 info = run.epoch(bar)
-                self.history.append(info)
+                append_epoch(self.history, info)
                 done.append(info)
                 bar.set_postfix(epoch=info["epoch"], loss=f"{info['loss']:.4f}")
                 for callback in self.callbacks:

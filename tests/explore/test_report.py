@@ -1,0 +1,77 @@
+"""`wordvec report`: one self-contained page per model kind or vector file, sections only with data."""
+
+import base64
+import re
+
+import pytest
+
+from wordvec.cli import main
+from wordvec.evaluate import evaluate_all
+from wordvec.report import build_report
+from wordvec.saved import load_keyed_vectors
+
+pytest.importorskip("matplotlib", reason="wordvec report needs matplotlib (pip install 'wordvec[plot]')")
+
+
+def sections(html):
+    return re.findall(r'<section id="[^"]+"><h2>([^<]+)</h2>', html)
+
+
+def assert_self_contained(html):
+    assert "<script" not in html.lower()
+    assert not re.search(r'(src|href)="(?!data:image/png;base64,|#)', html)  # nothing fetched from anywhere
+    images = re.findall(r'src="data:image/png;base64,([^"]+)"', html)
+    assert images
+    for image in images:
+        assert base64.b64decode(image).startswith(b"\x89PNG\r\n\x1a\n")
+
+
+@pytest.mark.parametrize("kind, expected", [
+    ("word2vec", ["Overview", "Configuration", "Corpus and vocabulary", "Training", "Evaluation",
+                  "Nearest neighbours", "Map of the top words"]),
+    ("glove", ["Overview", "Configuration", "Corpus and vocabulary", "Training", "Evaluation",
+               "Nearest neighbours", "Map of the top words"]),
+    ("ppmi-svd", ["Overview", "Configuration", "Corpus and vocabulary", "Training", "Evaluation",
+                  "Nearest neighbours", "Map of the top words"]),
+    ("window", ["Overview", "Configuration", "Training", "Evaluation", "Nearest neighbours", "Map of the top words"]),
+    ("rnnlm", ["Overview", "Configuration", "Corpus and vocabulary", "Training", "Nearest neighbours",
+               "Map of the top words", "Samples"]),
+    ("text", ["Overview", "Evaluation", "Nearest neighbours", "Map of the top words"]),
+    ("glove-text", ["Overview", "Evaluation", "Nearest neighbours", "Map of the top words"]),
+])
+def test_report_has_exactly_the_sections_the_input_has_data_for(saved, kind, expected):
+    html = build_report(saved[kind])
+    assert sections(html) == expected
+    assert_self_contained(html)
+
+
+def test_report_numbers_come_from_the_model(saved):
+    path = saved["word2vec"]
+    html = build_report(path)
+    kv = load_keyed_vectors(path)
+    result = evaluate_all(kv)
+    assert f"{100 * result['analogy']['total']:.1f}% of {result['analogy']['answered']:,} answered" in html
+    rho = result["similarity"]["wordsim353"]["spearman"]
+    assert f"{rho:.4g}" in html
+    assert "Zipf plot" in html and "loss" in html
+    frequent = re.search(r"<h3>Frequent words</h3>(.*?)</table>", html).group(1)
+    first_word = re.search(r"<td>([^<(]+) \(", frequent).group(1).strip()
+    best, best_score = kv.most_similar(first_word, topn=1)[0]
+    assert f"{best} {best_score:.2f}" in frequent
+
+
+def test_language_model_report_shows_perplexity_and_samples(saved):
+    html = build_report(saved["rnnlm"], samples=3)
+    assert "Perplexity per epoch" in html
+    assert len(re.findall(r"<li><code>", html.split('id="samples"')[1])) == 3
+
+
+def test_cli_writes_the_page_and_refuses_bad_input(saved, tmp_path, capsys):
+    out = tmp_path / "page.html"
+    assert main(["report", str(saved["text"]), "-o", str(out), "--no-evaluate", "--top", "50"]) == 0
+    html = out.read_text(encoding="utf-8")
+    assert "Evaluation" not in sections(html) and "The 50 most frequent words" not in html  # no counts: file order
+    assert "The 50 first words of the file" in html
+    assert main(["report", str(tmp_path / "missing.bin"), "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("wordvec: error: ") and err.count("\n") == 1

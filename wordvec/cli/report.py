@@ -1,0 +1,40 @@
+"""`wordvec report MODEL_OR_VECTORS [-o report.html]`: a self-contained HTML report."""
+
+import argparse
+
+from wordvec.cli.common import nonnegative_int, positive_int
+
+
+def register(subparsers):
+    parser = subparsers.add_parser(
+        "report", help="write a self-contained HTML report with plots about a model or vector file",
+        description="Write one HTML page (plots embedded, opens offline) about a wordvec model or a\n"
+                    "word2vec/GloVe vector file: configuration, corpus and vocabulary statistics with a\n"
+                    "Zipf plot, training history and loss curve, analogy accuracy per section, word-pair\n"
+                    "similarity, nearest neighbours of frequent and rare words and a 2-D PCA map of the\n"
+                    "top words; for language models, perplexity curves and samples.  Sections whose\n"
+                    "data the input does not hold are left out.",
+        epilog="examples:\n  wordvec report model.wv -o report.html\n  wordvec report vectors.bin\n"
+               "  wordvec report lm.wvlm -o lm.html --samples 10\n",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("path", metavar="MODEL_OR_VECTORS",
+                        help="a wordvec model directory, or a .bin/.txt/.vec/.glove vector file")
+    parser.add_argument("-o", "--output", default="report.html", metavar="FILE",
+                        help="HTML file to write (default report.html)")
+    parser.add_argument("--glove", action="store_true", help="read the input as headerless GloVe text")
+    parser.add_argument("--top", type=positive_int, default=300, metavar="N",
+                        help="words on the 2-D map (default 300)")
+    parser.add_argument("--no-evaluate", dest="evaluate", action="store_false",
+                        help="skip the analogy and similarity evaluation")
+    parser.add_argument("--samples", type=nonnegative_int, default=5, metavar="N",
+                        help="language models: lines to sample (default 5)")
+    parser.set_defaults(run=run)
+
+
+def run(args):
+    from wordvec.report import write_report
+
+    write_report(args.path, args.output, glove=args.glove, top=args.top, evaluate=args.evaluate,
+                 samples=args.samples)
+    print(f"wrote {args.output}")
+    return 0

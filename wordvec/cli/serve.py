@@ -1,0 +1,53 @@
+"""`wordvec serve VECTORS [--port 8000] [--host 127.0.0.1]`: explore vectors in the browser."""
+
+import argparse
+
+from wordvec.cli.common import nonnegative_int
+
+
+def port_number(text):
+    value = nonnegative_int(text)
+    if value > 65535:
+        raise argparse.ArgumentTypeError(f"must be a port number from 0 to 65535, not {text}")
+    return value
+
+
+def register(subparsers):
+    parser = subparsers.add_parser(
+        "serve", help="explore vectors in the browser: neighbours, analogies, similarity, a 2-D map",
+        description="Serve a local web page (no network needed) over a model's or a file's word vectors:\n"
+                    "nearest neighbours as you type, analogies (3CosAdd, 3CosMul), word-pair similarity\n"
+                    "and a pan/zoom map of the top words, with a JSON API under /api/ (see README).\n"
+                    "Listens on 127.0.0.1 (this machine only) unless --host says otherwise.",
+        epilog="examples:\n  wordvec serve vectors.bin            # then open http://127.0.0.1:8000/\n"
+               "  wordvec serve model.wv --port 8080\n"
+               "  curl 'http://127.0.0.1:8000/api/neighbours?word=king&topn=5'\n",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("vectors", metavar="VECTORS", help="vector file or wordvec model directory")
+    parser.add_argument("--glove", action="store_true", help="read VECTORS as headerless GloVe text")
+    parser.add_argument("--port", type=port_number, default=8000, metavar="N",
+                        help="port to listen on (default 8000; 0 picks a free one)")
+    parser.add_argument("--host", default="127.0.0.1", metavar="ADDRESS",
+                        help="address to listen on (default 127.0.0.1: this machine only; 0.0.0.0: everyone)")
+    parser.set_defaults(run=run)
+
+
+def run(args):
+    from wordvec.models.lm_training import blas_threads
+    from wordvec.saved import load_keyed_vectors
+    from wordvec.serve import make_server
+
+    kv = load_keyed_vectors(args.vectors, glove=args.glove)
+    server = make_server(kv, args.host, args.port, source=args.vectors)
+    host, port = server.server_address[:2]
+    shown = f"[{host}]" if ":" in host else host
+    print(f"serving {len(kv):,} words x {kv.vector_size} dimensions from {args.vectors} at "
+          f"http://{shown}:{port}/  (Ctrl-C stops)", flush=True)
+    # One BLAS thread per query: requests already run in parallel threads; with BLAS threads on
+    # top, 4 clients got 37 instead of 107 answers/s on 2 cores (benchmarks/README, "Explorer latency").
+    with blas_threads(1):
+        try:
+            server.serve_forever()
+        finally:
+            server.server_close()
+    return 0

@@ -1,0 +1,138 @@
+"""What a path on disk holds: plain vectors, or one of wordvec's native model directories.
+
+``describe(path)`` reads only the JSON of a save (never the arrays) and says which model
+wrote it, with its hyperparameters, training history and corpus figures;
+``load_keyed_vectors(path)`` gives the word vectors of any of them as ``KeyedVectors``:
+
+    word2vec, glove, ppmi-svd   the native vectors inside the model directory
+    window                      the (possibly fine-tuned) embedding E of a window classifier
+    rnnlm                       the input embedding of a language model, one row per token
+    vectors                     a word2vec/GloVe file or a native vectors directory
+
+``wordvec info``, ``wordvec report`` and ``wordvec serve`` all go through here.
+"""
+
+import dataclasses
+import json
+from pathlib import Path
+
+from wordvec.errors import FormatError, WordvecError
+
+MODEL_TAGS = {"wordvec-word2vec": "word2vec", "wordvec-glove": "glove", "wordvec-ppmi-svd": "ppmi-svd",
+              "wordvec-rnnlm": "rnnlm"}
+KIND_NAMES = {"word2vec": "word2vec model", "glove": "GloVe model", "ppmi-svd": "PPMI-SVD model",
+              "rnnlm": "language model", "window": "window classifier", "model": "wordvec model",
+              "vectors": "word vectors"}
+FORMAT_NAMES = {"binary": "word2vec binary", "text": "word2vec text", "glove": "GloVe text",
+                "native": "wordvec native"}
+
+
+@dataclasses.dataclass
+class Saved:
+    path: str
+    kind: str                      # a key of KIND_NAMES
+    format: str                    # how the vectors are stored (FORMAT_NAMES value, or the model's own)
+    hyperparameters: dict = dataclasses.field(default_factory=dict)
+    history: list = dataclasses.field(default_factory=list)
+    corpus: dict = dataclasses.field(default_factory=dict)   # e.g. {"tokens": N} where known
+    meta: dict = dataclasses.field(default_factory=dict)     # the model's whole JSON description
+
+    @property
+    def is_model(self):
+        return self.kind != "vectors"
+
+    @property
+    def title(self):
+        return KIND_NAMES[self.kind]
+
+
+def describe(path, glove=False):
+    """A :class:`Saved` for ``path`` (reads JSON only; raises WordvecError if unreadable)."""
+    from wordvec import formats
+
+    path = Path(path)
+    if not path.exists() and path.suffix.lower() != ".wv":
+        raise WordvecError(f"cannot access {path}: no such file or directory")
+    if path.is_dir():
+        if (path / "model.json").is_file():
+            meta = _read_json(path / "model.json")
+            kind = MODEL_TAGS.get(meta.get("format"))
+            if kind is not None:
+                return _describe_model(path, kind, meta)
+            if not (path / formats.NATIVE_META).is_file():
+                raise FormatError(path / "model.json", None, f"unknown model format {meta.get('format')!r}")
+            # a model this module does not know yet, saved beside native vectors: show what is generic
+            return Saved(str(path), "model", f"wordvec native ({meta.get('format')})",
+                         _dict(meta.get("hyperparameters") or meta.get("config")), _history(meta), {}, meta)
+        if (path / "config.json").is_file() and not (path / formats.NATIVE_META).is_file():
+            meta = _read_json(path / "config.json")
+            if not {"classes", "words", "arrays"} <= set(meta):
+                raise FormatError(path / "config.json", None, "not a saved wordvec window classifier")
+            hyper = {k: v for k, v in meta.items() if k not in ("words", "history", "arrays")}
+            return Saved(str(path), "window", "window classifier (config.json + .npy)", hyper,
+                         _history(meta), {}, meta)
+    kind = "glove" if glove else formats.detect_format(path)
+    if kind == "text" and path.is_file() and not formats.has_word2vec_header(path):
+        kind = "glove"
+    return Saved(str(path), "vectors", FORMAT_NAMES[kind])
+
+
+def _describe_model(path, kind, meta):
+    if kind == "rnnlm":
+        vocab = _dict(meta.get("vocabulary"))
+        hyper = dict(_dict(meta.get("config")), level=vocab.get("level"))
+        hyper.update({k: v for k, v in _dict(meta.get("training")).items()
+                      if k in ("optimizer", "lr", "bptt", "batch_size", "clip", "lr_decay")})
+        return Saved(str(path), kind, "wordvec language model (model.json + params/*.npy)", hyper,
+                     _history(meta), {"tokens in vocabulary": len(vocab.get("tokens") or []) if isinstance(vocab.get("tokens"), list) else 0}, meta)
+    corpus = {}
+    if isinstance(meta.get("corpus_tokens"), int):
+        corpus["tokens"] = meta["corpus_tokens"]
+    first = (_history(meta) or [{}])[0]
+    counting = first.get("counting") if isinstance(first.get("counting"), dict) else {}
+    for key in ("tokens", "pairs", "nnz"):
+        if isinstance(counting.get(key), int):
+            corpus.setdefault(key if key != "nnz" else "co-occurrence non-zeros", counting[key])
+    return Saved(str(path), kind, "wordvec native model", _dict(meta.get("hyperparameters")),
+                 _history(meta), corpus, meta)
+
+
+def _dict(value):
+    return dict(value) if isinstance(value, dict) else {}
+
+
+def _history(meta):
+    history = meta.get("history")
+    return [r for r in history if isinstance(r, dict)] if isinstance(history, list) else []
+
+
+def _read_json(file):
+    try:
+        with open(file, "rb") as handle:
+            meta = json.loads(handle.read().decode("utf-8"))
+    except UnicodeDecodeError:
+        raise FormatError(file, None, "not UTF-8 text") from None
+    except json.JSONDecodeError as error:
+        raise FormatError(file, error.lineno, f"invalid JSON ({error.msg})") from None
+    except RecursionError:
+        raise FormatError(file, None, "JSON nested too deeply") from None
+    if not isinstance(meta, dict):
+        raise FormatError(file, None, "expected a JSON object")
+    return meta
+
+
+def load_keyed_vectors(path, glove=False, saved=None):
+    """The word vectors of whatever ``path`` holds (see the module docstring)."""
+    from wordvec.vectors import KeyedVectors, load_vectors
+
+    saved = saved or describe(path, glove)
+    if saved.kind == "window":
+        from wordvec.models.window import WindowClassifier
+
+        return WindowClassifier.load(path).wv
+    if saved.kind == "rnnlm":
+        from wordvec.models.rnnlm import RNNLM
+
+        model = RNNLM.load(path)
+        return KeyedVectors(model.vocab.tokens, model.params["embedding"])
+    return load_vectors(path, fmt="glove" if glove else None)

@@ -1,0 +1,43 @@
+"""``wordvec serve``: explore word vectors in the browser, offline.
+
+    from wordvec.serve import make_server
+    server = make_server(kv, host="127.0.0.1", port=8000)   # port 0: any free port
+    server.serve_forever()
+
+The page (``static/index.html`` + ``explorer.js`` + ``explorer.css``, hand-written, no
+framework, nothing fetched from the network) shows nearest neighbours as you type, an
+analogy form (3CosAdd and 3CosMul), word-pair similarity and a pan/zoom map of the top
+words; it talks to the JSON API of :mod:`wordvec.serve.api` through
+:mod:`wordvec.serve.server`.
+"""
+
+import ipaddress
+import logging
+
+log = logging.getLogger(__name__)
+
+
+def make_server(kv, host="127.0.0.1", port=8000, source=""):
+    """An :class:`~wordvec.serve.server.ExplorerServer` for ``kv``, bound but not yet serving."""
+    from wordvec.errors import WordvecError
+    from wordvec.serve.api import ExplorerAPI
+    from wordvec.serve.server import ExplorerServer
+
+    if len(kv) == 0:
+        raise WordvecError("there are no word vectors to explore (the vocabulary is empty)")
+    try:
+        server = ExplorerServer((host, port), ExplorerAPI(kv, source))
+    except OSError as error:
+        raise WordvecError(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
+    if not _is_loopback(host):
+        log.warning("listening on %s: anyone who can reach this machine can query the vectors", host)
+    return server
+
+
+def _is_loopback(host):
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
