@@ -33,7 +33,7 @@ def static_loss(model, seed=12345):
         run.ids, run.offsets, 0, documents, model.W_in, run.W_out, run.W_inner, run.points,
         run.codes, run.lengths, run.keep, run.noise, int(model.sg), int(model.mode),
         bool(model.cbow_mean), int(model.window), int(model.negative), bool(model.shared_negatives),
-        0.0, 0.0, 0, 1, np.uint64(seed))
+        bool(model.batched), 0.0, 0.0, 0, 1, np.uint64(seed))
     return loss / stats[kernels.STAT_EXAMPLES]
 
 

@@ -38,6 +38,7 @@ REPO = HERE.parent
 DATA = REPO.parent / "shared" / "data"
 SYSTEMS = ("wordvec", "gensim", "c", "c-seeded")
 DEFAULT_SYSTEMS = ("wordvec", "gensim", "c")
+WORDVEC_VARIANTS = ("wordvec-batched", "wordvec-deterministic", "wordvec-batched-deterministic")
 
 
 def prepare_corpus(source, cache_dir, max_tokens=None):
@@ -128,10 +129,12 @@ def train_one(system, args, corpus, config, params):
     out = Path(args.out)
     name = run_name(config, system, params.seed, args.seeds)
     vectors, log = out / f"{name}.bin", out / f"{name}.log"
-    if system == "wordvec":
+    if system.startswith("wordvec"):  # wordvec-FLAG: wordvec with --FLAG (e.g. wordvec-batched)
         cache = out / f"{name}-cache"  # empty: this run encodes the corpus itself
         shutil.rmtree(cache, ignore_errors=True)
-        result = peers.run_wordvec(args.wordvec, str(corpus), str(vectors), config, params, log, cache)
+        flags = args.wordvec_flags.split() + [f"--{flag}" for flag in system.split("-")[1:]]
+        result = peers.run_wordvec(args.wordvec, str(corpus), str(vectors), config, params, log, cache, flags)
+        result["system"] = system
         shutil.rmtree(cache, ignore_errors=True)
         return result, vectors
     if system == "gensim":
@@ -187,7 +190,8 @@ def parse_args(argv=None):
                         help="plain or .xz text, one document per line (default: %(default)s)")
     parser.add_argument("--configs", default="sg-ns,cbow-ns,sg-hs", help="comma list of " + ",".join(peers.CONFIGS))
     parser.add_argument("--systems", default=",".join(DEFAULT_SYSTEMS),
-                        help="comma list of " + ",".join(SYSTEMS) + " (c-seeded: the C tool's source "
+                        help="comma list of " + ",".join(SYSTEMS + WORDVEC_VARIANTS) + " (wordvec-FLAG: "
+                             "wordvec train --FLAG; c-seeded: the C tool's source "
                              "built with a seed, see setup_peers.sh; default %(default)s)")
     parser.add_argument("--epochs", type=int, default=5)
     parser.add_argument("--workers", type=int, default=2)
@@ -203,6 +207,8 @@ def parse_args(argv=None):
     parser.add_argument("--cache", default=str(HERE / "out" / "cache"), help="where the plain corpus is kept")
     parser.add_argument("--eval-dir", default=str(DATA / "eval"))
     parser.add_argument("--wordvec", default=str(REPO / ".venv" / "bin" / "wordvec"))
+    parser.add_argument("--wordvec-flags", default="",
+                        help="extra flags for wordvec train, e.g. '--batched' or '--deterministic'")
     parser.add_argument("--peers-env", default=str(HERE / ".peers"), help="made by setup_peers.sh")
     args = parser.parse_args(argv)
     if args.quick:
@@ -213,13 +219,14 @@ def parse_args(argv=None):
         args.seeds = [int(s) for s in args.seeds.split(",") if s]
     except ValueError:
         parser.error(f"--seeds must be a comma list of integers, not {args.seeds!r}")
-    unknown = [c for c in args.configs if c not in peers.CONFIGS] + [s for s in args.systems if s not in SYSTEMS]
+    unknown = [c for c in args.configs if c not in peers.CONFIGS] + [
+        s for s in args.systems if s not in SYSTEMS and s not in WORDVEC_VARIANTS]
     if unknown:
         parser.error(f"unknown config or system: {', '.join(unknown)}")
     args.peers_python = str(Path(args.peers_env) / "bin" / "python")
     args.c_binary = str(Path(args.peers_env) / "bin" / "word2vec")
     args.c_seeded_binary = str(Path(args.peers_env) / "bin" / "word2vec-seeded")
-    needed = {"wordvec": [args.wordvec], "gensim": [args.peers_python], "c": [args.c_binary],
+    needed = {**{variant: [args.wordvec] for variant in WORDVEC_VARIANTS}, "wordvec": [args.wordvec], "gensim": [args.peers_python], "c": [args.c_binary],
               "c-seeded": [args.c_seeded_binary]}
     missing = [path for system in args.systems for path in needed[system] if not os.access(path, os.X_OK)]
     if not os.access(args.peers_python, os.X_OK):

@@ -19,11 +19,12 @@ import subprocess
 import time
 from dataclasses import dataclass
 
-# name -> (sg, hs, negative): the three objectives the targets cover.
+# name -> (sg, hs, negative): the objectives the targets cover.
 CONFIGS = {
     "sg-ns": (1, 0, 5),
     "cbow-ns": (0, 0, 5),
     "sg-hs": (1, 1, 0),
+    "cbow-hs": (0, 1, 0),
 }
 
 
@@ -32,7 +33,7 @@ CONFIGS = {
 # (gensim and wordvec default to 0.025 for both). The quiet-machine orientation figures
 # of issue 3 (gensim cbow-ns 26.9% analogy) were made with 0.05: at 0.025 gensim
 # cbow-ns reaches only 21.8% on wordbench-10m (measured 2026-11-22).
-CONFIG_ALPHA = {"sg-ns": 0.025, "cbow-ns": 0.05, "sg-hs": 0.025}
+CONFIG_ALPHA = {"sg-ns": 0.025, "cbow-ns": 0.05, "sg-hs": 0.025, "cbow-hs": 0.05}
 
 
 @dataclass(frozen=True)
@@ -164,11 +165,12 @@ def _wordvec_history(chunks):
     return None
 
 
-def run_wordvec(wordvec_exe, corpus, output, config, params, log_path, cache_dir):
+def run_wordvec(wordvec_exe, corpus, output, config, params, log_path, cache_dir, extra_flags=()):
     """wordvec: its CLI, as a user would type it (without the evaluation summary, which
     the peers do not run either). Training seconds = the sum of the per-epoch seconds of
     its history (printed with --json). The encoded-corpus cache is pointed at an empty
-    folder, so the whole-process time includes reading and encoding the text."""
+    folder, so the whole-process time includes reading and encoding the text.
+    ``extra_flags``: further CLI flags (e.g. ``--batched``, ``--deterministic``)."""
     sg, hs, negative = CONFIGS[config]
     command = [
         wordvec_exe, "train", corpus, "-o", output,
@@ -177,7 +179,7 @@ def run_wordvec(wordvec_exe, corpus, output, config, params, log_path, cache_dir
         "--min-count", params.min_count, "--sample", params.sample,
         "--alpha", params.alpha, "--min-alpha", params.min_alpha,
         "--epochs", params.epochs, "--workers", params.workers, "--seed", params.seed,
-        "--no-progress", "--no-eval", "--json",
+        "--no-progress", "--no-eval", "--json", *extra_flags,
     ]
     if negative:
         command[5:5] = ["--negative", negative]

@@ -89,23 +89,32 @@ def ratio_rows(results):
     """wordvec against each peer measured in the same run, config by config (means over seeds)."""
     by_key = averaged_runs(results)
     configs = list(dict.fromkeys(run["config"] for run in results["runs"]))
-    peers = [system for system in dict.fromkeys(run["system"] for run in results["runs"]) if system != "wordvec"]
+    systems = list(dict.fromkeys(run["system"] for run in results["runs"]))
+    variants = [system for system in systems if system.startswith("wordvec")]  # wordvec, wordvec-FLAG
+    peers = [system for system in systems if not system.startswith("wordvec")]
     yield ("| config | wordvec vs | speed (peer wall / wordvec wall) | throughput wordvec/peer "
            "| peak RSS wordvec/peer | analogy Δ points | WS-353 Δρ | SimLex Δρ |")
     yield "|---|---|---:|---:|---:|---:|---:|---:|"
     for config in configs:
-        ours = by_key.get((config, "wordvec"))
-        if ours is None:
-            continue
-        for peer_name in peers:
-            peer = by_key.get((config, peer_name))
-            if peer is None:
+        for variant in variants:
+            ours = by_key.get((config, variant))
+            if ours is None:
                 continue
-            (oa, ow, os_), (pa, pw, ps) = _quality(ours), _quality(peer)
-            yield (f"| {config} | {peer_name} | {_ratio(peer['wall_seconds'], ours['wall_seconds'])} "
-                   f"| {_ratio(ours.get('train_words_per_sec'), peer.get('train_words_per_sec'))} "
-                   f"| {_ratio(ours['peak_rss_mb'], peer['peak_rss_mb'])} "
-                   f"| {_delta(oa, pa, 100, '+.1f')} | {_delta(ow, pw)} | {_delta(os_, ps)} |")
+            others = peers if variant == "wordvec" else ["wordvec"] + peers  # a variant vs the default too
+            yield from _ratios(config, variant, ours, others, by_key)
+
+
+def _ratios(config, variant, ours, others, by_key):
+    for peer_name in others:
+        peer = by_key.get((config, peer_name))
+        if peer is None:
+            continue
+        label = peer_name if variant == "wordvec" else f"{peer_name} (as {variant})"
+        (oa, ow, os_), (pa, pw, ps) = _quality(ours), _quality(peer)
+        yield (f"| {config} | {label} | {_ratio(peer['wall_seconds'], ours['wall_seconds'])} "
+               f"| {_ratio(ours.get('train_words_per_sec'), peer.get('train_words_per_sec'))} "
+               f"| {_ratio(ours['peak_rss_mb'], peer['peak_rss_mb'])} "
+               f"| {_delta(oa, pa, 100, '+.1f')} | {_delta(ow, pw)} | {_delta(os_, ps)} |")
 
 
 def print_table(results):

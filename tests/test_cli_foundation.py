@@ -77,6 +77,18 @@ def test_train_no_shuffle_keeps_the_file_order(tmp_path, capsys, small_corpus):
     assert not np.array_equal(shuffled.wv.vectors, in_order.wv.vectors)
 
 
+def test_train_batched_and_deterministic_flags_reach_the_model(tmp_path, capsys, small_corpus):
+    from wordvec.models.word2vec import Word2Vec
+
+    common = ["--model", "sg", "--vector-size", 8, "--epochs", 1, "--workers", 2, "--no-progress", "--no-eval",
+              "--batched", "--deterministic"]
+    for name in ("a.wv", "b.wv"):
+        assert run(capsys, "train", small_corpus, "-o", tmp_path / name, *common)[0] == 0
+    a, b = Word2Vec.load(tmp_path / "a.wv"), Word2Vec.load(tmp_path / "b.wv")
+    assert a.batched and a.deterministic and a.workers == 2
+    assert np.array_equal(a.wv.vectors, b.wv.vectors)  # 2 workers, yet the same vectors
+
+
 def test_train_prints_the_evaluation_summary(tmp_path, capsys, small_corpus):
     status, out, _ = run(capsys, "train", small_corpus, "-o", tmp_path / "v.bin", "--vector-size", 10,
                          "--epochs", 1, "--no-progress")

@@ -29,7 +29,7 @@ def _kernel_step(sg, mode, W_in, W_out, W_inner, inputs, output, negatives, mean
     negatives = np.asarray(negatives, dtype=np.int64)
     if sg:
         return K.skipgram_step(W_in, inputs, output, mode, W_out, W_inner, POINTS, CODES, LENGTHS,
-                               negatives, np.float32(ALPHA), neu1e, coeff)
+                               negatives, np.float32(ALPHA), neu1, neu1e, coeff)
     context = np.asarray(inputs, dtype=np.int32)
     return K.cbow_step(W_in, context, context.size, output, mean, mode, W_out, W_inner, POINTS,
                        CODES, LENGTHS, negatives, np.float32(ALPHA), neu1, neu1e, coeff)
@@ -113,7 +113,7 @@ def _run_chunk(ids, offsets, begin, end, W_in, W_out, sg, sample_keep=1.0, seed=
     noise = K.pack_alias_table(*alias_table(np.full(V, 1.0 / V)))
     W_inner = np.zeros((V - 1, D), np.float32)
     return K.train_chunk(ids, offsets, begin, end, W_in, W_out, W_inner, POINTS, CODES, LENGTHS,
-                         keep, noise, sg, K.NEGATIVE_SAMPLING, True, 3, 2, True, 0.025, 0.0001,
+                         keep, noise, sg, K.NEGATIVE_SAMPLING, True, 3, 2, True, False, 0.025, 0.0001,
                          0, int(offsets[-1]), np.uint64(seed))
 
 
@@ -146,3 +146,55 @@ def test_chunk_is_deterministic_for_a_seed():
         results.append((loss, W_in.copy()))
     assert results[0][0] == results[1][0] and np.array_equal(results[0][1], results[1][1])
     assert not np.array_equal(results[0][1], results[2][1])
+
+
+# -- skip-gram windows as one step (batched=True) ---------------------------------------
+
+
+def _window_reference(mode, W_in, W_out, W_inner, inputs, output, negatives):
+    W_in, W_out, W_inner = (W.astype(np.float64) for W in (W_in, W_out, W_inner))
+    loss, params, grads = 0.0, [W_in, W_out, W_inner], [np.zeros_like(W_in), 0.0, 0.0]
+    if mode & K.HIERARCHICAL_SOFTMAX:
+        path = (POINTS[output, :LENGTHS[output]], CODES[output, :LENGTHS[output]])
+        l, d_in, d_inner = ref.skipgram_hierarchical_softmax_window(W_in, W_inner, inputs, *path)
+        loss, grads[0], grads[2] = loss + l, grads[0] + d_in, d_inner
+    if mode & K.NEGATIVE_SAMPLING:
+        l, d_in, d_out = ref.skipgram_negative_sampling_window(W_in, W_out, inputs, output, negatives)
+        loss, grads[0], grads[1] = loss + l, grads[0] + d_in, d_out
+    return (loss, *ref.sgd_step(params, grads, ALPHA))
+
+
+@pytest.mark.parametrize("mode", [NS, HS, NS | HS])
+@pytest.mark.parametrize("negatives", [PLAIN, TARGET_DRAWN, REPEATED])
+@pytest.mark.parametrize("inputs", [[0, 3, 5, 8], [0, 3, 3, 8]])  # distinct, a repeated input word
+def test_one_kernel_window_step_equals_reference_batched_step(mode, negatives, inputs):
+    W_in, W_out, W_inner = _matrices(20 + mode)
+    output = 5
+    expected_loss, expected_in, expected_out, expected_inner = _window_reference(
+        mode, W_in, W_out, W_inner, inputs, output, negatives)
+    n, width = len(inputs), max(POINTS.shape[1], len(negatives) + 1)
+    H, E = np.zeros((n + 1, D), np.float32), np.zeros((n + 1, D), np.float32)
+    loss = K.skipgram_window_step(
+        W_in, np.array(inputs, np.int32), n, output, mode, W_out, W_inner, POINTS, CODES, LENGTHS,
+        np.array(negatives, np.int64), np.float32(ALPHA), H, E, np.zeros((n + 1, width), np.float32),
+        np.zeros(width, np.int64), np.zeros(width), np.zeros(D, np.float32))
+    assert loss == pytest.approx(expected_loss, rel=1e-5)
+    np.testing.assert_allclose(W_in, expected_in, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(W_out, expected_out, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(W_inner, expected_inner, rtol=1e-5, atol=1e-6)
+
+
+def test_merge_replicas_adds_each_workers_delta_in_order():
+    rng = np.random.default_rng(3)
+    base = rng.normal(size=(7, 5)).astype(np.float32)
+    W = base + rng.normal(size=base.shape).astype(np.float32)
+    replicas = np.stack([base + rng.normal(size=base.shape).astype(np.float32) for _ in range(2)])
+    expected = W.copy()
+    for k in range(2):
+        expected += replicas[k] - base
+    untouched = W[5:].copy()
+    K.merge_replicas(W, replicas, base, 0, 5)  # one band of rows
+    np.testing.assert_array_equal(W[:5], expected[:5])
+    np.testing.assert_array_equal(W[5:], untouched)
+    for copy in (base, replicas[0], replicas[1]):
+        np.testing.assert_array_equal(copy[:5], W[:5])

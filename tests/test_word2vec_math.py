@@ -111,3 +111,39 @@ def test_cbow_step_gives_each_context_row_the_hidden_gradient():
         np.testing.assert_allclose(new_in[0] - W_in[0], -0.1 * dh, rtol=1e-12)
         np.testing.assert_allclose(new_in[2] - W_in[2], -0.2 * dh, rtol=1e-12)  # twice in the context
         np.testing.assert_allclose(new_out, W_out - 0.1 * dW_out, rtol=1e-12)
+
+
+# -- skip-gram, one window at a time (batched=True) -------------------------------------
+
+WINDOW_INPUTS = [[0, 2, 5, 6], [1, 1, 3, 1]]  # distinct, a word repeated in the window
+
+
+@pytest.mark.parametrize("inputs", WINDOW_INPUTS)
+@pytest.mark.parametrize("negatives", [[1, 5, 6], [4, 2, 0], [4, 4, 4]])  # plain, target drawn, repeated
+def test_skipgram_negative_sampling_window(inputs, negatives):
+    _check(w2v.skipgram_negative_sampling_window, *_params(8), np.array(inputs), 4, np.array(negatives))
+
+
+@pytest.mark.parametrize("inputs", WINDOW_INPUTS)
+def test_skipgram_hierarchical_softmax_window(inputs):
+    _check(w2v.skipgram_hierarchical_softmax_window, *_params(9, inner=True), np.array(inputs),
+           PATH_POINTS, PATH_CODES)
+
+
+@pytest.mark.parametrize("inputs", WINDOW_INPUTS)
+def test_window_gradient_is_the_sum_of_its_pairs_at_fixed_parameters(inputs):
+    """The batched objective is the sum of the per-pair objectives, all at the same
+    parameters: its gradient is the sum of the per-pair reference gradients."""
+    W_in, W_out = _params(10)
+    negatives = np.array([4, 2, 2])
+    window = w2v.skipgram_negative_sampling_window(W_in, W_out, np.array(inputs), 4, negatives)
+    pairs = [w2v.skipgram_negative_sampling(W_in, W_out, c, 4, negatives) for c in inputs]
+    assert window[0] == pytest.approx(sum(p[0] for p in pairs), rel=1e-12)
+    for k in (1, 2):
+        np.testing.assert_allclose(window[k], sum(p[k] for p in pairs), rtol=1e-12, atol=1e-14)
+    W_inner = _params(11, inner=True)[1]
+    window = w2v.skipgram_hierarchical_softmax_window(W_in, W_inner, np.array(inputs), PATH_POINTS, PATH_CODES)
+    pairs = [w2v.skipgram_hierarchical_softmax(W_in, W_inner, c, PATH_POINTS, PATH_CODES) for c in inputs]
+    assert window[0] == pytest.approx(sum(p[0] for p in pairs), rel=1e-12)
+    for k in (1, 2):
+        np.testing.assert_allclose(window[k], sum(p[k] for p in pairs), rtol=1e-12, atol=1e-14)

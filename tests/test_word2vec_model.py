@@ -36,6 +36,7 @@ def synthetic_file(tmp_path_factory):
     (dict(window=0), "window"), (dict(vector_size=0), "vector_size"), (dict(alpha=-0.1), "alpha"),
     (dict(negative=0, hs=0), "negative=0 with hs=0"), (dict(epochs=0), "epochs"),
     (dict(loss="bogus"), "loss"), (dict(min_alpha=1.0), "min_alpha"),
+    (dict(sg=1, batched=True, shared_negatives=False), "shared_negatives=True"),
 ])
 def test_bad_hyperparameters_are_one_sentence_errors(bad, fragment):
     with pytest.raises(WordvecError, match=fragment) as info:
@@ -63,7 +64,8 @@ def test_initial_loss_matches_theory():
 
 
 @pytest.mark.parametrize("options", [dict(sg=1), dict(sg=0), dict(sg=1, hs=1, negative=0),
-                                     dict(sg=0, hs=1, negative=3, cbow_mean=0)])
+                                     dict(sg=0, hs=1, negative=3, cbow_mean=0),
+                                     dict(sg=1, batched=True), dict(sg=1, hs=1, negative=2, batched=True)])
 def test_one_worker_is_bitwise_deterministic(options, small_chunks):
     sentences = _sentences()
     a = Word2Vec(sentences, seed=5, **SMALL, **options)
@@ -167,7 +169,8 @@ def test_history_and_callbacks():
     assert all(np.isfinite(h["loss"]) and h["loss"] > 0 for h in model.history)
 
 
-@pytest.mark.parametrize("options", [dict(sg=1), dict(sg=0, alpha=0.05)])
+@pytest.mark.parametrize("options", [dict(sg=1), dict(sg=0, alpha=0.05), dict(sg=1, batched=True),
+                                     dict(sg=1, deterministic=True)])
 def test_learns_the_synthetic_analogies(synthetic_file, options):
     model = Word2Vec(corpus_file=str(synthetic_file), vector_size=32, window=5, min_count=2, epochs=5,
                      workers=2, progress=False, **options)
@@ -176,3 +179,44 @@ def test_learns_the_synthetic_analogies(synthetic_file, options):
     correct = sum(model.wv.most_similar(positive=[b, c], negative=[a], topn=1)[0][0] == d
                   for a, b, c, d in questions)
     assert correct / len(questions) > 0.5
+
+
+@pytest.fixture
+def small_rounds(monkeypatch, small_chunks):
+    """Merges every 2 chunks of ~100 tokens, so that an epoch has many rounds."""
+    monkeypatch.setattr(word2vec_module.word2vec_sync, "SYNC_CHUNKS", 2)
+
+
+@pytest.mark.parametrize("options", [dict(sg=1, batched=True), dict(sg=0, hs=1, negative=2)])
+def test_deterministic_two_workers_are_bitwise_reproducible(synthetic_file, small_rounds, options):
+    runs = [Word2Vec(corpus_file=str(synthetic_file), vector_size=16, min_count=2, epochs=2, workers=2,
+                     seed=4, deterministic=True, progress=False, **options) for _ in range(3)]
+    for run in runs[1:]:
+        assert np.array_equal(run.wv.vectors, runs[0].wv.vectors)
+        assert [h["loss"] for h in run.history] == [h["loss"] for h in runs[0].history]
+    assert runs[0].history[-1]["loss"] < runs[0].history[0]["loss"]  # it learns
+    other_seed = Word2Vec(corpus_file=str(synthetic_file), vector_size=16, min_count=2, epochs=2, workers=2,
+                          seed=5, deterministic=True, progress=False, **options)
+    assert not np.array_equal(other_seed.wv.vectors, runs[0].wv.vectors)
+
+
+def test_deterministic_changes_nothing_for_one_worker_and_hogwild_uses_no_replicas(monkeypatch, small_rounds):
+    sentences = _sentences()
+    plain = Word2Vec(sentences, seed=2, **SMALL)
+    deterministic = Word2Vec(sentences, seed=2, deterministic=True, **SMALL)
+    assert np.array_equal(plain.wv.vectors, deterministic.wv.vectors)
+
+    def no_replicas(*args):
+        raise AssertionError("the default (Hogwild) mode must not shard")
+
+    monkeypatch.setattr(word2vec_module.word2vec_sync, "shard_workers", no_replicas)
+    hogwild = Word2Vec(sentences, seed=2, **dict(SMALL, workers=2))
+    assert all(np.isfinite(h["loss"]) for h in hogwild.history)
+
+
+def test_shard_rounds_give_each_worker_consecutive_blocks():
+    from wordvec.models.word2vec_sync import shard_rounds
+
+    rounds = shard_rounds([5, 3, 0, 4, 1, 2, 6], workers=2, chunks_per_block=2)
+    assert rounds == [[[5, 3], [0, 4]], [[1, 2], [6]]]
+    assert shard_rounds([0, 1], workers=3, chunks_per_block=4) == [[[0, 1], [], []]]

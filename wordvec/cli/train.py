@@ -78,6 +78,12 @@ def register(subparsers):
     w2v.add_argument("--no-shuffle", action="store_true",
                      help="train the corpus in file order every epoch, as gensim and word2vec.c do "
                           "(default: a fresh seeded order of ~20k-token chunks each epoch)")
+    w2v.add_argument("--batched", action="store_true",
+                     help="skip-gram: train each window as one step on small dense products "
+                          "(HogBatch; negatives shared across the window)")
+    w2v.add_argument("--deterministic", action="store_true",
+                     help="bitwise reproducible with several workers: fixed shards in private "
+                          "replicas, merged in a fixed order (same seed and --workers, same vectors)")
     sub = parser.add_argument_group("subword vectors, fastText's model (--model sg|cbow --subwords)")
     sub.add_argument("--subwords", action="store_true",
                      help="add character n-grams to each word's input vector, so that a native save "
@@ -149,7 +155,8 @@ def word2vec_options(args):
         max_vocab_size=args.max_vocab_size, loss="softmax" if args.loss == "softmax" else None,
         progress=not args.no_progress, lowercase=args.lowercase,
         max_document_length=args.max_document_length, shuffle=not args.no_shuffle,
-        subwords=args.subwords, min_n=args.min_n, max_n=args.max_n, bucket=args.bucket)
+        subwords=args.subwords, min_n=args.min_n, max_n=args.max_n, bucket=args.bucket,
+        batched=args.batched, deterministic=args.deterministic)
 
 
 def corpus_fingerprint(args):

@@ -129,6 +129,15 @@ def dot_row(x, W, row):
     return total
 
 
+@jit_fast
+def dot_rows(A, a, W, row):
+    """A[a] . W[row]"""
+    total = np.float32(0.0)
+    for i in range(A.shape[1]):
+        total += A[a, i] * W[row, i]
+    return total
+
+
 @jit_inline
 def axpy_from_row(scale, W, row, y):
     """y += scale * W[row]"""
@@ -186,7 +195,7 @@ def negative_sampling_update(h, W_out, target, negatives, alpha, neu1e, coeff):
 
 
 @jit
-def hierarchical_softmax_update(h, W_inner, points, codes, length, alpha, neu1e):
+def hierarchical_softmax_update(h, W_inner, points, codes, word, length, alpha, neu1e):
     """Reference: ``wordvec.math.word2vec.hierarchical_softmax_output`` (seed 002).
 
     A path never visits a node twice and ``h`` does not change until the caller adds
@@ -197,8 +206,8 @@ def hierarchical_softmax_update(h, W_inner, points, codes, length, alpha, neu1e)
     linear = 0.0
     product = 1.0
     for l in range(length):
-        node = points[l]
-        label = 1.0 - codes[l]
+        node = points[word, l]
+        label = 1.0 - codes[word, l]
         s, one_plus_e, lin = logistic_term(np.float64(dot_row(h, W_inner, node)), label)
         linear += lin
         product *= one_plus_e
@@ -238,8 +247,8 @@ def output_update(h, target, mode, W_out, W_inner, points, codes, lengths, negat
     """All output layers selected by ``mode`` for one example; returns the loss."""
     loss = 0.0
     if mode & HIERARCHICAL_SOFTMAX:
-        loss += hierarchical_softmax_update(h, W_inner, points[target], codes[target],
-                                            lengths[target], alpha, neu1e)
+        loss += hierarchical_softmax_update(h, W_inner, points, codes, target, lengths[target],
+                                            alpha, neu1e)
     if mode & NEGATIVE_SAMPLING:
         loss += negative_sampling_update(h, W_out, target, negatives, alpha, neu1e, coeff)
     if mode & FULL_SOFTMAX:
@@ -254,10 +263,11 @@ def output_update(h, target, mode, W_out, W_inner, points, codes, lengths, negat
 
 @jit
 def skipgram_step(W_in, input_word, output_word, mode, W_out, W_inner, points, codes, lengths,
-                  negatives, alpha, neu1e, coeff):
+                  negatives, alpha, h, neu1e, coeff):
     """One skip-gram example: h = W_in[input_word]; W_in[input_word] += neu1e."""
-    neu1e[:] = 0.0
-    h = W_in[input_word]
+    for i in range(neu1e.shape[0]):  # h: a copy of the input row (a view would take a
+        neu1e[i] = 0.0                # reference on W_in's memory block: an atomic add
+        h[i] = W_in[input_word, i]    # on a cache line both threads hit, per pair)
     loss = output_update(h, output_word, mode, W_out, W_inner, points, codes, lengths,
                          negatives, alpha, neu1e, coeff)
     axpy_to_row(np.float32(1.0), neu1e, W_in, input_word)
@@ -289,14 +299,91 @@ def cbow_step(W_in, context, n_context, output_word, mean, mode, W_out, W_inner,
 
 
 # ---------------------------------------------------------------------------------------
+# Skip-gram, one window at a time (batched=True; reference: *_window in math/word2vec)
+# ---------------------------------------------------------------------------------------
+
+
+@jit
+def batched_logistic_update(H, n, W, rows, labels, r, alpha, E, G, acc):
+    """Reference: ``wordvec.math.word2vec.batched_logistic_output`` (Ji et al. 2016).
+
+    The n hidden rows ``H[:n]`` against the r output rows ``W[rows[:r]]``: scores
+    S = H O^T, then ``E += -alpha dJ/dH = G O`` from the rows before the step, then
+    ``O += G^T H`` (G = -alpha dJ/dS), each output row written once with its rank-n
+    update summed in ``acc``.  A repeated row gets both updates, as in the reference.
+    ``G`` is a float32 buffer of at least n x r.
+    """
+    D = H.shape[1]
+    loss = 0.0
+    for c in range(n):  # S = H O^T, G = -alpha (sigma(S) - labels)
+        linear = 0.0
+        product = 1.0
+        for l in range(r):
+            s, one_plus_e, lin = logistic_term(np.float64(dot_rows(H, c, W, rows[l])), labels[l])
+            linear += lin
+            product *= one_plus_e
+            G[c, l] = alpha * (labels[l] - s)
+        loss += linear + np.log(product)
+    for c in range(n):  # E += G O, from the rows before the step
+        for l in range(r):
+            g, row = G[c, l], rows[l]
+            for i in range(D):
+                E[c, i] += g * W[row, i]
+    for l in range(r):  # O += G^T H: one write per output row
+        row = rows[l]
+        for i in range(D):
+            acc[i] = 0.0
+        for c in range(n):
+            g = G[c, l]
+            for i in range(D):
+                acc[i] += g * H[c, i]
+        for i in range(D):
+            W[row, i] += acc[i]
+    return loss
+
+
+@jit
+def skipgram_window_step(W_in, context, n, output_word, mode, W_out, W_inner, points, codes, lengths,
+                         negatives, alpha, H, E, G, rows, labels, acc):
+    """One window of skip-gram as one step: the n input words ``context[:n]`` all predict
+    ``output_word`` with the same negatives (or the same Huffman path), every term read
+    at the parameters before the window.  Reference:
+    ``wordvec.math.word2vec.skipgram_*_window``.  Buffers: H, E (>= n x D), G (>= n x R),
+    rows, labels (>= R), acc (D), R the longest path or K + 1.
+    """
+    D = W_in.shape[1]
+    for c in range(n):  # the input rows before the step (a repeated word: both read it)
+        for i in range(D):
+            H[c, i] = W_in[context[c], i]
+            E[c, i] = 0.0
+    loss = 0.0
+    if mode & HIERARCHICAL_SOFTMAX:
+        r = lengths[output_word]
+        for l in range(r):
+            rows[l] = points[output_word, l]
+            labels[l] = 1.0 - codes[output_word, l]
+        loss += batched_logistic_update(H, n, W_inner, rows, labels, r, alpha, E, G, acc)
+    if mode & NEGATIVE_SAMPLING:
+        r = negatives.shape[0] + 1
+        rows[0], labels[0] = output_word, 1.0
+        for k in range(negatives.shape[0]):
+            rows[k + 1], labels[k + 1] = negatives[k], 0.0
+        loss += batched_logistic_update(H, n, W_out, rows, labels, r, alpha, E, G, acc)
+    for c in range(n):
+        for i in range(D):
+            W_in[context[c], i] += E[c, i]
+    return loss
+
+
+# ---------------------------------------------------------------------------------------
 # The training loop over a chunk of documents
 # ---------------------------------------------------------------------------------------
 
 
 @jit
 def train_chunk(ids, offsets, doc_begin, doc_end, W_in, W_out, W_inner, points, codes, lengths,
-                keep, noise, sg, mode, cbow_mean, window, negative, share_negatives, alpha,
-                min_alpha, words_before, total_words, seed):
+                keep, noise, sg, mode, cbow_mean, window, negative, share_negatives, batched,
+                alpha, min_alpha, words_before, total_words, seed):
     """Train documents ``doc_begin..doc_end-1``; return (loss, [words, examples]).
 
     ``words_before``: tokens of the whole run (all epochs, before subsampling) trained
@@ -310,6 +397,8 @@ def train_chunk(ids, offsets, doc_begin, doc_end, W_in, W_out, W_inner, points, 
     still takes exactly the reference step; only the draws are shared across the
     window, so the output rows stay in L1 cache (Ji et al. 2016 share them the same
     way).  About 1.5-2x faster; see ``benchmarks/`` for the quality comparison.
+    ``batched`` (skip-gram, not full softmax): train each window as one step on its
+    summed loss (:func:`skipgram_window_step`, HogBatch), negatives shared across it.
     ``words`` counts every token of the documents before subsampling.
     """
     D = W_in.shape[1]
@@ -327,6 +416,13 @@ def train_chunk(ids, offsets, doc_begin, doc_end, W_in, W_out, W_inner, points, 
         longest = max(longest, offsets[d + 1] - offsets[d])
     sentence = np.zeros(longest, dtype=np.int32)
     context = np.zeros(2 * window, dtype=np.int32)
+    batch = sg and batched and not mode & FULL_SOFTMAX
+    width = max(points.shape[1], negative + 1) if batch else 1
+    H = np.zeros((2 * window if batch else 1, D), dtype=np.float32)
+    E = np.zeros_like(H)
+    G = np.zeros((H.shape[0], width), dtype=np.float32)
+    rows = np.zeros(width, dtype=np.int64)
+    labels = np.zeros(width, dtype=np.float64)
 
     loss = 0.0
     stats = np.zeros(2, dtype=np.int64)
@@ -350,9 +446,21 @@ def train_chunk(ids, offsets, doc_begin, doc_end, W_in, W_out, W_inner, points, 
             hi = min(n, i + reach + 1)
             word = sentence[i]
             if sg:
-                if share_negatives:  # one draw serves every pair predicting this word
+                if share_negatives or batch:  # one draw serves every pair predicting this word
                     for k in range(negatives.shape[0]):
                         negatives[k] = draw_alias(noise, state)
+                if batch:
+                    m = 0
+                    for j in range(lo, hi):
+                        if j != i:
+                            context[m] = sentence[j]
+                            m += 1
+                    if m > 0:
+                        loss += skipgram_window_step(W_in, context, m, word, mode, W_out, W_inner,
+                                                     points, codes, lengths, negatives, lr, H, E, G,
+                                                     rows, labels, neu1)
+                        stats[STAT_EXAMPLES] += m
+                    continue
                 for j in range(lo, hi):
                     if j == i:
                         continue
@@ -360,7 +468,7 @@ def train_chunk(ids, offsets, doc_begin, doc_end, W_in, W_out, W_inner, points, 
                         for k in range(negatives.shape[0]):
                             negatives[k] = draw_alias(noise, state)
                     loss += skipgram_step(W_in, sentence[j], word, mode, W_out, W_inner, points,
-                                          codes, lengths, negatives, lr, neu1e, coeff)
+                                          codes, lengths, negatives, lr, neu1, neu1e, coeff)
                     stats[STAT_EXAMPLES] += 1
             else:
                 m = 0
@@ -376,3 +484,26 @@ def train_chunk(ids, offsets, doc_begin, doc_end, W_in, W_out, W_inner, points, 
                                   codes, lengths, negatives, lr, neu1, neu1e, coeff)
                 stats[STAT_EXAMPLES] += 1
     return loss, stats
+
+
+# ---------------------------------------------------------------------------------------
+# Deterministic multi-threaded training: merging the workers' replicas
+# ---------------------------------------------------------------------------------------
+
+
+@jit
+def merge_replicas(W, replicas, base, begin, end):
+    """Rows ``begin..end-1``: W <- W + sum_k (replicas[k] - base), the k in order; then
+    base and every replica <- W (``wordvec.models.word2vec_sync``).  Each element's
+    result depends only on that element's operands, in a fixed order: bitwise
+    reproducible however the rows are split between threads."""
+    for r in range(begin, end):
+        for i in range(W.shape[1]):
+            b = base[r, i]
+            w = W[r, i]
+            for k in range(replicas.shape[0]):
+                w += replicas[k, r, i] - b
+            W[r, i] = w
+            base[r, i] = w
+            for k in range(replicas.shape[0]):
+                replicas[k, r, i] = w

@@ -187,6 +187,86 @@ def cbow_hierarchical_softmax(W_in, W_inner, context, points, codes, mean=True):
     return _cbow(W_in, context, mean, lambda h: hierarchical_softmax_output(h, W_inner, points, codes))
 
 
+# ----------------------------------------------------------------------------------------
+# Skip-gram, one window at a time (HogBatch): the pairs of a window share the output rows
+# ----------------------------------------------------------------------------------------
+
+
+def batched_logistic_output(H, W_out, rows, labels):
+    """The logistic terms of a whole window at once: C hidden vectors against R output rows.
+
+    Every row of ``H`` (C x D) meets every output row ``W_out[rows]`` (R x D) in one
+    logistic regression with label ``labels[r]`` (1 or 0).  In matrix form (Ji et al.
+    2016, "Parallelizing Word2Vec in Shared and Distributed Memory", HogBatch):
+
+        S  = H O^T                       scores            (C x R),  O = W_out[rows]
+        J  = -Σ_{c,r} log σ((2 y_r - 1) S_cr)
+        G  = σ(S) - 1 y^T                dJ/dS             (C x R)
+        dJ/dH = G O                      seed 004 (2.1), one row per hidden vector
+        dJ/dO = G^T H                    seed 004 (2.2), a rank-C update of the R rows
+
+    A row listed twice in ``rows`` (a negative equal to the target, a repeated negative)
+    gets the sum of its updates (``np.add.at``), as in :func:`negative_sampling_output`.
+    Shapes: H (C, D), W_out (V, D), rows (R,), labels (R,) -> loss, dH (C, D), dW_out (V, D).
+    """
+    rows = np.asarray(rows, dtype=np.int64)
+    labels = np.asarray(labels, dtype=np.float64)
+    O = W_out[rows]                                      # (R, D)
+    S = H @ O.T                                          # (C, R): the small dense product
+    loss = -np.sum(log_sigmoid((2.0 * labels - 1.0) * S))
+    G = sigmoid(S) - labels                              # dJ/dS, labels broadcast over rows
+    dH = G @ O                                           # (2.1) for every hidden vector
+    dW_out = np.zeros_like(W_out)
+    np.add.at(dW_out, rows, G.T @ H)                     # (2.2), repeats summed
+    return float(loss), dH, dW_out
+
+
+def _skipgram_window(W_in, inputs, rows, labels, W_second):
+    inputs = np.asarray(inputs, dtype=np.int64)
+    loss, dH, d_second = batched_logistic_output(W_in[inputs], W_second, rows, labels)
+    dW_in = np.zeros_like(W_in)
+    np.add.at(dW_in, inputs, dH)                         # a word twice in the window: both
+    return loss, dW_in, d_second
+
+
+def skipgram_negative_sampling_window(W_in, W_out, inputs, output_word, negatives):
+    """Skip-gram with negative sampling over one window whose pairs share their negatives.
+
+    J = Σ_c [ -log σ(v'_o^T v_c) - Σ_k log σ(-v'_k^T v_c) ]  over the window's input
+    words c (seed 002 "Negative Sampling", skip-gram objective, summed over the pairs
+    that predict the same output word o with the same K negatives), computed as the
+    (C x (1+K)) product of :func:`batched_logistic_output`.
+
+    The batched step is ``W <- W - alpha dJ/dW`` with dJ/dW taken at the parameters
+    before the window: every pair reads the output rows v'_o, v'_k as they were before
+    any pair of the window moved them.  The sequential per-pair steps
+    (:func:`skipgram_negative_sampling` once per pair, the kernels' ``batched=False``)
+    instead let pair c+1 read the rows already moved by pairs 1..c, and, when a word
+    occurs twice in the window, its input row too.  The two differ by O(alpha^2) per
+    window -- the staleness HogBatch accepts to turn C x (1+K) dot products and row
+    updates into three small dense products.  Equal to the sum of the per-pair
+    reference gradients at fixed parameters (tested).
+    Returns (loss, dW_in (V, D), dW_out (V, D)).
+    """
+    rows = np.concatenate(([output_word], np.asarray(negatives, dtype=np.int64)))
+    labels = np.zeros(rows.size)
+    labels[0] = 1.0
+    return _skipgram_window(W_in, inputs, rows, labels, W_out)
+
+
+def skipgram_hierarchical_softmax_window(W_in, W_inner, inputs, points, codes):
+    """Skip-gram with hierarchical softmax over one window: every input word c predicts
+    the same output word, so every pair walks the same Huffman path (``points``,
+    ``codes``).  J = Σ_c -Σ_l log σ((1 - 2 code_l) θ_l^T v_c) (seed 002 "Hierarchical
+    Softmax"), the (C x L) product of :func:`batched_logistic_output` with labels
+    1 - code_l.  Same batched step and the same staleness as
+    :func:`skipgram_negative_sampling_window`: all pairs read the path's node vectors as
+    they were before the window.  Returns (loss, dW_in, dW_inner).
+    """
+    labels = 1.0 - np.asarray(codes, dtype=np.float64)
+    return _skipgram_window(W_in, inputs, np.asarray(points, dtype=np.int64), labels, W_inner)
+
+
 def cbow_step(W_in, second, context, grads, alpha, mean=True):
     """word2vec's CBOW update for one example, given its gradients ``grads = (dW_in, dW_second)``.
 

@@ -40,7 +40,7 @@ from wordvec.errors import TrainingError, WordvecError
 from wordvec.history import append_epoch
 from wordvec.kernels import word2vec as kernels
 from wordvec.memory import release_compiler_pages
-from wordvec.models import word2vec_io
+from wordvec.models import word2vec_io, word2vec_sync
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +48,7 @@ CHUNK_WORDS = 20_000
 HYPERPARAMETERS = ("vector_size", "window", "min_count", "sg", "hs", "negative", "ns_exponent",
                    "cbow_mean", "sample", "alpha", "min_alpha", "epochs", "workers", "seed",
                    "max_vocab_size", "loss", "lowercase", "max_document_length", "shared_negatives",
-                   "shuffle")
+                   "shuffle", "batched", "deterministic")
 HYPERPARAMETERS += ("subwords", "min_n", "max_n", "bucket")  # subword (fastText) model
 
 
@@ -74,6 +74,16 @@ class Word2Vec:
     is then a ``SubwordKeyedVectors`` that also gives vectors for unseen words.
     ``cbow_mean`` applies to the bag of rows (fastText averages it).
 
+    ``batched`` (skip-gram): train each window as ONE step on the summed loss of its
+    pairs, all read at the parameters before the window -- small dense products
+    (contexts x output rows) instead of per-pair steps (Ji et al. 2016, HogBatch;
+    ``wordvec.math.word2vec.skipgram_*_window``).  No effect on CBOW.
+
+    ``deterministic``: with ``workers > 1``, each worker trains fixed shards in a private
+    replica, merged in a fixed order every few chunks (``wordvec.models.word2vec_sync``):
+    the same seed and number of workers give bitwise identical vectors whatever the
+    thread timing.  ``False`` (default): Hogwild, lock-free shared updates.
+
     ``shuffle``: train each epoch's chunks of about 20k tokens (whole documents) in a
     fresh seeded order (:mod:`wordvec.schedule`); ``False`` keeps the corpus order every
     epoch, as gensim and word2vec.c do.
@@ -83,8 +93,8 @@ class Word2Vec:
                  sg=0, hs=0, negative=5, ns_exponent=0.75, cbow_mean=1, sample=1e-3, alpha=0.025,
                  min_alpha=0.0001, epochs=5, workers=None, seed=1, max_vocab_size=None, loss=None,
                  progress=True, callbacks=(), lowercase=False, max_document_length=10_000,
-                 cache_dir=None, shared_negatives=True, shuffle=True, subwords=False, min_n=3, max_n=6,
-                 bucket=2_000_000):
+                 cache_dir=None, shared_negatives=True, shuffle=True, batched=False,
+                 deterministic=False, subwords=False, min_n=3, max_n=6, bucket=2_000_000):
         if loss == "ns":
             hs, loss = 0, None
         elif loss == "hs":
@@ -98,6 +108,7 @@ class Word2Vec:
         self.lowercase, self.max_document_length = lowercase, max_document_length
         self.progress, self.callbacks, self.cache_dir = progress, tuple(callbacks), cache_dir
         self.shared_negatives, self.shuffle = bool(shared_negatives), bool(shuffle)
+        self.batched, self.deterministic = bool(batched), bool(deterministic)
         self.subwords, self.min_n, self.max_n, self.bucket = bool(subwords), min_n, max_n, bucket
         self._validate()
         self.vocab = None
@@ -138,6 +149,11 @@ class Word2Vec:
              f"min_alpha must be between 0 and alpha ({self.alpha}), not {self.min_alpha}")
         need(math.isfinite(self.sample) and self.sample >= 0, f"sample must be >= 0, not {self.sample}")
         need(math.isfinite(self.ns_exponent), f"ns_exponent must be a number, not {self.ns_exponent}")
+        need(not (self.batched and self.sg and self.negative > 0 and not self.shared_negatives),
+             "batched=True shares one draw of negatives across each window, so it needs "
+             "shared_negatives=True; pass batched=False to draw negatives per pair")
+        need(not (self.subwords and (self.batched or self.deterministic)),
+             "subwords=True has its own kernels, which have no batched or deterministic mode yet")
         if self.subwords:
             from wordvec.subword import check_ngram_settings
 
@@ -350,7 +366,7 @@ def load_kernels(text=True, subwords=False):
         W_in=tiny, W_out=tiny, W_inner=tiny, points=np.zeros((1, 1), np.int32),
         codes=np.zeros((1, 1), np.uint8), lengths=np.zeros(1, np.int32), keep=np.ones(1, np.float32),
         noise=np.zeros(1, np.uint64), sg=1, mode=kernels.NEGATIVE_SAMPLING, cbow_mean=True, window=1,
-        negative=1, share_negatives=True, alpha=0.025, min_alpha=0.0001, words_before=0,
+        negative=1, share_negatives=True, batched=False, alpha=0.025, min_alpha=0.0001, words_before=0,
         total_words=1, seed=np.uint64(0))
     if subwords:
         from wordvec.kernels import subword as subword_kernels
@@ -392,12 +408,16 @@ class _EpochRunner:
         self.W_out = model.W_out if model.W_out.shape[0] else np.zeros((1, D), np.float32)
         self.W_inner = model.W_inner if model.W_inner.shape[0] else np.zeros((1, D), np.float32)
 
-    def _chunk(self, index, words_before, epoch):
+    def trained_matrices(self):
+        """The matrices training writes: W_in, W_out, W_inner (or their 1-row stand-ins)."""
+        return [self.model.W_in, self.W_out, self.W_inner]
+
+    def _chunk(self, index, words_before, epoch, matrices=None):
         begin, end = int(self.bounds[index]), int(self.bounds[index + 1])
         return self._train_documents(begin, end, int(words_before),
-                                     np.uint64(schedule.chunk_seed(self.model.seed, epoch, index)))
+                                     np.uint64(schedule.chunk_seed(self.model.seed, epoch, index)), matrices)
 
-    def _train_documents(self, begin, end, words_before, seed):
+    def _train_documents(self, begin, end, words_before, seed, matrices=None):
         m = self.model
         if m.subwords:
             from wordvec.kernels import subword as subword_kernels
@@ -408,10 +428,12 @@ class _EpochRunner:
                 int(m.sg), int(m.mode), bool(m.cbow_mean), int(m.window), int(m.negative),
                 bool(m.shared_negatives), float(m.alpha), float(m.min_alpha), words_before,
                 int(m.planned_words), seed)
+        W_in, W_out, W_inner = matrices or self.trained_matrices()
         return kernels.train_chunk(
-            self.ids, self.offsets, begin, end, m.W_in, self.W_out, self.W_inner, self.points,
+            self.ids, self.offsets, begin, end, W_in, W_out, W_inner, self.points,
             self.codes, self.lengths, self.keep, self.noise, int(m.sg), int(m.mode), bool(m.cbow_mean),
-            int(m.window), int(m.negative), bool(m.shared_negatives), float(m.alpha), float(m.min_alpha),
+            int(m.window), int(m.negative), bool(m.shared_negatives), bool(m.batched), float(m.alpha),
+            float(m.min_alpha),
             words_before, int(m.planned_words), seed)
 
     def train_documents_at(self, begin, end, words_before, seed):
@@ -482,8 +504,15 @@ class _EpochRunner:
                     return
                 results.put((index, loss, chunk_stats))
 
+        targets, release = [work] * min(m.workers, n_chunks), stop.set
+        sharded = m.deterministic and len(targets) > 1
+        if sharded:  # fixed shards, replicas merged in order; no checkpoint inside a round
+            if received:
+                raise WordvecError("deterministic=True with several workers cannot resume inside an "
+                                   "epoch yet; resume with workers=1 or from an epoch's end")
+            targets, release = word2vec_sync.shard_workers(self, order, words_before, epoch, results, stop)
         started = time.perf_counter()
-        threads = [threading.Thread(target=work, daemon=True) for _ in range(min(m.workers, n_chunks))]
+        threads = [threading.Thread(target=target, daemon=True) for target in targets]
         for thread in threads:
             thread.start()
 
@@ -503,13 +532,13 @@ class _EpochRunner:
             self.encoded.release_pages()
             return None
 
-        failure = None
+        failure, completed = None, False
         try:
             while received < n_chunks and failure is None:
                 index, loss, chunk_stats = results.get()
                 received += 1
                 failure = record(index, loss, chunk_stats)
-                checkpointer = m.checkpointer
+                checkpointer = None if sharded else m.checkpointer
                 if failure is None and checkpointer is not None and checkpointer.advance(
                         int(stats[index, kernels.STAT_WORDS])):
                     with lock:  # no chunk starts until the checkpoint is written
@@ -520,8 +549,11 @@ class _EpochRunner:
                             checkpointer.advance(int(stats[index, kernels.STAT_WORDS]))
                         if failure is None:
                             self._checkpoint(checkpointer, epoch, order[:received], losses, stats)
+            completed = failure is None
         finally:
             stop.set()
+            if not completed:  # else the deterministic workers finish their last merge
+                release()
             for thread in threads:
                 thread.join()
         if failure is not None:
