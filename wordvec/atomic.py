@@ -18,7 +18,9 @@ import json
 import logging
 import os
 import shutil
+import signal
 import tempfile
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -33,8 +35,14 @@ def atomic_write(path, mode="wb", encoding=None):
     directory = os.path.dirname(os.path.abspath(path))
     os.makedirs(directory, exist_ok=True)
     remove_stale_temporaries(directory, os.path.basename(path))
-    fd, tmp = tempfile.mkstemp(prefix=_temporary_prefix(os.path.basename(path)), suffix=".tmp", dir=directory)
+    held = _hold_interrupts()
     try:
+        fd, tmp = tempfile.mkstemp(prefix=_temporary_prefix(os.path.basename(path)), suffix=".tmp", dir=directory)
+    except BaseException:
+        _release_interrupts(held)
+        raise
+    try:
+        _release_interrupts(held)  # a Ctrl-C held back lands here, where the cleanup below sees it
         os.fchmod(fd, 0o666 & ~current_umask())  # mkstemp makes files private (0600); use the usual mode
         with os.fdopen(fd, mode, encoding=encoding) as handle:
             yield handle
@@ -45,6 +53,20 @@ def atomic_write(path, mode="wb", encoding=None):
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+
+
+def _hold_interrupts():
+    """Hold SIGINT back (main thread, POSIX) while a temporary is created, so a Ctrl-C
+    cannot land between its creation and the ``try`` whose cleanup removes it; returns
+    what ``_release_interrupts`` restores."""
+    if hasattr(signal, "pthread_sigmask") and threading.current_thread() is threading.main_thread():
+        return signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    return None
+
+
+def _release_interrupts(held):
+    if held is not None:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
 def current_umask():
@@ -164,8 +186,14 @@ def atomic_directory(path, check_replaceable=None):
     if check_replaceable is not None:
         check_existing(path, check_replaceable)  # before the work, not only at the swap
     remove_stale_temporaries(parent, path.name)
-    tmp = Path(tempfile.mkdtemp(prefix=_temporary_prefix(path.name), dir=parent))
+    held = _hold_interrupts()
     try:
+        tmp = Path(tempfile.mkdtemp(prefix=_temporary_prefix(path.name), dir=parent))
+    except BaseException:
+        _release_interrupts(held)
+        raise
+    try:
+        _release_interrupts(held)  # a Ctrl-C held back lands here, where the cleanup below sees it
         os.chmod(tmp, 0o777 & ~current_umask())  # mkdtemp makes it private (0700)
         yield tmp
         with _directory_lock(parent):
