@@ -66,6 +66,17 @@ def test_language_model_estimate_counts_its_parameters(cell, tie):
     assert plan.arrays["optimizer state"] == 2 * plan.arrays["parameters"]
 
 
+@pytest.mark.parametrize("tie", [False, True])
+def test_attention_language_model_estimate_counts_its_parameters(tie):
+    from wordvec.models.attention_lm import AttentionLM
+
+    vocab = LMVocab.build(["hello world", "help"], "char")
+    model = AttentionLM(vocab, hidden_size=11, embedding_size=6, blocks=2, context=5, tie_embeddings=tie)
+    plan = model.estimate_memory(batch_size=4)
+    assert plan.arrays["parameters"] == sum(p.nbytes for p in model.params.values())
+    assert plan.arrays["optimizer state"] == 2 * plan.arrays["parameters"]
+
+
 def test_window_classifier_estimate_counts_its_embeddings():
     model = WindowClassifier(["O", "PER"], words=["a", "b", "c"], vector_size=6, hidden=4)
     plan = model.estimate_memory()

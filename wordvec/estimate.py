@@ -241,6 +241,23 @@ def rnnlm(V, cell, hidden, embedding, tie, itemsize=FLOAT32, batch_size=32, bptt
                           arrays, floor=FLOOR_PLAIN)
 
 
+def attention_lm(V, hidden, embedding, blocks, context, tie, itemsize=FLOAT32, batch_size=32, optimizer="adam"):
+    """``AttentionLM``: parameters (embeddings, positions, per block three D x D
+    projections, the D x F feed-forward pair and two layer norms), gradients, Adam's
+    moments, and one batch of activations: per block and position the normalised inputs,
+    Q, K, V, the attention output and the feed-forward layer, plus the T x T weights."""
+    D, F, T = embedding, hidden, context
+    count = V * D + T * D + blocks * (3 * D * D + 2 * D * F + F + 5 * D) + 2 * D + V + (0 if tie else V * D)
+    parameters = count * itemsize
+    positions = batch_size * T
+    arrays = {"parameters": parameters, "gradients": parameters,
+              "optimizer state": 2 * parameters if optimizer == "adam" else 0,
+              "activations of one batch": blocks * positions * (10 * D + 2 * F + T) * itemsize,
+              "output probabilities": positions * V * itemsize}
+    return MemoryEstimate(f"self-attention language model, {V:,} tokens, {blocks} blocks, "
+                          f"embedding {D}, feed-forward {F}, context {T}", arrays, floor=FLOOR_PLAIN)
+
+
 def window_classifier(V, D, window_width, hidden, classes, case_size, batch_size):
     """Window classifier: E and the case table, the weights, AdaGrad accumulators for all
     of them, and one batch of concatenated windows."""

@@ -17,6 +17,7 @@ token history, and the model re-reads the last ``context`` tokens at every step)
 
 import numpy as np
 
+from wordvec import estimate
 from wordvec.errors import WordvecError
 from wordvec.math.attention import (
     BLOCK_PARAMS,
@@ -65,10 +66,18 @@ class AttentionLM(LanguageModel):
         self.config = dict(cell=cell, hidden_size=int(hidden_size), embedding_size=int(embedding_size),
                            blocks=int(blocks), context=int(context), tie_embeddings=bool(tie_embeddings),
                            dropout=float(dropout), seed=int(seed), dtype=str(np.dtype(dtype)))
+        estimate.check_fits(self.estimate_memory(), "lower the sizes, the blocks or the context")
         self.params = self._init_params(len(vocab), np.random.default_rng(seed))
         self.history = []  # one dict per epoch (see lm_training)
         self.steps = []  # one (update, loss, gradient norm before clipping) per update
         self.training_state = {}
+
+    def estimate_memory(self, batch_size=32, optimizer="adam"):
+        """What this model and its training allocate: a :class:`wordvec.estimate.MemoryEstimate`."""
+        c = self.config
+        return estimate.attention_lm(len(self.vocab), c["hidden_size"], c["embedding_size"], c["blocks"],
+                                     c["context"], c["tie_embeddings"], np.dtype(c["dtype"]).itemsize,
+                                     batch_size, optimizer)
 
     def _init_params(self, V, rng):
         c = self.config

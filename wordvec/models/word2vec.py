@@ -168,11 +168,11 @@ class Word2Vec:
             kernels.NEGATIVE_SAMPLING if self.negative > 0 else 0)
 
     def describe(self):
-        """Short name of the configuration, e.g. 'sg-ns', 'cbow-hs', 'sg-softmax'."""
+        """Short name of the configuration, e.g. 'sg-ns', 'cbow-hs', 'sg-softmax', 'sg-ns with subwords'."""
         outputs = {kernels.NEGATIVE_SAMPLING: "ns", kernels.HIERARCHICAL_SOFTMAX: "hs",
                    kernels.FULL_SOFTMAX: "softmax"}
         names = [name for flag, name in outputs.items() if self.mode & flag]
-        return ("sg-" if self.sg else "cbow-") + "+".join(names)
+        return ("sg-" if self.sg else "cbow-") + "+".join(names) + (" with subwords" if self.subwords else "")
 
     def hyperparameters(self):
         return {name: getattr(self, name) for name in HYPERPARAMETERS}
