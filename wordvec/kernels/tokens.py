@@ -78,11 +78,18 @@ def key_end(buf, start, end):
 def lookup_token(buf, start, slots, hashes, word_start, word_len, arena):
     """Scan the token starting at ``start``: return (its end, its key's end, hash, word index
     or -1, slot)."""
+    # One pass: hash while scanning (a key is at most MAX_TOKEN_BYTES; the rare longer
+    # token is hashed again below, from its key's end backed off to a character boundary).
+    n = buf.shape[0]
     end = start
-    while end < buf.shape[0] and not is_space(buf[end]):
+    h = FNV_OFFSET
+    while end < n and not is_space(buf[end]):
+        h = (h ^ np.uint64(buf[end])) * FNV_PRIME
         end += 1
-    stop = key_end(buf, start, end)
-    h = fnv1a(buf, start, stop)
+    stop = end
+    if end - start > MAX_TOKEN_BYTES:
+        stop = key_end(buf, start, end)
+        h = fnv1a(buf, start, stop)
     w, slot = find_slot(buf, start, stop, h, slots, hashes, word_start, word_len, arena)
     return end, stop, h, w, slot
 
