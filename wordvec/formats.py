@@ -272,16 +272,29 @@ def read_native(path, mmap_mode=None):
     return words, vectors, counts
 
 
-def _read_meta(meta_path):
+def read_json_object(path):
+    """A JSON file that must hold one object: the dict, or a one-sentence ``FormatError``."""
     try:
-        with open(meta_path, "rb") as handle:
+        with open(path, "rb") as handle:
             meta = json.loads(handle.read().decode("utf-8"))
     except UnicodeDecodeError:
-        raise FormatError(meta_path, None, "not UTF-8 text") from None
+        raise FormatError(path, None, "not UTF-8 text") from None
     except json.JSONDecodeError as error:
-        raise FormatError(meta_path, error.lineno, f"invalid JSON ({error.msg})") from None
+        raise FormatError(path, error.lineno, f"invalid JSON ({error.msg})") from None
     except RecursionError:
-        raise FormatError(meta_path, None, "JSON nested too deeply") from None
+        raise FormatError(path, None, "JSON nested too deeply") from None
+    if not isinstance(meta, dict):
+        raise FormatError(path, None, "expected a JSON object")
+    return meta
+
+
+def _read_meta(meta_path):
+    try:
+        meta = read_json_object(meta_path)
+    except FormatError as error:
+        if error.problem != "expected a JSON object":
+            raise
+        meta = None
     if not isinstance(meta, dict) or meta.get("format") != NATIVE_TAG:
         raise FormatError(meta_path, None, f"not a wordvec vocabulary file (missing \"format\": \"{NATIVE_TAG}\")")
     words, counts, dims = meta.get("words"), meta.get("counts"), meta.get("vector_size")

@@ -13,7 +13,6 @@ wrote it, with its hyperparameters, training history and corpus figures;
 """
 
 import dataclasses
-import json
 from pathlib import Path
 
 from wordvec.errors import FormatError, WordvecError
@@ -55,7 +54,7 @@ def describe(path, glove=False):
         raise WordvecError(f"cannot access {path}: no such file or directory")
     if path.is_dir():
         if (path / "model.json").is_file():
-            meta = _read_json(path / "model.json")
+            meta = formats.read_json_object(path / "model.json")
             kind = MODEL_TAGS.get(meta.get("format"))
             if kind is not None:
                 return _describe_model(path, kind, meta)
@@ -65,7 +64,7 @@ def describe(path, glove=False):
             return Saved(str(path), "model", f"wordvec native ({meta.get('format')})",
                          _dict(meta.get("hyperparameters") or meta.get("config")), _history(meta), {}, meta)
         if (path / "config.json").is_file() and not (path / formats.NATIVE_META).is_file():
-            meta = _read_json(path / "config.json")
+            meta = formats.read_json_object(path / "config.json")
             if not {"classes", "words", "arrays"} <= set(meta):
                 raise FormatError(path / "config.json", None, "not a saved wordvec window classifier")
             hyper = {k: v for k, v in meta.items() if k not in ("words", "history", "arrays")}
@@ -104,21 +103,6 @@ def _dict(value):
 def _history(meta):
     history = meta.get("history")
     return [r for r in history if isinstance(r, dict)] if isinstance(history, list) else []
-
-
-def _read_json(file):
-    try:
-        with open(file, "rb") as handle:
-            meta = json.loads(handle.read().decode("utf-8"))
-    except UnicodeDecodeError:
-        raise FormatError(file, None, "not UTF-8 text") from None
-    except json.JSONDecodeError as error:
-        raise FormatError(file, error.lineno, f"invalid JSON ({error.msg})") from None
-    except RecursionError:
-        raise FormatError(file, None, "JSON nested too deeply") from None
-    if not isinstance(meta, dict):
-        raise FormatError(file, None, "expected a JSON object")
-    return meta
 
 
 def load_keyed_vectors(path, glove=False, saved=None):
