@@ -218,6 +218,24 @@ def test_one_worker_is_bitwise_deterministic_and_trains_the_ngram_rows(options):
     assert np.array_equal(a.W_ngrams[unused], fresh.W_ngrams[unused])  # and only those
 
 
+def test_subword_defaults_draw_negatives_per_pair_from_fasttexts_noise():
+    """In fastText's direction a window's pairs share one input h, so a shared draw would
+    leave K negatives per window (47.1% vs 57.0% analogy on wordbench-10m): the default
+    must be a draw per pair, from unigram^0.5 as fastText; plain skip-gram keeps its
+    shared draw from unigram^0.75."""
+    from wordvec.models.word2vec import Word2Vec
+
+    default = Word2Vec(_sentences(), sg=1, seed=5, **SMALL)
+    per_pair = Word2Vec(_sentences(), sg=1, seed=5, shared_negatives=False, **SMALL)
+    shared = Word2Vec(_sentences(), sg=1, seed=5, shared_negatives=True, **SMALL)
+    assert default.shared_negatives is False
+    assert np.array_equal(default.W_ngrams, per_pair.W_ngrams)
+    assert not np.array_equal(default.W_ngrams, shared.W_ngrams)
+    assert default.ns_exponent == 0.5
+    plain = Word2Vec(sg=1)
+    assert plain.shared_negatives is True and plain.ns_exponent == 0.75
+
+
 def test_model_vectors_are_composed_and_unseen_words_get_ngram_vectors(tmp_path):
     from wordvec.models.word2vec import Word2Vec
     from wordvec.subword_vectors import SubwordKeyedVectors
