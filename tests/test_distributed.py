@@ -234,6 +234,16 @@ def test_model_averaging_learns_them_too(cluster, corpus_file):
     _check_learned(model, encoded)
 
 
+def test_summed_sparse_deltas_the_default_learn_them_too(cluster, corpus_file):
+    from wordvec.distributed import DEFAULT_SYNC
+
+    assert DEFAULT_SYNC == "sparse-sum"
+    model, encoded = _word2vec(corpus_file)
+    training.train_word2vec(model, encoded, workers_per_node=1, sync_every=SYNC_EVERY)
+    assert all(h["sync"] == "sparse-sum" for h in model.history)
+    _check_learned(model, encoded)
+
+
 def test_a_killed_worker_is_restarted_without_changing_the_run(cluster, corpus_file, sparse_run):
     """SIGKILL one worker's process after the second synchronisation: the driver restarts it
     from the last synchronised parameters and the run ends exactly where the undisturbed

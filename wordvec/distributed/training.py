@@ -8,16 +8,18 @@ driver combines the replicas and sends every worker the synchronised parameters.
 
 Two ways to combine (``sync``):
 
-* ``"sparse"``: each worker sends the delta (trained - synchronised) of the rows it
-  touched, as (row ids, rows); the driver moves each row by the mean delta of the
-  workers that touched it and sends back the new values of the union of touched rows.
-  Bytes per round follow the rows actually touched.  word2vec averages (summing the
-  deltas, as Hogwild threads would, overshoots on the frequent rows every worker moves:
-  on the synthetic corpus the loss settled at 2.52 instead of 2.31), and a row only one
-  worker touched keeps that worker's whole step.  GloVe sums: its workers train
-  different entries of X with AdaGrad, and the summed accumulators are those of one run
-  (averaging halved the steps: loss 0.093 instead of 0.077 after 6 epochs).
-* ``"sparse-sum"``: sparse deltas, added (word2vec; GloVe always adds them).
+* ``"sparse-sum"`` (default): each worker sends the delta (trained - synchronised) of
+  the rows it touched, as (row ids, rows); the driver adds the deltas, as Hogwild
+  threads would, and sends back the new values of the union of touched rows.  Bytes
+  per round follow the rows actually touched.  On wordbench-10m (CBOW, 2 workers) this
+  gave 24.0% analogy against 20.2% for the mean below and 26.2% for one process; on
+  the 417-word synthetic corpus, where every row is hot, adding overshoots (loss 2.52
+  against 2.31).  GloVe always adds: its workers train different entries of X with
+  AdaGrad, and the summed accumulators are those of one run (averaging halved the
+  steps: loss 0.093 instead of 0.077 after 6 epochs).
+* ``"sparse"``: the same sparse deltas, averaged over the workers that touched a row
+  (word2vec; a row only one worker touched keeps that worker's whole step), so a row
+  every worker moves gets the mean of their steps: half the updates with 2 workers.
 * ``"average"``: model averaging; each worker sends its whole replica, the driver sends
   back the mean.  Bytes per round are the whole model, twice per worker, and a row only
   one worker touched moves by 1/W of its step.
