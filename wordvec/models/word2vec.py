@@ -76,7 +76,7 @@ class Word2Vec:
     ``ns_exponent``: the noise distribution is unigram^ns_exponent.  ``None`` (default):
     0.75 (word2vec, gensim), or 0.5 with ``subwords=True``, the exponent of fastText's
     own negatives table: 57.0% -> 58.2% analogy (syntactic 72.9% -> 75.2%) on
-    wordbench-10m, where fastText itself gives 58.4%.
+    wordbench-10m, where fastText itself gave 58.2-58.4% in two runs.
 
     ``subwords=True`` (fastText's model, Bojanowski et al. 2017): a word's input vector is
     the mean of its own row and the rows of its character ``min_n``..``max_n``-grams,
