@@ -81,3 +81,31 @@ def test_cache_keeps_only_the_most_recently_used_encodings(tmp_path, monkeypatch
     kept = {encode.fingerprint(c, vocab) for c in (corpora[0], corpora[2])}
     assert {name.removesuffix(".json") for name in entries()} == kept
     assert first.ids.tolist() == [0, 1]  # a mapped entry stays readable
+
+
+def test_cached_ids_are_validated_block_by_block(tmp_path, monkeypatch):
+    """With blocks smaller than the corpus, the block-wise checksum and range check still
+    accept the intact cache and catch damage in a later block (DamagedCache -> re-encoded)."""
+    import pytest
+
+    from wordvec import encode
+
+    path = tmp_path / "c.txt"
+    path.write_text("a b c a b\n" * 4000)  # 20,000 ids: 5 blocks of 4,096 (16 KB, 4 pages)
+    vocab = Vocabulary.from_counts({"a": 8000, "b": 8000, "c": 4000})
+    first = encode_corpus(Corpus(path), vocab, cache_dir=tmp_path / "cache")
+    expected = np.asarray(first.ids).copy()
+    monkeypatch.setattr(encode, "VALIDATION_BLOCK", 4096)
+    stem = next((tmp_path / "cache" / "encoded").glob("*.ids")).with_suffix("")
+    assert np.array_equal(encode._load_cached(stem, len(vocab)).ids, expected)
+    for damage in ("out of range", "swapped"):
+        ids = np.fromfile(stem.with_suffix(".ids"), dtype=np.int32)
+        if damage == "out of range":
+            ids[4096 * 3 + 7] = 99
+        else:
+            ids[[4096 * 4 + 1, 4096 * 4 + 2]] = ids[[4096 * 4 + 2, 4096 * 4 + 1]]  # in range: only the CRC tells
+        ids.tofile(stem.with_suffix(".ids"))
+        with pytest.raises(encode.DamagedCache):
+            encode._load_cached(stem, len(vocab))
+        again = encode_corpus(Corpus(path), vocab, cache_dir=tmp_path / "cache")  # re-encoded
+        assert np.array_equal(again.ids, expected)
