@@ -64,7 +64,7 @@ def evaluate(wv):
             "ws353": result["similarity"].get("wordsim353", {}).get("spearman")}
 
 
-def train(mode, sync_every, settings):
+def train(mode, sync_every, settings, ray_workers=2):
     from wordvec.corpus import Corpus
     from wordvec.encode import encode_corpus
     from wordvec.models.word2vec import Word2Vec
@@ -83,13 +83,14 @@ def train(mode, sync_every, settings):
             vocab, _ = counting.count_vocabulary(corpus_path, min_count=model.min_count)
             model.set_vocabulary(vocab)
             encoded = encode_corpus(Corpus(corpus_path), vocab)
-            training.train_word2vec(model, encoded, workers_per_node=2, sync=mode, sync_every=sync_every)
+            training.train_word2vec(model, encoded, workers_per_node=ray_workers, sync=mode, sync_every=sync_every)
         extra = {"syncs": sum(h["syncs"] for h in model.history),
                  "sync_bytes": sum(h["sync_bytes"] for h in model.history),
                  "bytes_per_sync": model.history[-1]["bytes_per_sync"]}
     total = time.perf_counter() - started
     train_seconds = sum(h["seconds"] for h in model.history)
     return {"kind": "train", "mode": mode, "sync_every": sync_every if mode != "single" else None,
+            "ray_workers": ray_workers if mode != "single" else None,
             "settings": settings, "vocabulary": len(model.vocab), "train_seconds": train_seconds,
             "total_seconds": total, "words_per_sec": sum(h["words"] for h in model.history) / train_seconds,
             "load_before": load_before, "load_after": load(), **extra, **evaluate(model.wv)}
@@ -122,17 +123,17 @@ def report():
     trains = [r for r in rows if r["kind"] == "train"]
     best = {}
     for r in trains:
-        key = (r["mode"], r["sync_every"])
+        key = (r["mode"], r["sync_every"], r.get("ray_workers") or 2)
         if key not in best or r["train_seconds"] < best[key]["train_seconds"]:
             best[key] = r
-    single = best.get(("single", None))
+    single = best.get(("single", None, 2))
     print("| run | runs | train s (best) | total s (best) | words/s | vs single | analogy (mean) | WS-353 | bytes/sync | load |")
     print("|---|---|---|---|---|---|---|---|---|---|")
     for key, r in sorted(best.items(), key=lambda kv: (kv[0][0] != "single", kv[0])):
-        same = [t for t in trains if (t["mode"], t["sync_every"]) == key]
+        same = [t for t in trains if (t["mode"], t["sync_every"], t.get("ray_workers") or 2) == key]
         analogy = sum(t["analogy"] for t in same) / len(same)
         ratio = f"{r['train_seconds'] / single['train_seconds']:.2f}x" if single else ""
-        name = "single process, 2 threads" if key[0] == "single" else f"Ray 1x2, {key[0]}, every {key[1]:,}"
+        name = "single process, 2 threads" if key[0] == "single" else f"Ray 1x{key[2]}, {key[0]}, every {key[1]:,}"
         per_sync = f"{r['bytes_per_sync'] / 1e6:.0f} MB" if "bytes_per_sync" in r else ""
         print(f"| {name} | {len(same)} | {r['train_seconds']:.1f} | {r['total_seconds']:.1f} | "
               f"{r['words_per_sec'] / 1e6:.2f}M | {ratio} | {100 * analogy:.1f}% | {r['ws353']:.3f} | "
@@ -155,6 +156,8 @@ def main():
     parser.add_argument("--rounds", type=int, default=1, help="train: repeat the sequence")
     parser.add_argument("--sync-every", type=int, default=None, help="train: words per worker per sync")
     parser.add_argument("--model", choices=("cbow", "sg"), default="cbow")
+    parser.add_argument("--ray-workers", type=int, default=2,
+                        help="train: Ray workers on the local node (1: the replica path without combining)")
     parser.add_argument("--report", action="store_true")
     args = parser.parse_args()
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
@@ -165,7 +168,7 @@ def main():
     sync_every = args.sync_every or DEFAULT_SYNC_EVERY
     if args.what == "train":
         settings = {**SETTINGS, "sg": int(args.model == "sg"), "alpha": 0.05 if args.model == "cbow" else 0.025}
-        jobs = [lambda mode=mode: train(mode, sync_every, settings)
+        jobs = [lambda mode=mode: train(mode, sync_every, settings, args.ray_workers)
                 for _ in range(args.rounds) for mode in args.modes.split(",")]
     elif args.what == "bytes":
         jobs = [lambda every=every, min_count=min_count, sync=sync: sync_bytes(every, min_count, sync)
