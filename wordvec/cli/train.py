@@ -133,11 +133,9 @@ def run(args):
     options = word2vec_options(args)
     if args.dry_run:
         return train_estimate.dry_run(args, Word2Vec(**options))
-    model = train_checkpoint.train_resumable(
-        args, build=lambda: train_estimate.prepared(Word2Vec(**options), args).build_vocab(corpus_file=args.corpus),
-        load=lambda path: train_checkpoint.with_run_settings(Word2Vec.load(path), args),
-        train=lambda model: model.train(corpus_file=args.corpus),
-        options=Word2Vec(**options).hyperparameters(), corpus_parts=corpus_fingerprint(args))
+    model = train_checkpoint.train_model(
+        args, Word2Vec, options, count=lambda model: model.build_vocab(corpus_file=args.corpus),
+        train=lambda model: model.train(corpus_file=args.corpus), corpus_parts=corpus_fingerprint(args))
     save_trained(model, args.output)
     train_checkpoint.finished(args)
     return report(model.wv, args, history=model.history, estimate=model.estimate_memory())

@@ -101,6 +101,19 @@ def train_resumable(args, build, load, train, options, corpus_parts):
     return model
 
 
+def train_model(args, model_class, options, count, train, corpus_parts):
+    """:func:`train_resumable` for ``model_class(**options)``: ``count(model)`` counts its
+    corpus (vocabulary or co-occurrences) on a fresh model, with this run's memory check;
+    a resumed model is loaded from the checkpoint with this run's settings."""
+    from wordvec.cli import train_estimate
+
+    model = model_class(**options)
+    return train_resumable(
+        args, build=lambda: count(train_estimate.prepared(model, args)),
+        load=lambda path: with_run_settings(model_class.load(path), args),
+        train=train, options=model.hyperparameters(), corpus_parts=corpus_parts)
+
+
 def with_run_settings(model, args):
     """A model loaded from a checkpoint, with this run's progress bar and threads."""
     model.progress, model.workers = not args.no_progress, args.workers

@@ -56,11 +56,9 @@ def run(args):
         options = glove_options(args)
         if args.dry_run:
             return train_estimate.dry_run(args, GloVe(**options))
-        model = train_checkpoint.train_resumable(
-            args, build=lambda: train_estimate.prepared(GloVe(**options), args).build_cooccurrence(corpus_file=args.corpus),
-            load=lambda path: train_checkpoint.with_run_settings(GloVe.load(path), args),
-            train=lambda model: model.train(),
-            options=GloVe(**options).hyperparameters(), corpus_parts=corpus_fingerprint(args))
+        model = train_checkpoint.train_model(
+            args, GloVe, options, count=lambda model: model.build_cooccurrence(corpus_file=args.corpus),
+            train=lambda model: model.train(), corpus_parts=corpus_fingerprint(args))
     else:
         from wordvec.models.svd import PPMISVD
 
