@@ -31,8 +31,8 @@ Threads update the shared matrices without locks (Hogwild), as the other kernels
 import numpy as np
 
 from wordvec.kernels.word2vec import (FULL_SOFTMAX, NEGATIVE_SAMPLING, STAT_EXAMPLES, STAT_WORDS,
-                                      axpy_from_row, axpy_to_row, below, draw_alias, jit,
-                                      output_update, uniform)
+                                      axpy_from_row, axpy_to_row, below, document_rate, draw_alias, jit,
+                                      longest_document, output_update, subsample)
 
 
 @jit
@@ -143,10 +143,7 @@ def train_chunk(ids, offsets, doc_begin, doc_end, W_in, W_ngrams, ngram_offsets,
     negatives = np.zeros(K, dtype=np.int64)
     window_negatives = np.zeros((2 * window, K), dtype=np.int64)
     window_e = np.zeros(D, dtype=np.float32)
-    longest = 0
-    for d in range(doc_begin, doc_end):
-        longest = max(longest, offsets[d + 1] - offsets[d])
-    sentence = np.zeros(longest, dtype=np.int32)
+    sentence = np.zeros(longest_document(offsets, doc_begin, doc_end), dtype=np.int32)
     context = np.zeros(2 * window, dtype=np.int32)
 
     loss = 0.0
@@ -154,17 +151,10 @@ def train_chunk(ids, offsets, doc_begin, doc_end, W_in, W_ngrams, ngram_offsets,
     position = words_before
     for d in range(doc_begin, doc_end):
         start, stop = offsets[d], offsets[d + 1]
-        progress = min(1.0, position / total_words)
-        lr = np.float32(alpha - (alpha - min_alpha) * progress)
+        lr = document_rate(alpha, min_alpha, position, total_words)
         position += stop - start
         stats[STAT_WORDS] += stop - start
-        n = 0  # subsample the document into ``sentence``
-        for i in range(start, stop):
-            w = ids[i]
-            if keep[w] < 1.0 and keep[w] < uniform(state):
-                continue
-            sentence[n] = w
-            n += 1
+        n = subsample(ids, start, stop, keep, state, sentence)
         for i in range(n):
             reach = window - below(state, window)  # reduced window in 1..window
             lo = max(0, i - reach)

@@ -381,6 +381,37 @@ def skipgram_window_step(W_in, context, n, output_word, mode, W_out, W_inner, po
 
 
 @jit
+def longest_document(offsets, doc_begin, doc_end):
+    """Tokens in the longest of documents ``doc_begin..doc_end-1`` (a buffer's size)."""
+    longest = 0
+    for d in range(doc_begin, doc_end):
+        longest = max(longest, offsets[d + 1] - offsets[d])
+    return longest
+
+
+@jit_inline
+def document_rate(alpha, min_alpha, position, total_words):
+    """The learning rate of a document that starts at ``position`` of the whole run:
+    alpha - (alpha - min_alpha) * position / total (linear decay, clamped at the end)."""
+    progress = min(1.0, position / total_words)
+    return np.float32(alpha - (alpha - min_alpha) * progress)
+
+
+@jit
+def subsample(ids, start, stop, keep, state, sentence):
+    """Copy the document ``ids[start:stop]`` into ``sentence``, keeping each word w with
+    probability ``keep[w]`` (frequent-word subsampling); returns how many were kept."""
+    n = 0
+    for i in range(start, stop):
+        w = ids[i]
+        if keep[w] < 1.0 and keep[w] < uniform(state):
+            continue
+        sentence[n] = w
+        n += 1
+    return n
+
+
+@jit
 def train_chunk(ids, offsets, doc_begin, doc_end, W_in, W_out, W_inner, points, codes, lengths,
                 keep, noise, sg, mode, cbow_mean, window, negative, share_negatives, batched,
                 alpha, min_alpha, words_before, total_words, seed):
@@ -411,10 +442,7 @@ def train_chunk(ids, offsets, doc_begin, doc_end, W_in, W_out, W_inner, points, 
         coeff_size = max(coeff_size, W_out.shape[0])
     coeff = np.zeros(coeff_size, dtype=np.float32)
     negatives = np.zeros(negative if mode & NEGATIVE_SAMPLING else 0, dtype=np.int64)
-    longest = 0
-    for d in range(doc_begin, doc_end):
-        longest = max(longest, offsets[d + 1] - offsets[d])
-    sentence = np.zeros(longest, dtype=np.int32)
+    sentence = np.zeros(longest_document(offsets, doc_begin, doc_end), dtype=np.int32)
     context = np.zeros(2 * window, dtype=np.int32)
     batch = sg and batched and not mode & FULL_SOFTMAX
     width = max(points.shape[1], negative + 1) if batch else 1
@@ -429,17 +457,10 @@ def train_chunk(ids, offsets, doc_begin, doc_end, W_in, W_out, W_inner, points, 
     position = words_before
     for d in range(doc_begin, doc_end):
         start, stop = offsets[d], offsets[d + 1]
-        progress = min(1.0, position / total_words)
-        lr = np.float32(alpha - (alpha - min_alpha) * progress)
+        lr = document_rate(alpha, min_alpha, position, total_words)
         position += stop - start
         stats[STAT_WORDS] += stop - start
-        n = 0  # subsample the document into ``sentence``
-        for i in range(start, stop):
-            w = ids[i]
-            if keep[w] < 1.0 and keep[w] < uniform(state):
-                continue
-            sentence[n] = w
-            n += 1
+        n = subsample(ids, start, stop, keep, state, sentence)
         for i in range(n):
             reach = window - below(state, window)  # reduced window in 1..window
             lo = max(0, i - reach)
