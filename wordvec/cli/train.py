@@ -133,8 +133,8 @@ def run(args):
     options = word2vec_options(args)
     if args.dry_run:
         return train_estimate.dry_run(args, Word2Vec(**options))
-    model = train_checkpoint.train_model(
-        args, Word2Vec, options, count=lambda model: model.build_vocab(corpus_file=args.corpus),
+    model = train_checkpoint.train_model(  # the model first: bad options before a missing corpus
+        args, Word2Vec(**options), count=lambda model: model.build_vocab(corpus_file=args.corpus),
         train=lambda model: model.train(corpus_file=args.corpus), corpus_parts=corpus_fingerprint(args))
     save_trained(model, args.output)
     train_checkpoint.finished(args)

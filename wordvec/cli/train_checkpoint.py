@@ -101,13 +101,14 @@ def train_resumable(args, build, load, train, options, corpus_parts):
     return model
 
 
-def train_model(args, model_class, options, count, train, corpus_parts):
-    """:func:`train_resumable` for ``model_class(**options)``: ``count(model)`` counts its
-    corpus (vocabulary or co-occurrences) on a fresh model, with this run's memory check;
-    a resumed model is loaded from the checkpoint with this run's settings."""
+def train_model(args, model, count, train, corpus_parts):
+    """:func:`train_resumable` for a fresh ``model`` (built by the caller, so that its
+    options are checked before the corpus is fingerprinted): ``count(model)`` counts its
+    corpus (vocabulary or co-occurrences) with this run's memory check; a resumed model
+    is loaded from the checkpoint with this run's settings."""
     from wordvec.cli import train_estimate
 
-    model = model_class(**options)
+    model_class = type(model)
     return train_resumable(
         args, build=lambda: count(train_estimate.prepared(model, args)),
         load=lambda path: with_run_settings(model_class.load(path), args),

@@ -56,8 +56,8 @@ def run(args):
         options = glove_options(args)
         if args.dry_run:
             return train_estimate.dry_run(args, GloVe(**options))
-        model = train_checkpoint.train_model(
-            args, GloVe, options, count=lambda model: model.build_cooccurrence(corpus_file=args.corpus),
+        model = train_checkpoint.train_model(  # the model first: bad options before a missing corpus
+            args, GloVe(**options), count=lambda model: model.build_cooccurrence(corpus_file=args.corpus),
             train=lambda model: model.train(), corpus_parts=corpus_fingerprint(args))
     else:
         from wordvec.models.svd import PPMISVD
