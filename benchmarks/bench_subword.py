@@ -4,6 +4,7 @@
     flock /tmp/wordvec-heavy.lock python benchmarks/bench_subword.py run wordvec-ft   # one
     ...                                                   # system per lock acquisition
     python benchmarks/bench_subword.py report             # evaluate all, print the table
+    ... run wordvec-ft --train-seed 2                     # another training seed (own folder)
 
 Systems: wordvec-ft (``wordvec train --model sg --subwords``), gensim-ft, fasttext
 (skip-gram with n-grams 3..6), and the plain skip-gram baselines wordvec-sg, gensim-sg,
@@ -20,6 +21,10 @@ getting their n-gram vectors, and (c) on the pairs with at least one held-out wo
 Each run is one child process timed whole (start-up, vocabulary, training, writing);
 wordvec writes its native model (with the 2M x 100 n-gram matrix, 800 MB), the peers
 write the vocabulary's vectors as text.  The machine is shared: load averages are kept.
+
+``--train-seed N`` (N > 1) trains into ``SYSTEM-seedN/`` beside seed 1's ``SYSTEM/``; the
+report lists every run and, per system, the mean over its seeds (``report.json``'s
+``means``), since one run's ρ moves by a few hundredths between seeds.
 """
 
 import argparse
@@ -91,12 +96,17 @@ def prepare(args):
     print(json.dumps(info))
 
 
+def run_folder(system, seed):
+    """Seed 1 keeps the plain system name (the first table's folders)."""
+    return system if seed == 1 else f"{system}-seed{seed}"
+
+
 def run(args):
     out = Path(args.work)
     system = args.system
-    target = out / system
+    target = out / run_folder(system, args.train_seed)
     target.mkdir(parents=True, exist_ok=True)
-    s = SETTINGS
+    s = dict(SETTINGS, seed=args.train_seed)
     corpus, eval_words = out / "corpus.txt", out / "eval_words.txt"
     if system.startswith("wordvec"):
         command = [sys.executable, "-m", "wordvec", "train", corpus, "-o", target / "model.wv",
@@ -116,7 +126,7 @@ def run(args):
         env = None
     load_before = os.getloadavg()
     measured = run_measured([str(c) for c in command], target / "log.txt", env=env)
-    result = {"system": system, "command": " ".join(measured.command), "returncode": measured.returncode,
+    result = {"system": system, "seed": s["seed"], "command": " ".join(measured.command), "returncode": measured.returncode,
               "wall_seconds": measured.wall_seconds, "cpu_seconds": measured.cpu_seconds,
               "peak_rss_mb": measured.peak_rss_mb, "load_before": load_before,
               "load_after": os.getloadavg(), "when": time.strftime("%Y-%m-%d %H:%M:%S %Z")}
@@ -154,11 +164,11 @@ def report(args):
     held_out = set((out / "held_out.txt").read_text(encoding="utf-8").split())
     sets = similarity_pairs()
     rows = []
-    for system in SYSTEMS:
-        target = out / system
-        if not (target / "run.json").is_file():
-            continue
+    folders = sorted((p for p in out.iterdir() if (p / "run.json").is_file()), key=lambda p: p.name)
+    for target in folders:
         row = json.loads((target / "run.json").read_text())
+        system = row["system"]
+        row.setdefault("seed", SETTINGS["seed"])
         if row["returncode"] != 0:
             rows.append(row)
             continue
@@ -174,8 +184,33 @@ def report(args):
             if eval_kv is not None else None for name, pairs in sets.items()}
         row["held_out_words_with_vectors"] = sum(1 for w in held_out if eval_kv is not None and w in eval_kv)
         rows.append(row)
-    (out / "report.json").write_text(json.dumps(rows, indent=1))
+    means = seed_means(rows)
+    (out / "report.json").write_text(json.dumps({"runs": rows, "means": means}, indent=1))
     print(json.dumps(rows, indent=1))
+    print(json.dumps(means, indent=1))
+
+
+def seed_means(rows):
+    """Per system: the mean of each figure over its successful runs, and the seeds used."""
+    def figures(row):
+        found = {"wall_seconds": row["wall_seconds"], "peak_rss_mb": row["peak_rss_mb"]}
+        found.update({f"analogy_{k}": v for k, v in row["analogy"].items()})
+        for part in ("in_vocab", "all_pairs", "held_out_pairs"):
+            for name, value in (row.get(part) or {}).items():
+                rho = value.get("spearman") if isinstance(value, dict) else value
+                if isinstance(rho, float) and rho == rho:  # skip NaN (no vector)
+                    found[f"{part}_{name}"] = rho
+        return found
+
+    means = {}
+    for system in SYSTEMS:
+        runs = [figures(r) for r in rows if r["system"] == system and r["returncode"] == 0]
+        if runs:
+            keys = set.intersection(*(set(r) for r in runs))
+            means[system] = {"runs": len(runs), "seeds": sorted(r["seed"] for r in rows if r["system"] == system
+                                                                and r["returncode"] == 0),
+                             **{k: sum(r[k] for r in runs) / len(runs) for k in sorted(keys)}}
+    return means
 
 
 def main():
@@ -185,7 +220,8 @@ def main():
     parser.add_argument("--corpus", default=str(HERE.parent.parent / "shared/data/corpus/wordbench-10m.txt.xz"))
     parser.add_argument("--work", default="/tmp/wordvec-subword-bench")
     parser.add_argument("--peers", default="/work/wt/peers")
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=1, help="seed of the held-out word choice")
+    parser.add_argument("--train-seed", type=int, default=1, help="training seed of `run`")
     args = parser.parse_args()
     if args.step == "run" and not args.system:
         parser.error("run needs a system")
