@@ -96,15 +96,24 @@ def prepare(args):
     print(json.dumps(info))
 
 
-def run_folder(system, seed):
+def run_folder(system, seed, ns_exponent=None):
     """Seed 1 keeps the plain system name (the first table's folders)."""
-    return system if seed == 1 else f"{system}-seed{seed}"
+    variant = "" if ns_exponent is None else f"-ns{ns_exponent:g}"
+    return system + variant + ("" if seed == 1 else f"-seed{seed}")
+
+
+def run_label(row):
+    """The system, with a non-default noise exponent if one was given."""
+    exponent = row.get("ns_exponent")
+    return row["system"] + ("" if exponent is None else f" (ns_exponent {exponent:g})")
 
 
 def run(args):
     out = Path(args.work)
     system = args.system
-    target = out / run_folder(system, args.train_seed)
+    if args.ns_exponent is not None and not system.startswith("wordvec"):
+        raise SystemExit("--ns-exponent is for the wordvec systems (the peers keep their own)")
+    target = out / run_folder(system, args.train_seed, args.ns_exponent)
     target.mkdir(parents=True, exist_ok=True)
     s = dict(SETTINGS, seed=args.train_seed)
     corpus, eval_words = out / "corpus.txt", out / "eval_words.txt"
@@ -116,6 +125,8 @@ def run(args):
                    "--seed", s["seed"], "--no-progress", "--no-eval", "--json"]
         if system == "wordvec-ft":
             command += ["--subwords", "--min-n", s["min_n"], "--max-n", s["max_n"], "--bucket", s["bucket"]]
+        if args.ns_exponent is not None:
+            command += ["--ns-exponent", args.ns_exponent]
         env = dict(os.environ, PYTHONUNBUFFERED="1", WORDVEC_CACHE=str(out / "cache-empty"),
                    PYTHONPATH=str(HERE.parent))
     else:
@@ -126,7 +137,7 @@ def run(args):
         env = None
     load_before = os.getloadavg()
     measured = run_measured([str(c) for c in command], target / "log.txt", env=env)
-    result = {"system": system, "seed": s["seed"], "command": " ".join(measured.command), "returncode": measured.returncode,
+    result = {"system": system, "seed": s["seed"], "ns_exponent": args.ns_exponent, "command": " ".join(measured.command), "returncode": measured.returncode,
               "wall_seconds": measured.wall_seconds, "cpu_seconds": measured.cpu_seconds,
               "peak_rss_mb": measured.peak_rss_mb, "load_before": load_before,
               "load_after": os.getloadavg(), "when": time.strftime("%Y-%m-%d %H:%M:%S %Z")}
@@ -203,13 +214,13 @@ def seed_means(rows):
         return found
 
     means = {}
-    for system in SYSTEMS:
-        runs = [figures(r) for r in rows if r["system"] == system and r["returncode"] == 0]
-        if runs:
+    for label in sorted({run_label(r) for r in rows}):
+        done = [r for r in rows if run_label(r) == label and r["returncode"] == 0]
+        if done:
+            runs = [figures(r) for r in done]
             keys = set.intersection(*(set(r) for r in runs))
-            means[system] = {"runs": len(runs), "seeds": sorted(r["seed"] for r in rows if r["system"] == system
-                                                                and r["returncode"] == 0),
-                             **{k: sum(r[k] for r in runs) / len(runs) for k in sorted(keys)}}
+            means[label] = {"runs": len(runs), "seeds": sorted(r["seed"] for r in done),
+                            **{k: sum(r[k] for r in runs) / len(runs) for k in sorted(keys)}}
     return means
 
 
@@ -222,6 +233,8 @@ def main():
     parser.add_argument("--peers", default="/work/wt/peers")
     parser.add_argument("--seed", type=int, default=1, help="seed of the held-out word choice")
     parser.add_argument("--train-seed", type=int, default=1, help="training seed of `run`")
+    parser.add_argument("--ns-exponent", type=float, help="noise exponent of a wordvec `run` (default: "
+                        "wordvec's own), into SYSTEM-nsX/")
     args = parser.parse_args()
     if args.step == "run" and not args.system:
         parser.error("run needs a system")
