@@ -100,3 +100,41 @@ def test_combine_averages_sparse_deltas_over_the_workers_that_touched_a_row():
     dense = {k: (None, np.full_like(v, 2.0)) for k, v in base.items()}
     averaged = combine(base, [dense, {k: (None, np.zeros_like(v)) for k, v in base.items()}], "average")
     assert averaged["W"][0] is None and np.all(base["W"] == 1.0)
+
+
+def test_accumulate_kernel_equals_its_numpy_reference():
+    import numpy as np
+
+    from wordvec.distributed import training
+
+    rng = np.random.default_rng(1)
+    fast_total, slow_total = np.zeros((50, 6), np.float32), np.zeros((50, 6), np.float32)
+    fast_square, slow_square = np.zeros(50), np.zeros(50)
+    for _ in range(3):
+        rows = np.sort(rng.choice(50, 20, replace=False)).astype(np.int32)
+        deltas = rng.normal(size=(20, 6)).astype(np.float32)
+        training.accumulate_row_deltas(fast_total, fast_square, rows, deltas)
+        training.reference_accumulate_row_deltas(slow_total, slow_square, rows, deltas)
+    assert np.array_equal(fast_total, slow_total)
+    assert np.allclose(fast_square, slow_square, rtol=1e-12)
+
+
+def test_agreeing_workers_get_the_mean_independent_ones_the_sum():
+    """Row 0: both workers made the same step (mean); row 1: orthogonal steps (sum);
+    row 2: opposed steps (sum, not cancelled to half); row 3: one worker (its step)."""
+    import numpy as np
+
+    from wordvec.distributed.training import combine
+
+    base = {"W": np.zeros((5, 2), np.float32)}
+    first = {"W": (np.array([0, 1, 2, 3], np.int32), np.array([[2, 2], [1, 0], [1, 1], [3, 0]], np.float32))}
+    second = {"W": (np.array([0, 1, 2], np.int32), np.array([[2, 2], [0, 1], [-1, -1]], np.float32))}
+    update = combine(base, [first, second], "sparse", deltas="agreement")
+    assert base["W"].tolist() == [[2, 2], [1, 1], [0, 0], [3, 0], [0, 0]]
+    assert update["W"][0].tolist() == [0, 1, 2, 3]
+    # partly aligned (cosine 0.6): divided by 1.6
+    base = {"W": np.zeros((1, 2), np.float32)}
+    combine(base, [{"W": (np.array([0], np.int32), np.array([[1, 0]], np.float32))},
+                   {"W": (np.array([0], np.int32), np.array([[0.6, 0.8]], np.float32))}], "sparse",
+            deltas="agreement")
+    assert np.allclose(base["W"], [[1.6 / 1.6, 0.8 / 1.6]])
