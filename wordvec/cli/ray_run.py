@@ -24,8 +24,7 @@ def add_training_arguments(parser):
                             "(default: the node's CPUs)")
     group.add_argument("--sync", choices=SYNC_MODES, default=DEFAULT_SYNC,
                        help=f"with --ray: combine replicas by sparse deltas of the rows touched, added "
-                            f"(sparse-sum), averaged over the workers that touched a row (sparse) or added and "
-                            f"divided by 1 + the workers' agreement on the row (sparse-agree), or by "
+                            f"(sparse-sum) or averaged over the workers that touched a row (sparse), or by "
                             f"averaging whole models (average); default {DEFAULT_SYNC}")
     group.add_argument("--sync-every", type=positive_int, default=DEFAULT_SYNC_EVERY, metavar="N",
                        help=f"with --ray: synchronise after N words (GloVe: co-occurrences) per worker "

@@ -9,7 +9,7 @@ nothing else in wordvec needs it.  ``cluster.connect`` joins a running cluster
 from wordvec.errors import WordvecError
 
 INSTALL_HINT = "install the ray extra: pip install -e '.[ray]'"
-SYNC_MODES = ("sparse", "sparse-sum", "sparse-agree", "average")  # see ``training``
+SYNC_MODES = ("sparse", "sparse-sum", "average")  # see ``training``
 DEFAULT_SYNC = "sparse-sum"  # word2vec on wordbench-10m: 24.0% analogy vs 20.2% averaged (benchmarks/)
 DEFAULT_SYNC_EVERY = 1_000_000  # words (GloVe: co-occurrences) per worker between synchronisations
 

@@ -20,11 +20,6 @@ Two ways to combine (``sync``):
 * ``"sparse"``: the same sparse deltas, averaged over the workers that touched a row
   (word2vec; a row only one worker touched keeps that worker's whole step), so a row
   every worker moves gets the mean of their steps: half the updates with 2 workers.
-* ``"sparse-agree"``: the same sparse deltas, added, then each row divided by 1 + the
-  workers' agreement on it (``agreement_divisor``): the mean where the workers' steps
-  point the same way (a hot row every replica moved towards the same place, where the
-  sum overshoots), the sum where they are independent (rare rows, as Hogwild applies
-  them).  Between the two rules above, per row, with nothing to tune.
 * ``"average"``: model averaging; each worker sends its whole replica, the driver sends
   back the mean.  Bytes per round are the whole model, twice per worker, and a row only
   one worker touched moves by 1/W of its step.
@@ -56,7 +51,6 @@ from wordvec.errors import TrainingError, WordvecError
 log = logging.getLogger(__name__)
 
 MAX_RESTARTS = 3  # per worker and round
-SPARSE_DELTAS = {"sparse": "mean", "sparse-sum": "sum", "sparse-agree": "agreement"}  # sync -> ``combine``
 
 
 # -- replicas (the actors' logic; plain classes, made remote by ``_start``) ------------
@@ -93,33 +87,6 @@ def add_row_deltas(array, rows, deltas, divisor):
     from wordvec.kernels import sync as kernels
 
     kernels.add_row_deltas(_as_rows(array), rows, _as_rows(deltas), divisor)
-
-
-def reference_accumulate_row_deltas(total, square, rows, deltas):
-    """total[rows] += deltas and square[rows] += |deltas|^2 per row (rows distinct)."""
-    total[rows] += deltas
-    square[rows] += (_as_rows(deltas).astype(np.float64) ** 2).sum(axis=1)
-
-
-def accumulate_row_deltas(total, square, rows, deltas):
-    """``reference_accumulate_row_deltas``, compiled (``wordvec.kernels.sync``)."""
-    from wordvec.kernels import sync as kernels
-
-    kernels.accumulate_row_deltas(_as_rows(total), square, rows, _as_rows(deltas))
-
-
-def agreement_divisor(total, square, rows, workers):
-    """Per row of ``rows``: 1 + a, where a = (|sum_k d_k|^2 - sum_k |d_k|^2) / sum_k |d_k|^2,
-    clipped to [0, workers - 1], from ``total`` = sum_k d_k and ``square`` = sum_k |d_k|^2.
-
-    For W deltas of equal length and mean pairwise cosine c, a = (W - 1) c: workers that
-    pushed a row the same way (c = 1, a hot row each replica moved towards the same
-    place) get the mean of their steps, independent or opposed steps (c <= 0, a rare
-    row, or noise) get their sum, as Hogwild threads would have applied them."""
-    summed = _as_rows(total[rows]).astype(np.float64)
-    lengths = square[rows]
-    agreement = ((summed * summed).sum(axis=1) - lengths) / np.maximum(lengths, np.finfo(np.float64).tiny)
-    return (1.0 + np.clip(agreement, 0.0, workers - 1)).astype(np.float32)
 
 
 class Replica:
@@ -236,9 +203,8 @@ class GloVeReplica(Replica):
 def combine(base, results, sync, deltas="mean"):
     """Fold the workers' round results into ``base`` (in place, in worker order) and
     return the update every worker applies: name -> (rows or None for all, values).
-    Sparse ``deltas`` of a row are averaged over the workers that touched it ("mean"),
-    added ("sum"), or added and divided by 1 + the workers' agreement on the row
-    ("agreement", ``agreement_divisor``)."""
+    Sparse ``deltas`` of a row are averaged over the workers that touched it ("mean") or
+    added ("sum")."""
     update = {}
     for name, array in base.items():
         if sync == "average":
@@ -247,17 +213,6 @@ def combine(base, results, sync, deltas="mean"):
                 total += outgoing[name][1]
             array[...] = total / len(results)
             update[name] = (None, array)
-        elif deltas == "agreement":
-            total, square = np.zeros_like(array), np.zeros(len(array), np.float64)
-            touched = np.zeros(len(array), bool)
-            for outgoing in results:
-                accumulate_row_deltas(total, square, *outgoing[name])
-                touched[outgoing[name][0]] = True
-            union = np.flatnonzero(touched).astype(np.int32)
-            divisor = np.ones(len(array), np.float32)
-            divisor[union] = agreement_divisor(total, square, union, len(results))
-            add_row_deltas(array, union, total[union], divisor)
-            update[name] = (union, array[union])
         else:
             touched_by = np.zeros(len(array), np.float32)
             for outgoing in results:
@@ -402,7 +357,7 @@ def train_word2vec(model, encoded, workers_per_node=None, sync=DEFAULT_SYNC, syn
 
     log.info("training %s on %d tokens x %d epochs with %d Ray workers, %s sync every %d words per worker "
              "(%d rounds per epoch)", model.describe(), N, model.epochs, W, sync, sync_every, rounds)
-    run = DataParallelRun(start, W, base, sync, on_round, deltas=SPARSE_DELTAS.get(sync, "mean"))
+    run = DataParallelRun(start, W, base, sync, on_round, deltas="sum" if sync == "sparse-sum" else "mean")
     try:
         for epoch in range(model.epochs_trained, model.epochs):
             started, before = time.perf_counter(), (run.bytes_up, run.bytes_down, run.syncs)

@@ -6,7 +6,6 @@ cost ~0.1 s (deltas) and ~0.25 s (adding) per 51k x 100 matrix, which per round 
 every worker waits for."""
 
 import numba
-import numpy as np
 
 
 @numba.njit(nogil=True, cache=True)
@@ -38,19 +37,3 @@ def add_row_deltas(array, rows, deltas, divisor):
         scale = divisor[r]
         for d in range(width):
             array[r, d] += deltas[k, d] / scale
-
-
-@numba.njit(nogil=True, cache=True)
-def accumulate_row_deltas(total, square, rows, deltas):
-    """total[rows[k]] += deltas[k] and square[rows[k]] += |deltas[k]|^2 (float64 sum of
-    the float32 squares); the rows of one worker are distinct."""
-    width = total.shape[1]
-    for k in range(rows.shape[0]):
-        r = rows[k]
-        norm2 = 0.0
-        for d in range(width):
-            value = deltas[k, d]
-            total[r, d] += value
-            wide = np.float64(value)
-            norm2 += wide * wide
-        square[r] += norm2
