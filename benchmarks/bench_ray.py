@@ -92,6 +92,9 @@ def train(mode, sync_every, settings, ray_workers=2):
     return {"kind": "train", "mode": mode, "sync_every": sync_every if mode != "single" else None,
             "ray_workers": ray_workers if mode != "single" else None,
             "settings": settings, "vocabulary": len(model.vocab), "train_seconds": train_seconds,
+            # epoch 1 of a Ray run also waits for the actors to start (kernels loaded from
+            # Numba's cache): the later epochs are the steady throughput
+            "epoch_seconds": [h["seconds"] for h in model.history],
             "total_seconds": total, "words_per_sec": sum(h["words"] for h in model.history) / train_seconds,
             "load_before": load_before, "load_after": load(), **extra, **evaluate(model.wv)}
 
