@@ -16,7 +16,7 @@ def add_ray_argument(parser):
 
 
 def add_training_arguments(parser):
-    from wordvec.distributed import DEFAULT_SYNC, DEFAULT_SYNC_EVERY, SYNC_MODES
+    from wordvec.distributed import DEFAULT_SYNC, DEFAULT_SYNC_EVERY, GLOVE_SYNC_EVERY, SYNC_MODES
 
     group = add_ray_argument(parser)
     group.add_argument("--workers-per-node", type=positive_int, default=None, metavar="N",
@@ -26,9 +26,9 @@ def add_training_arguments(parser):
                        help=f"with --ray: combine replicas by sparse deltas of the rows touched, added "
                             f"(sparse-sum) or averaged over the workers that touched a row (sparse), or by "
                             f"averaging whole models (average); default {DEFAULT_SYNC}")
-    group.add_argument("--sync-every", type=positive_int, default=DEFAULT_SYNC_EVERY, metavar="N",
+    group.add_argument("--sync-every", type=positive_int, default=None, metavar="N",
                        help=f"with --ray: synchronise after N words (GloVe: co-occurrences) per worker "
-                            f"(default {DEFAULT_SYNC_EVERY:,})")
+                            f"(default {DEFAULT_SYNC_EVERY:,} words; GloVe {GLOVE_SYNC_EVERY:,})")
 
 
 def count_vocabulary(args):
@@ -65,7 +65,9 @@ def train(args):
     if getattr(args, "subwords", False):
         raise WordvecError("--ray does not train subword vectors yet (their n-gram rows are not "
                            "synchronised); drop --subwords or --ray")
-    options = dict(workers_per_node=args.workers_per_node, sync=args.sync, sync_every=args.sync_every)
+    options = dict(workers_per_node=args.workers_per_node, sync=args.sync)
+    if args.sync_every is not None:  # else each trainer's own default
+        options["sync_every"] = args.sync_every
     started = time.perf_counter()
     with cluster.connect(args.ray):
         if args.model in COUNT_MODELS:

@@ -11,7 +11,10 @@ from wordvec.errors import WordvecError
 INSTALL_HINT = "install the ray extra: pip install -e '.[ray]'"
 SYNC_MODES = ("sparse", "sparse-sum", "average")  # see ``training``
 DEFAULT_SYNC = "sparse-sum"  # word2vec on wordbench-10m: 24.0% analogy vs 20.2% averaged (benchmarks/)
-DEFAULT_SYNC_EVERY = 1_000_000  # words (GloVe: co-occurrences) per worker between synchronisations
+# words per worker between synchronisations: on wordbench-10m (CBOW, 2 workers) 1M and 250k
+# gave 24.0% and 23.9% analogy, 100k 25.3% against one process's 26.2% (benchmarks/README.md)
+DEFAULT_SYNC_EVERY = 100_000
+GLOVE_SYNC_EVERY = 1_000_000  # co-occurrences (non-zeros of X) per worker
 
 
 class RayMissingError(WordvecError):

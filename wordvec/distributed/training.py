@@ -45,7 +45,8 @@ import time
 import numpy as np
 
 from wordvec import schedule
-from wordvec.distributed import DEFAULT_SYNC, DEFAULT_SYNC_EVERY, SYNC_MODES, cluster, require_ray
+from wordvec.distributed import (DEFAULT_SYNC, DEFAULT_SYNC_EVERY, GLOVE_SYNC_EVERY, SYNC_MODES, cluster,
+                                 require_ray)
 from wordvec.errors import TrainingError, WordvecError
 
 log = logging.getLogger(__name__)
@@ -387,7 +388,7 @@ def train_word2vec(model, encoded, workers_per_node=None, sync=DEFAULT_SYNC, syn
     return model
 
 
-def train_glove(model, workers_per_node=None, sync=DEFAULT_SYNC, sync_every=DEFAULT_SYNC_EVERY, on_round=None):
+def train_glove(model, workers_per_node=None, sync=DEFAULT_SYNC, sync_every=GLOVE_SYNC_EVERY, on_round=None):
     """Train ``model`` (a ``GloVe`` with its co-occurrences set) for its remaining epochs
     with Ray workers, each on a random share of the non-zeros of X."""
     from wordvec.kernels import glove as kernels
