@@ -64,7 +64,7 @@ def evaluate(wv):
             "ws353": result["similarity"].get("wordsim353", {}).get("spearman")}
 
 
-def train(mode, sync_every, settings, ray_workers=2):
+def train(mode, sync_every, settings, ray_workers=2, hot_rows=0, hot_sync_every=None):
     from wordvec.corpus import Corpus
     from wordvec.encode import encode_corpus
     from wordvec.models.word2vec import Word2Vec
@@ -83,7 +83,8 @@ def train(mode, sync_every, settings, ray_workers=2):
             vocab, _ = counting.count_vocabulary(corpus_path, min_count=model.min_count)
             model.set_vocabulary(vocab)
             encoded = encode_corpus(Corpus(corpus_path), vocab)
-            training.train_word2vec(model, encoded, workers_per_node=ray_workers, sync=mode, sync_every=sync_every)
+            training.train_word2vec(model, encoded, workers_per_node=ray_workers, sync=mode, sync_every=sync_every,
+                                    hot_rows=hot_rows, hot_sync_every=hot_sync_every)
         extra = {"syncs": sum(h["syncs"] for h in model.history),
                  "sync_bytes": sum(h["sync_bytes"] for h in model.history),
                  "bytes_per_sync": model.history[-1]["bytes_per_sync"]}
@@ -91,6 +92,8 @@ def train(mode, sync_every, settings, ray_workers=2):
     train_seconds = sum(h["seconds"] for h in model.history)
     return {"kind": "train", "mode": mode, "sync_every": sync_every if mode != "single" else None,
             "ray_workers": ray_workers if mode != "single" else None,
+            "hot_rows": hot_rows if mode != "single" else None,
+            "hot_sync_every": hot_sync_every if mode != "single" and hot_rows else None,
             "settings": settings, "vocabulary": len(model.vocab), "train_seconds": train_seconds,
             # epoch 1 of a Ray run also waits for the actors to start (kernels loaded from
             # Numba's cache): the later epochs are the steady throughput
@@ -161,6 +164,9 @@ def main():
     parser.add_argument("--model", choices=("cbow", "sg"), default="cbow")
     parser.add_argument("--ray-workers", type=int, default=2,
                         help="train: Ray workers on the local node (1: the replica path without combining)")
+    parser.add_argument("--hot-rows", type=int, default=0,
+                        help="train: rows per matrix synchronised every --hot-sync-every words (0: off)")
+    parser.add_argument("--hot-sync-every", type=int, default=None, help="train: words per worker")
     parser.add_argument("--report", action="store_true")
     args = parser.parse_args()
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
@@ -171,7 +177,8 @@ def main():
     sync_every = args.sync_every or DEFAULT_SYNC_EVERY
     if args.what == "train":
         settings = {**SETTINGS, "sg": int(args.model == "sg"), "alpha": 0.05 if args.model == "cbow" else 0.025}
-        jobs = [lambda mode=mode: train(mode, sync_every, settings, args.ray_workers)
+        jobs = [lambda mode=mode: train(mode, sync_every, settings, args.ray_workers, args.hot_rows,
+                                        args.hot_sync_every)
                 for _ in range(args.rounds) for mode in args.modes.split(",")]
     elif args.what == "bytes":
         jobs = [lambda every=every, min_count=min_count, sync=sync: sync_bytes(every, min_count, sync)

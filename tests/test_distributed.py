@@ -297,3 +297,59 @@ def test_cli_trains_on_the_cluster(cluster, corpus_file, tmp_path, capsys):
                    "--no-progress"])
     err = capsys.readouterr().err.strip().splitlines()
     assert status == 2 and len(err) == 1 and "--workers-per-node 5" in err[0]
+
+
+# -- hot rows synchronised more often than the rest -------------------------------------
+
+@pytest.fixture(scope="module")
+def hot_run(cluster, corpus_file):
+    """Every row every 4 rounds, the 50 busiest rows of each matrix every round."""
+    model, encoded = _word2vec(corpus_file)
+    training.train_word2vec(model, encoded, workers_per_node=1, sync_every=4 * SYNC_EVERY, hot_rows=50,
+                            hot_sync_every=SYNC_EVERY)
+    return model, encoded
+
+
+def test_hot_rows_covering_every_row_change_nothing(cluster, corpus_file, sparse_run):
+    """Partial rounds that send every row are full rounds: the same vectors, bit for bit."""
+    undisturbed, _ = sparse_run
+    model, encoded = _word2vec(corpus_file)
+    training.train_word2vec(model, encoded, workers_per_node=1, sync="sparse", sync_every=4 * SYNC_EVERY,
+                            hot_rows=10**6, hot_sync_every=SYNC_EVERY)
+    assert np.array_equal(model.W_in, undisturbed.W_in) and np.array_equal(model.W_out, undisturbed.W_out)
+
+
+def test_hot_rows_learn_the_analogies_with_smaller_syncs(hot_run, sparse_run):
+    model, encoded = hot_run
+    _check_learned(model, encoded)
+    every_row = sparse_run[0].history[0]
+    assert model.history[0]["syncs"] == every_row["syncs"]
+    assert model.history[0]["bytes_per_sync"] < 0.6 * every_row["bytes_per_sync"]
+
+
+def test_a_worker_killed_in_a_partial_round_is_replayed_exactly(cluster, corpus_file, hot_run):
+    """Killed after round 2's sync, the worker dies in round 3, the third partial round
+    since the last full one: its successor replays the partial rounds from the last full
+    round's parameters and the run ends where the undisturbed one does."""
+    undisturbed, _ = hot_run
+    killed = []
+
+    def kill_once(run, info):
+        if not killed and info["epoch"] == 1 and info["round"] == 1:
+            pid = run.worker_pids()[1]
+            os.kill(pid, signal.SIGKILL)
+            killed.append(pid)
+
+    model, encoded = _word2vec(corpus_file)
+    training.train_word2vec(model, encoded, workers_per_node=1, sync_every=4 * SYNC_EVERY, hot_rows=50,
+                            hot_sync_every=SYNC_EVERY, on_round=kill_once)
+    assert killed and model.history[-1]["restarts"] == 1
+    assert np.array_equal(model.W_in, undisturbed.W_in) and np.array_equal(model.W_out, undisturbed.W_out)
+    assert [h["loss"] for h in model.history] == [h["loss"] for h in undisturbed.history]
+
+
+def test_hot_sync_interval_must_fit_in_the_full_one(cluster, corpus_file):
+    model, encoded = _word2vec(corpus_file)
+    with pytest.raises(WordvecError, match="hot_sync_every"):
+        training.train_word2vec(model, encoded, workers_per_node=1, sync_every=SYNC_EVERY, hot_rows=50,
+                                hot_sync_every=2 * SYNC_EVERY)

@@ -91,24 +91,34 @@ def add_row_deltas(array, rows, deltas, divisor):
     kernels.add_row_deltas(_as_rows(array), rows, _as_rows(deltas), divisor)
 
 
+def hot_row_deltas(current, base, hot):
+    """``reference_row_deltas`` restricted to the rows ``hot`` (sorted int32 ids)."""
+    deltas = current[hot] - base[hot]
+    changed = (_as_rows(deltas) != 0).any(axis=1)
+    return hot[changed], deltas[changed]
+
+
 class Replica:
     """A replica of the parameters ``params`` (name -> array, updated in place by the
-    subclass's ``_train``) and a copy ``base`` of them as last synchronised."""
+    subclass's ``_train``) and a copy ``base`` of them as last synchronised.  ``hot``
+    (name -> sorted row ids, optional): the rows a partial round synchronises."""
 
-    def __init__(self, params, sync):
+    def __init__(self, params, sync, hot=None):
         self.params = params
         self.base = {name: array.copy() for name, array in params.items()}
         self.sync = sync
+        self.hot = hot
 
     def pid(self):
         return os.getpid()
 
-    def train_round(self, update, epoch, round_index, rounds):
+    def train_round(self, update, epoch, round_index, rounds, full=True):
         """Apply the last synchronisation ``update``, train this round; return what the
-        driver combines, the summed loss and (words or entries, examples)."""
+        driver combines (every row's, or with ``full=False`` the hot rows' only), the
+        summed loss and (words or entries, examples)."""
         self._apply(update)
         loss, stats = self._train(epoch, round_index, rounds)
-        return self._outgoing(), loss, stats
+        return self._outgoing(full or self.hot is None), loss, stats
 
     def _apply(self, update):
         if update is None:
@@ -118,14 +128,19 @@ class Replica:
             self.base[name][where] = values
             self.params[name][where] = values  # rows this worker did not touch are equal already
 
-    def _outgoing(self):
+    def _outgoing(self, full):
+        if not full:  # the other rows keep their drift from base for the next full round
+            if self.sync == "average":
+                return {name: (self.hot[name], array[self.hot[name]]) for name, array in self.params.items()}
+            return {name: hot_row_deltas(array, self.base[name], self.hot[name])
+                    for name, array in self.params.items()}
         if self.sync == "average":
             return {name: (None, array) for name, array in self.params.items()}
         return {name: row_deltas(array, self.base[name]) for name, array in self.params.items()}
 
 
 class Word2VecReplica(Replica):
-    def __init__(self, hyperparameters, vocabulary, shard, plan, params, sync):
+    def __init__(self, hyperparameters, vocabulary, shard, plan, params, sync, hot_rows=0):
         from wordvec.encode import EncodedCorpus
         from wordvec.models.word2vec import Word2Vec, load_kernels
         from wordvec.vocab import Vocabulary
@@ -140,7 +155,26 @@ class Word2VecReplica(Replica):
         self.model, self.plan, self.shard = model, plan, shard
         self.trainer = model.chunk_trainer(EncodedCorpus(shard["ids"], shard["offsets"]))
         self._epoch_plan = (None, None, None)
-        super().__init__({name: getattr(model, name) for name in params}, sync)
+        hot = self._hot_rows(hot_rows, params) if hot_rows else None
+        super().__init__({name: getattr(model, name) for name in params}, sync, hot)
+
+    def _hot_rows(self, n, params):
+        """The ``n`` rows of each matrix that take the most updates: the most frequent
+        words' (the vocabulary is sorted by count: the first rows, which also draw most
+        negatives), and the inner nodes on the most frequent words' Huffman paths."""
+        hot = {}
+        for name in params:
+            if name == "W_inner":
+                counts, t = self.model.vocab.counts, self.trainer
+                usage = np.zeros(len(params[name]), np.float64)
+                for length in np.unique(t.lengths):
+                    words = np.flatnonzero(t.lengths == length)
+                    np.add.at(usage, t.points[words, :length].ravel(), np.repeat(counts[words], length))
+                top = np.argsort(-usage, kind="stable")[:n]
+                hot[name] = np.sort(top).astype(np.int32)
+            else:
+                hot[name] = np.arange(min(n, len(params[name])), dtype=np.int32)
+        return hot
 
     def _chunks_of(self, epoch):
         """(order, starting position within the shard of each chunk) for ``epoch``."""
@@ -209,12 +243,14 @@ def combine(base, results, sync, deltas="mean"):
     added ("sum")."""
     update = {}
     for name, array in base.items():
-        if sync == "average":
-            total = np.zeros(array.shape, np.float64)
+        if sync == "average":  # every worker sends the same rows: all (None), or the hot ones
+            rows = results[0][name][0]
+            where = Ellipsis if rows is None else rows
+            total = np.zeros(array[where].shape, np.float64)
             for outgoing in results:
                 total += outgoing[name][1]
-            array[...] = total / len(results)
-            update[name] = (None, array)
+            array[where] = total / len(results)
+            update[name] = (rows, array if rows is None else array[rows])
         else:
             touched_by = np.zeros(len(array), np.float32)
             for outgoing in results:
@@ -246,15 +282,21 @@ class DataParallelRun:
         self.restarts = 0
         self.bytes_up = self.bytes_down = self.syncs = 0
         self._update_ref = None
+        # since the last full round: the parameters it left (None: ``base``, no partial
+        # round since) and the partial rounds' calls, which a restarted worker replays
+        self._last_full = None
+        self._partial_rounds = []
 
     def worker_pids(self):
         return self.ray.get([actor.pid.remote() for actor in self.actors])
 
-    def round(self, epoch, round_index, rounds):
-        """Train one round on every worker and synchronise; returns (loss, stats summed)."""
+    def round(self, epoch, round_index, rounds, full=True):
+        """Train one round on every worker and synchronise every row (``full``) or the
+        workers' hot rows only; returns (loss, stats summed)."""
         from ray.exceptions import RayActorError
 
-        refs = [actor.train_round.remote(self._update_ref, epoch, round_index, rounds) for actor in self.actors]
+        call = (self._update_ref, epoch, round_index, rounds, full)
+        refs = [actor.train_round.remote(*call) for actor in self.actors]
         results, loss, stats = [], 0.0, np.zeros(2, np.int64)
         for worker, ref in enumerate(refs):
             for attempt in range(MAX_RESTARTS + 1):
@@ -269,12 +311,17 @@ class DataParallelRun:
                                 "synchronised parameters", worker, epoch + 1, round_index + 1,
                                 type(error).__name__)
                     self.restarts += 1
-                    self.actors[worker] = self.start(worker, self.base)  # base = the last sync
-                    ref = self.actors[worker].train_round.remote(None, epoch, round_index, rounds)
+                    ref = self._restart(worker, call)
             results.append(outgoing)
             loss += worker_loss
             stats += worker_stats
         self.bytes_up += sum(message_bytes(r) for r in results)
+        if full:
+            self._last_full, self._partial_rounds = None, []
+        else:
+            if self._last_full is None:  # base is still what the last full round left
+                self._last_full = {name: array.copy() for name, array in self.base.items()}
+            self._partial_rounds.append(call)
         update = combine(self.base, results, self.sync, self.deltas)
         del results
         self.bytes_down += message_bytes(update) * len(self.actors)
@@ -283,6 +330,18 @@ class DataParallelRun:
         if self.on_round is not None:
             self.on_round(self, {"epoch": epoch, "round": round_index})
         return loss, stats
+
+    def _restart(self, worker, call):
+        """A new actor for ``worker`` in the state its predecessor had when it started
+        ``call``: the parameters of the last full round, then the partial rounds since
+        (their results dropped: the driver has them), then ``call`` itself, whose result
+        ref is returned.  Every chunk's schedule and random state are fixed, so it ends
+        exactly where the dead one would have."""
+        start_from = self.base if self._last_full is None else self._last_full
+        actor = self.actors[worker] = self.start(worker, start_from)
+        for replayed in self._partial_rounds:
+            actor.train_round.remote(*replayed)  # an actor runs its calls in order
+        return actor.train_round.remote(None if not self._partial_rounds else call[0], *call[1:])
 
     def close(self):
         for actor in self.actors:
@@ -319,9 +378,14 @@ def _sync_info(run, before):
 
 
 def train_word2vec(model, encoded, workers_per_node=None, sync=DEFAULT_SYNC, sync_every=DEFAULT_SYNC_EVERY,
-                   on_round=None):
+                   on_round=None, hot_rows=0, hot_sync_every=None):
     """Train ``model`` (a ``Word2Vec`` with its vocabulary set) for ``model.epochs`` epochs
-    on ``encoded`` with Ray workers; fills ``model.history`` like ``Word2Vec.train``."""
+    on ``encoded`` with Ray workers; fills ``model.history`` like ``Word2Vec.train``.
+
+    Every row is synchronised each ``sync_every`` words per worker.  With ``hot_rows``
+    n > 0 the n rows of each matrix that take the most updates (``Word2VecReplica._hot_rows``)
+    are synchronised more often, every ``hot_sync_every`` words: they are where the
+    replicas drift apart fastest, and a few thousand rows cost little to send."""
     from wordvec.models.word2vec import CHUNK_WORDS
 
     ray = require_ray()
@@ -351,11 +415,18 @@ def train_word2vec(model, encoded, workers_per_node=None, sync=DEFAULT_SYNC, syn
                                "order_seed": schedule.chunk_seed(model.seed, 0, schedule.ORDER_STREAM - 1 - s)}))
     base = {name: getattr(model, name) for name in ("W_in", "W_out", "W_inner") if getattr(model, name).shape[0]}
     shard_words = max(int(offsets[chunk_bounds[cuts[s + 1]]] - offsets[chunk_bounds[cuts[s]]]) for s in range(W))
-    rounds = max(1, math.ceil(shard_words / sync_every))
+    if hot_rows:
+        if not isinstance(hot_sync_every, (int, np.integer)) or not 1 <= hot_sync_every <= sync_every:
+            raise WordvecError(f"hot_sync_every must be a whole number of words from 1 to sync_every "
+                               f"({sync_every}), not {hot_sync_every!r}")
+        round_words, full_every = hot_sync_every, max(1, round(sync_every / hot_sync_every))
+    else:
+        round_words, full_every = sync_every, 1
+    rounds = max(1, math.ceil(shard_words / round_words))
 
     def start(worker, params):
         return _remote(Word2VecReplica, placement[worker]).remote(
-            hyperparameters, vocabulary, shards[worker], plan, params, sync)
+            hyperparameters, vocabulary, shards[worker], plan, params, sync, hot_rows)
 
     log.info("training %s on %d tokens x %d epochs with %d Ray workers, %s sync every %d words per worker "
              "(%d rounds per epoch)", model.describe(), N, model.epochs, W, sync, sync_every, rounds)
@@ -364,8 +435,9 @@ def train_word2vec(model, encoded, workers_per_node=None, sync=DEFAULT_SYNC, syn
         for epoch in range(model.epochs_trained, model.epochs):
             started, before = time.perf_counter(), (run.bytes_up, run.bytes_down, run.syncs)
             loss, stats = 0.0, np.zeros(2, np.int64)
-            for r in range(rounds):
-                round_loss, round_stats = run.round(epoch, r, rounds)
+            for r in range(rounds):  # an epoch ends on a full round: the model is whole
+                full = (r + 1) % full_every == 0 or r == rounds - 1
+                round_loss, round_stats = run.round(epoch, r, rounds, full)
                 loss, stats = loss + round_loss, stats + round_stats
             if not math.isfinite(loss):
                 raise TrainingError(f"training diverged (the loss became {loss}) in epoch {epoch + 1}; "
