@@ -297,6 +297,16 @@ def test_cli_trains_on_the_cluster(cluster, corpus_file, tmp_path, capsys):
                    "--no-progress"])
     err = capsys.readouterr().err.strip().splitlines()
     assert status == 2 and len(err) == 1 and "--workers-per-node 5" in err[0]
+    status = main(["train", str(corpus_file), "-o", str(out), "--model", "cbow", "--vector-size", "16",
+                   "--epochs", "1", "--min-count", "2", "--ray", cluster, "--workers-per-node", "1",
+                   "--sync-every", "80000", "--hot-rows", "20", "--no-progress", "--no-eval", "--json"])
+    printed = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert status == 0 and printed["history"][0]["syncs"] >= 4  # hot rows every 8,000 words
+    for options, says in ((["--model", "glove", "--hot-rows", "20"], "for word2vec"),
+                          (["--hot-sync-every", "1000"], "needs --hot-rows")):
+        status = main(["train", str(corpus_file), "-o", str(out), "--ray", cluster, *options, "--no-progress"])
+        err = capsys.readouterr().err.strip().splitlines()
+        assert status == 2 and len(err) == 1 and says in err[0]
 
 
 # -- hot rows synchronised more often than the rest -------------------------------------

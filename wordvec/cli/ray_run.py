@@ -3,7 +3,7 @@ Ray cluster (``wordvec.distributed``).  Ray itself is imported only when the fla
 
 import time
 
-from wordvec.cli.common import positive_int
+from wordvec.cli.common import nonnegative_int, positive_int
 
 RAY_HELP = ("run on a Ray cluster: ADDRESS (HOST:PORT of a `ray start --head`, or 'auto') or, "
             "without one, a private local cluster; needs the ray extra (pip install -e '.[ray]')")
@@ -29,6 +29,13 @@ def add_training_arguments(parser):
     group.add_argument("--sync-every", type=positive_int, default=None, metavar="N",
                        help=f"with --ray: synchronise after N words (GloVe: co-occurrences) per worker "
                             f"(default {DEFAULT_SYNC_EVERY:,} words; GloVe {GLOVE_SYNC_EVERY:,})")
+    group.add_argument("--hot-rows", type=nonnegative_int, default=0, metavar="N",
+                       help="with --ray, word2vec: also synchronise the N busiest rows of each matrix (the "
+                            "most frequent words', their Huffman nodes) every --hot-sync-every words "
+                            "(default 0: off)")
+    group.add_argument("--hot-sync-every", type=positive_int, default=None, metavar="N",
+                       help="with --hot-rows: words per worker between syncs of the hot rows "
+                            "(default: a tenth of --sync-every)")
 
 
 def count_vocabulary(args):
@@ -68,6 +75,11 @@ def train(args):
     options = dict(workers_per_node=args.workers_per_node, sync=args.sync)
     if args.sync_every is not None:  # else each trainer's own default
         options["sync_every"] = args.sync_every
+    if args.model in COUNT_MODELS and (args.hot_rows or args.hot_sync_every):
+        raise WordvecError("--hot-rows and --hot-sync-every are for word2vec; GloVe's workers update "
+                           "disjoint entries of X, every row alike")
+    if args.hot_sync_every is not None and not args.hot_rows:
+        raise WordvecError("--hot-sync-every needs --hot-rows N (how many rows are hot)")
     started = time.perf_counter()
     with cluster.connect(args.ray):
         if args.model in COUNT_MODELS:
@@ -93,7 +105,8 @@ def train(args):
                 lowercase=model.lowercase, max_document_length=model.max_document_length)
             model.set_vocabulary(vocab)
             corpus = Corpus(args.corpus, lowercase=model.lowercase, max_document_length=model.max_document_length)
-            training.train_word2vec(model, encode_corpus(corpus, vocab), **options)
+            training.train_word2vec(model, encode_corpus(corpus, vocab), hot_rows=args.hot_rows,
+                                    hot_sync_every=args.hot_sync_every, **options)
     if not args.json:
         print(f"trained on the Ray cluster in {time.perf_counter() - started:.1f} s "
               f"({model.history[-1]['workers']} workers, {model.history[-1]['restarts']} restarts)")

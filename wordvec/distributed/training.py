@@ -384,8 +384,9 @@ def train_word2vec(model, encoded, workers_per_node=None, sync=DEFAULT_SYNC, syn
 
     Every row is synchronised each ``sync_every`` words per worker.  With ``hot_rows``
     n > 0 the n rows of each matrix that take the most updates (``Word2VecReplica._hot_rows``)
-    are synchronised more often, every ``hot_sync_every`` words: they are where the
-    replicas drift apart fastest, and a few thousand rows cost little to send."""
+    are synchronised more often, every ``hot_sync_every`` words (default: a tenth of
+    ``sync_every``): they are where the replicas drift apart fastest, and a few thousand
+    rows cost little to send."""
     from wordvec.models.word2vec import CHUNK_WORDS
 
     ray = require_ray()
@@ -415,7 +416,11 @@ def train_word2vec(model, encoded, workers_per_node=None, sync=DEFAULT_SYNC, syn
                                "order_seed": schedule.chunk_seed(model.seed, 0, schedule.ORDER_STREAM - 1 - s)}))
     base = {name: getattr(model, name) for name in ("W_in", "W_out", "W_inner") if getattr(model, name).shape[0]}
     shard_words = max(int(offsets[chunk_bounds[cuts[s + 1]]] - offsets[chunk_bounds[cuts[s]]]) for s in range(W))
+    if not isinstance(hot_rows, (int, np.integer)) or hot_rows < 0:
+        raise WordvecError(f"hot_rows must be a whole number of rows, 0 for none, not {hot_rows!r}")
     if hot_rows:
+        if hot_sync_every is None:
+            hot_sync_every = max(1, sync_every // 10)
         if not isinstance(hot_sync_every, (int, np.integer)) or not 1 <= hot_sync_every <= sync_every:
             raise WordvecError(f"hot_sync_every must be a whole number of words from 1 to sync_every "
                                f"({sync_every}), not {hot_sync_every!r}")
