@@ -64,7 +64,7 @@ def evaluate(wv):
             "ws353": result["similarity"].get("wordsim353", {}).get("spearman")}
 
 
-def train(mode, sync_every, settings, ray_workers=2, hot_rows=0, hot_sync_every=None):
+def train(mode, sync_every, settings, ray_workers=2, hot_rows=None, hot_sync_every=None):
     from wordvec.corpus import Corpus
     from wordvec.encode import encode_corpus
     from wordvec.models.word2vec import Word2Vec
@@ -76,7 +76,11 @@ def train(mode, sync_every, settings, ray_workers=2, hot_rows=0, hot_sync_every=
         model = Word2Vec(corpus_file=str(corpus_path), progress=False, **settings)
         extra = {}
     else:
-        from wordvec.distributed import cluster, counting, training
+        from wordvec.distributed import DEFAULT_HOT_ROWS, cluster, counting, training
+
+        hot_rows = DEFAULT_HOT_ROWS if hot_rows is None else hot_rows
+        if hot_rows and hot_sync_every is None:
+            hot_sync_every = sync_every // 10  # the library's default, recorded
 
         with cluster.connect("local"):
             model = Word2Vec(progress=False, **settings)
@@ -116,7 +120,8 @@ def sync_bytes(sync_every, min_count, sync):
         vocab, _ = counting.count_vocabulary(corpus_path, min_count=min_count)
         model.set_vocabulary(vocab)
         encoded = encode_corpus(Corpus(corpus_path), vocab)
-        training.train_word2vec(model, encoded, workers_per_node=2, sync=sync, sync_every=sync_every)
+        training.train_word2vec(model, encoded, workers_per_node=2, sync=sync, sync_every=sync_every,
+                                hot_rows=0)  # every row every round: the grid predates hot rows
     h = model.history[-1]
     parameters = sum(getattr(model, n).nbytes for n in ("W_in", "W_out", "W_inner"))
     return {"kind": "bytes", "sync": sync, "sync_every": sync_every, "min_count": min_count,
@@ -164,8 +169,9 @@ def main():
     parser.add_argument("--model", choices=("cbow", "sg"), default="cbow")
     parser.add_argument("--ray-workers", type=int, default=2,
                         help="train: Ray workers on the local node (1: the replica path without combining)")
-    parser.add_argument("--hot-rows", type=int, default=0,
-                        help="train: rows per matrix synchronised every --hot-sync-every words (0: off)")
+    parser.add_argument("--hot-rows", type=int, default=None,
+                        help="train: rows per matrix synchronised every --hot-sync-every words (0: off; "
+                             "default wordvec's)")
     parser.add_argument("--hot-sync-every", type=int, default=None, help="train: words per worker")
     parser.add_argument("--report", action="store_true")
     args = parser.parse_args()

@@ -208,7 +208,7 @@ def sparse_run(cluster, corpus_file):
     """Skip-gram with negative sampling, 2 workers, sparse deltas: the quality run, and
     the undisturbed twin of the run in which a worker is killed."""
     model, encoded = _word2vec(corpus_file)
-    training.train_word2vec(model, encoded, workers_per_node=1, sync="sparse", sync_every=SYNC_EVERY)
+    training.train_word2vec(model, encoded, workers_per_node=1, sync="sparse", sync_every=SYNC_EVERY, hot_rows=0)
     return model, encoded
 
 
@@ -230,7 +230,7 @@ def test_word2vec_learns_the_synthetic_analogies(sparse_run):
 
 def test_model_averaging_learns_them_too(cluster, corpus_file):
     model, encoded = _word2vec(corpus_file)
-    training.train_word2vec(model, encoded, workers_per_node=1, sync="average", sync_every=SYNC_EVERY)
+    training.train_word2vec(model, encoded, workers_per_node=1, sync="average", sync_every=SYNC_EVERY, hot_rows=0)
     _check_learned(model, encoded)
 
 
@@ -238,8 +238,8 @@ def test_summed_sparse_deltas_the_default_learn_them_too(cluster, corpus_file):
     from wordvec.distributed import DEFAULT_SYNC
 
     assert DEFAULT_SYNC == "sparse-sum"
-    model, encoded = _word2vec(corpus_file)
-    training.train_word2vec(model, encoded, workers_per_node=1, sync_every=SYNC_EVERY)
+    model, encoded = _word2vec(corpus_file)  # and the default hot rows, every tenth of the interval
+    training.train_word2vec(model, encoded, workers_per_node=1, sync_every=4 * SYNC_EVERY)
     assert all(h["sync"] == "sparse-sum" for h in model.history)
     _check_learned(model, encoded)
 
@@ -259,7 +259,7 @@ def test_a_killed_worker_is_restarted_without_changing_the_run(cluster, corpus_f
 
     model, encoded = _word2vec(corpus_file)
     training.train_word2vec(model, encoded, workers_per_node=1, sync="sparse", sync_every=SYNC_EVERY,
-                            on_round=kill_once)
+                            hot_rows=0, on_round=kill_once)
     assert killed and model.history[-1]["restarts"] == 1
     assert np.array_equal(model.W_in, undisturbed.W_in)
     assert np.array_equal(model.W_out, undisturbed.W_out)
@@ -303,7 +303,7 @@ def test_cli_trains_on_the_cluster(cluster, corpus_file, tmp_path, capsys):
     printed = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert status == 0 and printed["history"][0]["syncs"] >= 4  # hot rows every 8,000 words
     for options, says in ((["--model", "glove", "--hot-rows", "20"], "for word2vec"),
-                          (["--hot-sync-every", "1000"], "needs --hot-rows")):
+                          (["--hot-rows", "0", "--hot-sync-every", "1000"], "needs hot rows")):
         status = main(["train", str(corpus_file), "-o", str(out), "--ray", cluster, *options, "--no-progress"])
         err = capsys.readouterr().err.strip().splitlines()
         assert status == 2 and len(err) == 1 and says in err[0]

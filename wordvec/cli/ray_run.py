@@ -16,7 +16,7 @@ def add_ray_argument(parser):
 
 
 def add_training_arguments(parser):
-    from wordvec.distributed import DEFAULT_SYNC, DEFAULT_SYNC_EVERY, GLOVE_SYNC_EVERY, SYNC_MODES
+    from wordvec.distributed import DEFAULT_HOT_ROWS, DEFAULT_SYNC, DEFAULT_SYNC_EVERY, GLOVE_SYNC_EVERY, SYNC_MODES
 
     group = add_ray_argument(parser)
     group.add_argument("--workers-per-node", type=positive_int, default=None, metavar="N",
@@ -29,10 +29,10 @@ def add_training_arguments(parser):
     group.add_argument("--sync-every", type=positive_int, default=None, metavar="N",
                        help=f"with --ray: synchronise after N words (GloVe: co-occurrences) per worker "
                             f"(default {DEFAULT_SYNC_EVERY:,} words; GloVe {GLOVE_SYNC_EVERY:,})")
-    group.add_argument("--hot-rows", type=nonnegative_int, default=0, metavar="N",
+    group.add_argument("--hot-rows", type=nonnegative_int, default=None, metavar="N",
                        help="with --ray, word2vec: also synchronise the N busiest rows of each matrix (the "
                             "most frequent words', their Huffman nodes) every --hot-sync-every words "
-                            "(default 0: off)")
+                            f"(default {DEFAULT_HOT_ROWS:,}; 0: off)")
     group.add_argument("--hot-sync-every", type=positive_int, default=None, metavar="N",
                        help="with --hot-rows: words per worker between syncs of the hot rows "
                             "(default: a tenth of --sync-every)")
@@ -75,11 +75,15 @@ def train(args):
     options = dict(workers_per_node=args.workers_per_node, sync=args.sync)
     if args.sync_every is not None:  # else each trainer's own default
         options["sync_every"] = args.sync_every
-    if args.model in COUNT_MODELS and (args.hot_rows or args.hot_sync_every):
+    if args.model in COUNT_MODELS and (args.hot_rows is not None or args.hot_sync_every is not None):
         raise WordvecError("--hot-rows and --hot-sync-every are for word2vec; GloVe's workers update "
                            "disjoint entries of X, every row alike")
-    if args.hot_sync_every is not None and not args.hot_rows:
-        raise WordvecError("--hot-sync-every needs --hot-rows N (how many rows are hot)")
+    if args.hot_sync_every is not None and args.hot_rows == 0:
+        raise WordvecError("--hot-sync-every needs hot rows; drop --hot-rows 0")
+    if args.hot_rows is not None:
+        options["hot_rows"] = args.hot_rows
+    if args.hot_sync_every is not None:
+        options["hot_sync_every"] = args.hot_sync_every
     started = time.perf_counter()
     with cluster.connect(args.ray):
         if args.model in COUNT_MODELS:
@@ -105,8 +109,7 @@ def train(args):
                 lowercase=model.lowercase, max_document_length=model.max_document_length)
             model.set_vocabulary(vocab)
             corpus = Corpus(args.corpus, lowercase=model.lowercase, max_document_length=model.max_document_length)
-            training.train_word2vec(model, encode_corpus(corpus, vocab), hot_rows=args.hot_rows,
-                                    hot_sync_every=args.hot_sync_every, **options)
+            training.train_word2vec(model, encode_corpus(corpus, vocab), **options)
     if not args.json:
         print(f"trained on the Ray cluster in {time.perf_counter() - started:.1f} s "
               f"({model.history[-1]['workers']} workers, {model.history[-1]['restarts']} restarts)")

@@ -11,9 +11,12 @@ from wordvec.errors import WordvecError
 INSTALL_HINT = "install the ray extra: pip install -e '.[ray]'"
 SYNC_MODES = ("sparse", "sparse-sum", "average")  # see ``training``
 DEFAULT_SYNC = "sparse-sum"  # word2vec on wordbench-10m: 24.0% analogy vs 20.2% averaged (benchmarks/)
-# words per worker between synchronisations: on wordbench-10m (CBOW, 2 workers) 1M and 250k
-# gave 24.0% and 23.9% analogy, 100k 25.3% against one process's 26.2% (benchmarks/README.md)
-DEFAULT_SYNC_EVERY = 100_000
+# word2vec, words per worker between synchronisations of every row, and of the busiest
+# rows of each matrix.  On wordbench-10m (CBOW, 2 workers; benchmarks/README.md): every row
+# every 1M words 24.0% analogy, every 100k 25.3%, the 4,096 busiest rows every 100k and the
+# rest every 1M 25.35% in 0.77x the time of the second; one process 26.2%
+DEFAULT_SYNC_EVERY = 1_000_000
+DEFAULT_HOT_ROWS = 4096
 GLOVE_SYNC_EVERY = 1_000_000  # co-occurrences (non-zeros of X) per worker
 
 

@@ -46,8 +46,8 @@ import time
 import numpy as np
 
 from wordvec import schedule
-from wordvec.distributed import (DEFAULT_SYNC, DEFAULT_SYNC_EVERY, GLOVE_SYNC_EVERY, SYNC_MODES, cluster,
-                                 require_ray)
+from wordvec.distributed import (DEFAULT_HOT_ROWS, DEFAULT_SYNC, DEFAULT_SYNC_EVERY, GLOVE_SYNC_EVERY,
+                                 SYNC_MODES, cluster, require_ray)
 from wordvec.errors import TrainingError, WordvecError
 
 log = logging.getLogger(__name__)
@@ -378,12 +378,12 @@ def _sync_info(run, before):
 
 
 def train_word2vec(model, encoded, workers_per_node=None, sync=DEFAULT_SYNC, sync_every=DEFAULT_SYNC_EVERY,
-                   on_round=None, hot_rows=0, hot_sync_every=None):
+                   on_round=None, hot_rows=DEFAULT_HOT_ROWS, hot_sync_every=None):
     """Train ``model`` (a ``Word2Vec`` with its vocabulary set) for ``model.epochs`` epochs
     on ``encoded`` with Ray workers; fills ``model.history`` like ``Word2Vec.train``.
 
     Every row is synchronised each ``sync_every`` words per worker.  With ``hot_rows``
-    n > 0 the n rows of each matrix that take the most updates (``Word2VecReplica._hot_rows``)
+    n > 0 (0: off) the n rows of each matrix that take the most updates (``Word2VecReplica._hot_rows``)
     are synchronised more often, every ``hot_sync_every`` words (default: a tenth of
     ``sync_every``): they are where the replicas drift apart fastest, and a few thousand
     rows cost little to send."""
