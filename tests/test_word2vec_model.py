@@ -169,16 +169,21 @@ def test_history_and_callbacks():
     assert all(np.isfinite(h["loss"]) and h["loss"] > 0 for h in model.history)
 
 
-@pytest.mark.parametrize("options", [dict(sg=1), dict(sg=0, alpha=0.05), dict(sg=1, batched=True),
-                                     dict(sg=1, deterministic=True)])
-def test_learns_the_synthetic_analogies(synthetic_file, options):
+# Accuracy floors below what each setting reaches (two Hogwild threads vary run to run;
+# measured over 3 runs each: CBOW 0.981, skip-gram 0.52-0.56, batched 0.52-0.54,
+# deterministic 0.64), far above chance (~0.003 among ~400 words): a floor of 0.5
+# failed once in CI with a batched run at exactly 53/106.
+@pytest.mark.parametrize("options, floor", [(dict(sg=1), 0.4), (dict(sg=0, alpha=0.05), 0.9),
+                                            (dict(sg=1, batched=True), 0.4),
+                                            (dict(sg=1, deterministic=True), 0.5)])
+def test_learns_the_synthetic_analogies(synthetic_file, options, floor):
     model = Word2Vec(corpus_file=str(synthetic_file), vector_size=32, window=5, min_count=2, epochs=5,
                      workers=2, progress=False, **options)
     assert model.history[-1]["loss"] < model.history[0]["loss"]
     questions = [q for _, qs in analogy_questions() for q in qs[::7]]
     correct = sum(model.wv.most_similar(positive=[b, c], negative=[a], topn=1)[0][0] == d
                   for a, b, c, d in questions)
-    assert correct / len(questions) > 0.5
+    assert correct / len(questions) > floor
 
 
 @pytest.fixture
