@@ -137,7 +137,8 @@ def run(args):
         env = None
     load_before = os.getloadavg()
     measured = run_measured([str(c) for c in command], target / "log.txt", env=env)
-    result = {"system": system, "seed": s["seed"], "ns_exponent": args.ns_exponent, "command": " ".join(measured.command), "returncode": measured.returncode,
+    result = {"system": system, "seed": s["seed"], "ns_exponent": args.ns_exponent,
+              "command": " ".join(measured.command), "returncode": measured.returncode,
               "wall_seconds": measured.wall_seconds, "cpu_seconds": measured.cpu_seconds,
               "peak_rss_mb": measured.peak_rss_mb, "load_before": load_before,
               "load_after": os.getloadavg(), "when": time.strftime("%Y-%m-%d %H:%M:%S %Z")}

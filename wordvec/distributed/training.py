@@ -379,20 +379,35 @@ def _sync_info(run, before):
             "restarts": run.restarts}
 
 
+def _round_plan(sync_every, hot_rows, hot_sync_every):
+    """(words per worker in a round, every how many rounds one is full) for word2vec."""
+    if not isinstance(hot_rows, (int, np.integer)) or hot_rows < 0:
+        raise WordvecError(f"hot_rows must be a whole number of rows, 0 for none, not {hot_rows!r}")
+    if not hot_rows:
+        return sync_every, 1
+    if hot_sync_every is None:
+        hot_sync_every = max(1, sync_every // 10)
+    if not isinstance(hot_sync_every, (int, np.integer)) or not 1 <= hot_sync_every <= sync_every:
+        raise WordvecError(f"hot_sync_every must be a whole number of words from 1 to sync_every "
+                           f"({sync_every}), not {hot_sync_every!r}")
+    return hot_sync_every, max(1, round(sync_every / hot_sync_every))
+
+
 def train_word2vec(model, encoded, workers_per_node=None, sync=DEFAULT_SYNC, sync_every=DEFAULT_SYNC_EVERY,
                    on_round=None, hot_rows=DEFAULT_HOT_ROWS, hot_sync_every=None):
     """Train ``model`` (a ``Word2Vec`` with its vocabulary set) for ``model.epochs`` epochs
     on ``encoded`` with Ray workers; fills ``model.history`` like ``Word2Vec.train``.
 
     Every row is synchronised each ``sync_every`` words per worker.  With ``hot_rows``
-    n > 0 (0: off) the n rows of each matrix that take the most updates (``Word2VecReplica._hot_rows``)
-    are synchronised more often, every ``hot_sync_every`` words (default: a tenth of
-    ``sync_every``): they are where the replicas drift apart fastest, and a few thousand
-    rows cost little to send."""
+    n > 0 (0: off) the n rows of each matrix that take the most updates
+    (``Word2VecReplica._hot_rows``) are synchronised more often, every ``hot_sync_every``
+    words (default: a tenth of ``sync_every``): they are where the replicas drift apart
+    fastest, and a few thousand rows cost little to send."""
     from wordvec.models.word2vec import CHUNK_WORDS
 
     ray = require_ray()
     _check_sync(sync, sync_every)
+    round_words, full_every = _round_plan(sync_every, hot_rows, hot_sync_every)
     placement = plan_workers(workers_per_node)
     N = encoded.num_tokens
     if N == 0:
@@ -418,25 +433,15 @@ def train_word2vec(model, encoded, workers_per_node=None, sync=DEFAULT_SYNC, syn
                                "order_seed": schedule.chunk_seed(model.seed, 0, schedule.ORDER_STREAM - 1 - s)}))
     base = {name: getattr(model, name) for name in ("W_in", "W_out", "W_inner") if getattr(model, name).shape[0]}
     shard_words = max(int(offsets[chunk_bounds[cuts[s + 1]]] - offsets[chunk_bounds[cuts[s]]]) for s in range(W))
-    if not isinstance(hot_rows, (int, np.integer)) or hot_rows < 0:
-        raise WordvecError(f"hot_rows must be a whole number of rows, 0 for none, not {hot_rows!r}")
-    if hot_rows:
-        if hot_sync_every is None:
-            hot_sync_every = max(1, sync_every // 10)
-        if not isinstance(hot_sync_every, (int, np.integer)) or not 1 <= hot_sync_every <= sync_every:
-            raise WordvecError(f"hot_sync_every must be a whole number of words from 1 to sync_every "
-                               f"({sync_every}), not {hot_sync_every!r}")
-        round_words, full_every = hot_sync_every, max(1, round(sync_every / hot_sync_every))
-    else:
-        round_words, full_every = sync_every, 1
     rounds = max(1, math.ceil(shard_words / round_words))
 
     def start(worker, params):
         return _remote(Word2VecReplica, placement[worker]).remote(
             hyperparameters, vocabulary, shards[worker], plan, params, sync, hot_rows)
 
-    log.info("training %s on %d tokens x %d epochs with %d Ray workers, %s sync every %d words per worker "
-             "(%d rounds per epoch)", model.describe(), N, model.epochs, W, sync, sync_every, rounds)
+    log.info("training %s on %d tokens x %d epochs with %d Ray workers, %s sync every %d words per worker, "
+             "%d hot rows every %d (%d rounds per epoch)", model.describe(), N, model.epochs, W, sync, sync_every,
+             hot_rows, round_words, rounds)
     run = DataParallelRun(start, W, base, sync, on_round, deltas="sum" if sync == "sparse-sum" else "mean")
     try:
         for epoch in range(model.epochs_trained, model.epochs):
