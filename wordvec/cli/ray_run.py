@@ -27,8 +27,9 @@ def add_training_arguments(parser):
                             f"(sparse-sum) or averaged over the workers that touched a row (sparse), or by "
                             f"averaging whole models (average); default {DEFAULT_SYNC}")
     group.add_argument("--sync-every", type=positive_int, default=None, metavar="N",
-                       help=f"with --ray: synchronise after N words (GloVe: co-occurrences) per worker "
-                            f"(default {DEFAULT_SYNC_EVERY:,} words; GloVe {GLOVE_SYNC_EVERY:,})")
+                       help=f"with --ray: synchronise every row after N words (GloVe: co-occurrences) per "
+                            f"worker (default {DEFAULT_SYNC_EVERY:,} words, GloVe {GLOVE_SYNC_EVERY:,} "
+                            f"co-occurrences)")
     group.add_argument("--hot-rows", type=nonnegative_int, default=None, metavar="N",
                        help="with --ray, word2vec: also synchronise the N busiest rows of each matrix (the "
                             "most frequent words', their Huffman nodes) every --hot-sync-every words "
