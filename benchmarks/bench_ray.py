@@ -79,8 +79,6 @@ def train(mode, sync_every, settings, ray_workers=2, hot_rows=None, hot_sync_eve
         from wordvec.distributed import DEFAULT_HOT_ROWS, cluster, counting, training
 
         hot_rows = DEFAULT_HOT_ROWS if hot_rows is None else hot_rows
-        if hot_rows and hot_sync_every is None:
-            hot_sync_every = sync_every // 10  # the library's default, recorded
 
         with cluster.connect("local"):
             model = Word2Vec(progress=False, **settings)
@@ -89,15 +87,14 @@ def train(mode, sync_every, settings, ray_workers=2, hot_rows=None, hot_sync_eve
             encoded = encode_corpus(Corpus(corpus_path), vocab)
             training.train_word2vec(model, encoded, workers_per_node=ray_workers, sync=mode, sync_every=sync_every,
                                     hot_rows=hot_rows, hot_sync_every=hot_sync_every)
-        extra = {"syncs": sum(h["syncs"] for h in model.history),
+        extra = {"hot_rows": hot_rows, "hot_sync_every": model.history[-1]["hot_sync_every"],
+                 "syncs": sum(h["syncs"] for h in model.history),
                  "sync_bytes": sum(h["sync_bytes"] for h in model.history),
                  "bytes_per_sync": model.history[-1]["bytes_per_sync"]}
     total = time.perf_counter() - started
     train_seconds = sum(h["seconds"] for h in model.history)
     return {"kind": "train", "mode": mode, "sync_every": sync_every if mode != "single" else None,
             "ray_workers": ray_workers if mode != "single" else None,
-            "hot_rows": hot_rows if mode != "single" else None,
-            "hot_sync_every": hot_sync_every if mode != "single" and hot_rows else None,
             "settings": settings, "vocabulary": len(model.vocab), "train_seconds": train_seconds,
             # epoch 1 of a Ray run also waits for the actors to start (kernels loaded from
             # Numba's cache): the later epochs are the steady throughput

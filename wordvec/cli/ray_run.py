@@ -73,18 +73,14 @@ def train(args):
     if getattr(args, "subwords", False):
         raise WordvecError("--ray does not train subword vectors yet (their n-gram rows are not "
                            "synchronised); drop --subwords or --ray")
-    options = dict(workers_per_node=args.workers_per_node, sync=args.sync)
-    if args.sync_every is not None:  # else each trainer's own default
-        options["sync_every"] = args.sync_every
     if args.model in COUNT_MODELS and (args.hot_rows is not None or args.hot_sync_every is not None):
         raise WordvecError("--hot-rows and --hot-sync-every are for word2vec; GloVe's workers update "
                            "disjoint entries of X, every row alike")
     if args.hot_sync_every is not None and args.hot_rows == 0:
         raise WordvecError("--hot-sync-every needs hot rows; drop --hot-rows 0")
-    if args.hot_rows is not None:
-        options["hot_rows"] = args.hot_rows
-    if args.hot_sync_every is not None:
-        options["hot_sync_every"] = args.hot_sync_every
+    given = {"sync_every": args.sync_every, "hot_rows": args.hot_rows, "hot_sync_every": args.hot_sync_every}
+    options = dict(workers_per_node=args.workers_per_node, sync=args.sync,  # else each trainer's default
+                   **{name: value for name, value in given.items() if value is not None})
     started = time.perf_counter()
     with cluster.connect(args.ray):
         if args.model in COUNT_MODELS:

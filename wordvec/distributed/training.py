@@ -95,9 +95,8 @@ def add_row_deltas(array, rows, deltas, divisor):
 
 def hot_row_deltas(current, base, hot):
     """``reference_row_deltas`` restricted to the rows ``hot`` (sorted int32 ids)."""
-    deltas = current[hot] - base[hot]
-    changed = (_as_rows(deltas) != 0).any(axis=1)
-    return hot[changed], deltas[changed]
+    rows, deltas = reference_row_deltas(current[hot], base[hot])
+    return hot[rows], deltas
 
 
 class Replica:
@@ -164,18 +163,13 @@ class Word2VecReplica(Replica):
         """The ``n`` rows of each matrix that take the most updates: the most frequent
         words' (the vocabulary is sorted by count: the first rows, which also draw most
         negatives), and the inner nodes on the most frequent words' Huffman paths."""
-        hot = {}
-        for name in params:
-            if name == "W_inner":
-                counts, t = self.model.vocab.counts, self.trainer
-                usage = np.zeros(len(params[name]), np.float64)
-                for length in np.unique(t.lengths):
-                    words = np.flatnonzero(t.lengths == length)
-                    np.add.at(usage, t.points[words, :length].ravel(), np.repeat(counts[words], length))
-                top = np.argsort(-usage, kind="stable")[:n]
-                hot[name] = np.sort(top).astype(np.int32)
-            else:
-                hot[name] = np.arange(min(n, len(params[name])), dtype=np.int32)
+        hot = {name: np.arange(min(n, len(params[name])), dtype=np.int32) for name in params}
+        if "W_inner" in params:  # a node's updates: the counts of the words whose path holds it
+            t = self.trainer
+            on_path = np.arange(t.points.shape[1]) < t.lengths[:, None]
+            word_counts = np.broadcast_to(self.model.vocab.counts[:, None], t.points.shape)
+            usage = np.bincount(t.points[on_path], weights=word_counts[on_path], minlength=len(params["W_inner"]))
+            hot["W_inner"] = np.sort(np.argsort(-usage, kind="stable")[:n]).astype(np.int32)
         return hot
 
     def _chunks_of(self, epoch):
@@ -341,9 +335,9 @@ class DataParallelRun:
         exactly where the dead one would have."""
         start_from = self.base if self._last_full is None else self._last_full
         actor = self.actors[worker] = self.start(worker, start_from)
-        for replayed in self._partial_rounds:
-            actor.train_round.remote(*replayed)  # an actor runs its calls in order
-        return actor.train_round.remote(None if not self._partial_rounds else call[0], *call[1:])
+        for replayed in self._partial_rounds:  # an actor runs its calls in order
+            actor.train_round.remote(*replayed)
+        return actor.train_round.remote(*call)  # its update only sets rows to values they have
 
     def close(self):
         for actor in self.actors:
@@ -462,7 +456,8 @@ def train_word2vec(model, encoded, workers_per_node=None, sync=DEFAULT_SYNC, syn
                     "words": words, "seconds": seconds, "words_per_sec": words / max(seconds, 1e-9),
                     "alpha": schedule.learning_rate(model.alpha, model.min_alpha, model.trained_words,
                                                     model.planned_words),
-                    "workers": W, "sync": sync, **_sync_info(run, before)}
+                    "workers": W, "sync": sync, "hot_rows": hot_rows,
+                    "hot_sync_every": round_words if hot_rows else None, **_sync_info(run, before)}
             log.info("epoch %d: loss %.4f per example, %.0f words/s, %d syncs, %.1f MB per sync, %d restarts",
                      info["epoch"], info["loss"], info["words_per_sec"], info["syncs"],
                      info["bytes_per_sync"] / 1e6, run.restarts)

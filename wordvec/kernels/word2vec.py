@@ -392,7 +392,8 @@ def longest_document(offsets, doc_begin, doc_end):
 @jit_inline
 def document_rate(alpha, min_alpha, position, total_words):
     """The learning rate of a document that starts at ``position`` of the whole run:
-    alpha - (alpha - min_alpha) * position / total (linear decay, clamped at the end)."""
+    alpha - (alpha - min_alpha) * position / total (linear decay, clamped at the end);
+    ``wordvec.schedule.learning_rate`` in float32, for the compiled loops."""
     progress = min(1.0, position / total_words)
     return np.float32(alpha - (alpha - min_alpha) * progress)
 
