@@ -18,11 +18,11 @@ on a shared 2-core machine, where single runs of the full benchmark vary by 20%.
 import argparse
 import json
 import os
-import subprocess
 import sys
 from pathlib import Path
 
 from bench_word2vec import prepare_corpus
+from trees import run_in_tree
 
 HERE = Path(__file__).resolve().parent
 CONFIGS = {"sg-ns": dict(sg=1, hs=0, negative=5, alpha=0.025),
@@ -42,10 +42,7 @@ print(json.dumps({"seconds": model.history[1]["seconds"], "cpu": time.process_ti
 
 
 def run_tree(tree, corpus, options, cache):
-    env = dict(os.environ, PYTHONPATH=str(Path(tree).resolve()), WORDVEC_CACHE=str(cache))
-    done = subprocess.run([sys.executable, "-c", CHILD, str(corpus), json.dumps(options)],
-                          env=env, capture_output=True, text=True, check=True)
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return run_in_tree(tree, CHILD, [corpus, json.dumps(options)], WORDVEC_CACHE=str(cache))
 
 
 def main(argv=None):

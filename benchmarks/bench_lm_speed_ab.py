@@ -19,11 +19,11 @@ products (logits, dW_y, dP) alone, best of 20, in this process with one BLAS thr
 import argparse
 import json
 import os
-import subprocess
 import sys
 from pathlib import Path
 
 from bench_lm import OUT, word_split
+from trees import run_in_tree
 
 HERE = Path(__file__).resolve().parent
 CHILD = """
@@ -71,10 +71,7 @@ def prepare():
 
 
 def run_tree(tree, files, cell, tie, updates, process):
-    env = dict(os.environ, PYTHONPATH=str(Path(tree).resolve()), OPENBLAS_NUM_THREADS="1")
-    done = subprocess.run([sys.executable, "-c", CHILD, *map(str, files), cell, tie, str(updates), process],
-                          env=env, capture_output=True, text=True, check=True)
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return run_in_tree(tree, CHILD, [*files, cell, tie, updates, process], OPENBLAS_NUM_THREADS="1")
 
 
 def output_layer_floor(rounds=20):

@@ -23,13 +23,13 @@ def _matrices(seed):
 
 
 def _kernel_step(sg, mode, W_in, W_out, W_inner, inputs, output, negatives, mean=True):
-    neu1 = np.zeros(D, np.float32)
+    neu1 = np.zeros((1, D), np.float32)
     neu1e = np.zeros(D, np.float32)
     coeff = np.zeros(max(V, 8), np.float32)
     negatives = np.asarray(negatives, dtype=np.int64)
     if sg:
         return K.skipgram_step(W_in, inputs, output, mode, W_out, W_inner, POINTS, CODES, LENGTHS,
-                               negatives, np.float32(ALPHA), neu1, neu1e, coeff)
+                               negatives, np.float32(ALPHA), neu1e, coeff)
     context = np.asarray(inputs, dtype=np.int32)
     return K.cbow_step(W_in, context, context.size, output, mean, mode, W_out, W_inner, POINTS,
                        CODES, LENGTHS, negatives, np.float32(ALPHA), neu1, neu1e, coeff)
@@ -198,3 +198,43 @@ def test_merge_replicas_adds_each_workers_delta_in_order():
     np.testing.assert_array_equal(W[5:], untouched)
     for copy in (base, replicas[0], replicas[1]):
         np.testing.assert_array_equal(copy[:5], W[:5])
+
+
+# -- the chunk loop's own examples against the one-step functions -------------------------
+
+
+@pytest.mark.parametrize("sg, mode", [(1, NS), (1, HS), (1, NS | HS), (0, NS), (0, HS)])
+def test_chunk_loop_takes_the_same_steps_as_the_step_functions(sg, mode):
+    """train_chunk inlines the output layers into its loop with D as a compile-time
+    constant; replaying its random draws through skipgram_step / cbow_step (held to the
+    reference above) must give the same matrices."""
+    doc = np.array([0, 4, 3, 8, 4, 1, 2, 4], dtype=np.int32)
+    offsets = np.array([0, doc.size], dtype=np.int64)
+    keep = np.ones(V, np.float32)  # no subsampling: no draws for it
+    noise = K.pack_alias_table(*alias_table(np.full(V, 1.0 / V)))
+    seed, negative, window = 11, 3, 1  # window 1: the reduced window is always 1
+    W_in, W_out, W_inner = _matrices(sg * 10 + mode)
+    chunk = [W.copy() for W in (W_in, W_out, W_inner)]
+    loss, stats = K.train_chunk(doc, offsets, 0, 1, *chunk, POINTS, CODES, LENGTHS, keep, noise, sg, mode,
+                                True, window, negative, True, False, ALPHA, ALPHA, 0, doc.size, np.uint64(seed))
+
+    state = np.array([seed], dtype=np.uint64)
+    neu1, neu1e, coeff = np.zeros((1, D), np.float32), np.zeros(D, np.float32), np.zeros(V, np.float32)
+    expected_loss, negatives = 0.0, np.zeros(negative if mode & NS else 0, dtype=np.int64)
+    for i in range(doc.size):
+        K.below(state, window)
+        context = np.array([doc[j] for j in (i - 1, i + 1) if 0 <= j < doc.size], dtype=np.int32)
+        if sg:
+            negatives[:] = [K.draw_alias(noise, state) for _ in range(negatives.size)]
+            for word in context:
+                expected_loss += K.skipgram_step(W_in, word, doc[i], mode, W_out, W_inner, POINTS, CODES,
+                                                 LENGTHS, negatives, np.float32(ALPHA), neu1e, coeff)
+        else:
+            negatives[:] = [K.draw_alias(noise, state) for _ in range(negatives.size)]
+            expected_loss += K.cbow_step(W_in, context, context.size, doc[i], True, mode, W_out, W_inner,
+                                         POINTS, CODES, LENGTHS, negatives, np.float32(ALPHA), neu1, neu1e, coeff)
+    assert stats[K.STAT_EXAMPLES] == (2 * doc.size - 2 if sg else doc.size)
+    assert loss == pytest.approx(expected_loss, rel=1e-5)
+    for got, want in zip(chunk, (W_in, W_out, W_inner)):
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+    assert not np.array_equal(chunk[0], _matrices(sg * 10 + mode)[0])  # it trained

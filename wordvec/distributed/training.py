@@ -146,7 +146,7 @@ class Word2VecReplica(Replica):
         from wordvec.models.word2vec import Word2Vec, load_kernels
         from wordvec.vocab import Vocabulary
 
-        load_kernels(text=False)
+        load_kernels(text=False, vector_size=hyperparameters["vector_size"])
         words, counts, corpus_tokens, min_count = vocabulary
         model = Word2Vec(**hyperparameters, progress=False)
         model.set_vocabulary(Vocabulary(words, counts, corpus_tokens=corpus_tokens, min_count=min_count))

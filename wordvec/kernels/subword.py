@@ -32,7 +32,7 @@ import numpy as np
 
 from wordvec.kernels.word2vec import (FULL_SOFTMAX, NEGATIVE_SAMPLING, STAT_EXAMPLES, STAT_WORDS,
                                       axpy_from_row, axpy_to_row, below, document_rate, draw_alias, jit,
-                                      longest_document, output_update, subsample)
+                                      jit_fast, longest_document, output_update, subsample)
 
 
 @jit
@@ -52,7 +52,7 @@ def scatter_bag(word, neu1e, W_in, W_ngrams, ngram_offsets, ngram_ids):
         axpy_to_row(np.float32(1.0), neu1e, W_ngrams, ngram_ids[k])
 
 
-@jit
+@jit_fast
 def subword_step(W_in, W_ngrams, ngram_offsets, ngram_ids, inputs, n_inputs, output_word, mean,
                  mode, W_out, W_inner, points, codes, lengths, negatives, alpha, neu1, neu1e, coeff):
     """One example: h = mean (or sum) of the pooled bags of ``inputs[:n_inputs]`` (one word
@@ -70,8 +70,9 @@ def subword_step(W_in, W_ngrams, ngram_offsets, ngram_ids, inputs, n_inputs, out
         scale = np.float32(1.0 / size)
         for i in range(neu1.shape[0]):
             neu1[i] *= scale
-    loss = output_update(neu1, output_word, mode, W_out, W_inner, points, codes, lengths,
-                         negatives, alpha, neu1e, coeff)
+    D = neu1.shape[0]
+    loss = output_update(neu1.reshape((1, D)), 0, output_word, mode, W_out, W_inner, points, codes,
+                         lengths, negatives, alpha, neu1e, coeff, D)
     for c in range(n_inputs):
         scatter_bag(inputs[c], neu1e, W_in, W_ngrams, ngram_offsets, ngram_ids)
     return loss
@@ -92,7 +93,7 @@ def bag_overlaps(ngram_offsets, ngram_ids):
     return out
 
 
-@jit
+@jit_fast
 def skipgram_window(W_in, W_ngrams, ngram_offsets, ngram_ids, overlaps, word, outputs, n_outputs, mean,
                     mode, W_out, W_inner, points, codes, lengths, negatives, alpha, neu1, neu1e, window_e,
                     coeff):
@@ -100,6 +101,7 @@ def skipgram_window(W_in, W_ngrams, ngram_offsets, ngram_ids, overlaps, word, ou
     order, with the bag of ``word`` composed once and its rows updated once (see the
     module docstring).  Reference: ``wordvec.math.subword.skipgram_subword`` then
     ``subword_step``, once per example."""
+    D = neu1.shape[0]
     neu1[:] = 0.0
     window_e[:] = 0.0
     size = add_bag(word, W_in, W_ngrams, ngram_offsets, ngram_ids, neu1)
@@ -112,8 +114,8 @@ def skipgram_window(W_in, W_ngrams, ngram_offsets, ngram_ids, overlaps, word, ou
     loss = 0.0
     for k in range(n_outputs):
         neu1e[:] = 0.0
-        loss += output_update(neu1, outputs[k], mode, W_out, W_inner, points, codes, lengths,
-                              negatives[k], alpha, neu1e, coeff)
+        loss += output_update(neu1.reshape((1, D)), 0, outputs[k], mode, W_out, W_inner, points, codes,
+                              lengths, negatives[k], alpha, neu1e, coeff, D)
         for i in range(neu1.shape[0]):
             window_e[i] += neu1e[i]
             neu1[i] += q * neu1e[i]

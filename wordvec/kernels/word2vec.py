@@ -27,7 +27,16 @@ visit, as word2vec.c does, and is still exactly the reference step.
 The loss is the exact objective, saturated terms included: for each logistic term
 ``-log sigma(z) = max(-z, 0) + log(1 + exp(-|z|))``; the ``exp(-|z|)`` also gives the
 sigmoid, and the ``log(1 + ...)`` factors are multiplied and logged once per example,
-so an exact loss costs one ``exp`` per term and one ``log`` per example.
+so an exact loss costs one ``exp`` per term and one ``log`` per example.  The logistic
+is computed in float32, the precision of the parameters it updates.
+
+Speed (``benchmarks/README.md``, "compile-time vector size"): the per-example code is
+inlined into :func:`train_chunk`, which Numba compiles once per vector size D with D
+as a constant (:func:`vector_size_token`).  With a constant D LLVM unrolls the row
+loops completely and keeps the input row and ``neu1e`` in vector registers across the
+output rows; with D known only at run time, a 100-float row went through a 64-wide
+vector loop, an 8-wide remainder loop and a scalar tail, and the per-example state
+through memory: 2.5-4x slower for the same arithmetic.
 
 Random numbers: word2vec's 64-bit linear congruential generator
 (x <- x * 25214903917 + 11 mod 2^64), using only its high bits; each chunk gets its own
@@ -53,9 +62,34 @@ NEGATIVE_SAMPLING, HIERARCHICAL_SOFTMAX, FULL_SOFTMAX = 1, 2, 4
 # Layout of the statistics a chunk returns.
 STAT_WORDS, STAT_EXAMPLES = 0, 1
 
+# Reassociation (vectorised sums, FMA contraction), but no "no NaN/inf" assumptions: a
+# diverging run must still show a NaN loss.
+FAST = {"reassoc", "contract", "nsz", "arcp"}
 jit = numba.njit(nogil=True, cache=True)
-jit_fast = numba.njit(nogil=True, cache=True, fastmath=True)  # only the dot product
+jit_fast = numba.njit(nogil=True, cache=True, fastmath=FAST)
 jit_inline = numba.njit(nogil=True, cache=True, inline="always")  # no call per output row
+# The per-example code: inlined into the (fastmath) chunk loop, whose flags it then takes.
+jit_example = numba.njit(nogil=True, cache=True, fastmath=FAST, inline="always")
+
+# Vector sizes up to this get a kernel compiled with D as a constant; larger ones share
+# one kernel with D read from the arrays (full unrolling stops paying off well before).
+MAX_CONSTANT_VECTOR_SIZE = 512
+
+
+def vector_size_token(D):
+    """What :func:`train_chunk_compiled` takes to know the vector size at compile time.
+
+    A tuple's length is part of its Numba type, so a tuple of D zeros makes Numba compile
+    (and cache) one kernel per D, in which ``len(token)`` is the constant D.  The empty
+    tuple (D above :data:`MAX_CONSTANT_VECTOR_SIZE`) means: read D from the arrays.
+    """
+    return (np.int8(0),) * (D if 0 < D <= MAX_CONSTANT_VECTOR_SIZE else 0)
+
+
+@jit_inline
+def token_size(token, W):
+    """The vector size: ``len(token)`` (a compile-time constant) or W's columns."""
+    return len(token) if len(token) > 0 else W.shape[1]
 
 
 # ---------------------------------------------------------------------------------------
@@ -152,50 +186,61 @@ def axpy_to_row(scale, x, W, row):
         W[row, i] += scale * x[i]
 
 
-@jit
+@jit_inline
 def logistic_term(x, label):
-    """For score x and label 1/0: (sigma(x), 1 + exp(-|x|), max(-z, 0)) with z = ±x.
+    """For a float32 score x and label 1/0: (sigma(x), 1 + exp(-|x|), max(-z, 0)) with
+    z = ±x, all float32.
 
     The loss of the term is ``-log sigma(z) = max(-z, 0) + log(1 + exp(-|x|))``.
     """
+    one = np.float32(1.0)
     e = np.exp(-abs(x))
-    s = 1.0 / (1.0 + e) if x >= 0.0 else e / (1.0 + e)
-    z = x if label == 1.0 else -x
-    return s, 1.0 + e, (-z if z < 0.0 else 0.0)
+    r = one / (one + e)
+    s = r if x >= 0 else e * r  # selects, not branches: the signs are coin flips to a
+    z = (label + label - one) * x  # branch predictor, and mispredictions cost ~1.5x
+    return s, one + e, max(-z, np.float32(0.0))
 
 
 # ---------------------------------------------------------------------------------------
-# Output layers: given h, update output rows, accumulate neu1e = -alpha dL/dh, return loss
+# Output layers: given the hidden vector h = H[hrow], update the output rows, accumulate
+# neu1e = -alpha dL/dh, return the loss.  Skip-gram's h is its input row, read in place
+# (H = W_in: nothing writes that row until the example ends); CBOW's and the subword
+# models' h is a one-row buffer.  D: the vector size (a constant in train_chunk).
 # ---------------------------------------------------------------------------------------
 
 
-@jit
-def negative_sampling_update(h, W_out, target, negatives, alpha, neu1e, coeff):
+@jit_example
+def negative_sampling_update(H, hrow, W_out, target, negatives, alpha, neu1e, coeff, D):
     """Reference: ``wordvec.math.word2vec.negative_sampling_output`` (seed 004 sec. 2).
 
     ``negatives`` (K,) are already drawn; ``coeff`` is a float32 buffer of >= K+1.
     """
     count = negatives.shape[0] + 1
-    linear = 0.0
-    product = 1.0
-    for k in range(count):  # scores from the rows before the step
+    linear = np.float32(0.0)
+    product = np.float32(1.0)
+    for k in range(count):  # scores x = w_k . h from the rows before the step
         row = target if k == 0 else negatives[k - 1]
-        label = 1.0 if k == 0 else 0.0
-        s, one_plus_e, lin = logistic_term(np.float64(dot_row(h, W_out, row)), label)
+        label = np.float32(1.0) if k == 0 else np.float32(0.0)
+        x = np.float32(0.0)
+        for i in range(D):
+            x += W_out[row, i] * H[hrow, i]
+        s, one_plus_e, lin = logistic_term(x, label)
         linear += lin
         product *= one_plus_e
         coeff[k] = alpha * (label - s)  # -alpha dL/dx
-    for k in range(count):  # neu1e from the rows before the step
+    for k in range(count):  # neu1e from the rows before the step          (2.1)
         row = target if k == 0 else negatives[k - 1]
-        axpy_from_row(coeff[k], W_out, row, neu1e)
-    for k in range(count):  # then the rows themselves (repeats get both updates)
+        for i in range(D):
+            neu1e[i] += coeff[k] * W_out[row, i]
+    for k in range(count):  # then the rows themselves (repeats get both)  (2.2)
         row = target if k == 0 else negatives[k - 1]
-        axpy_to_row(coeff[k], h, W_out, row)
-    return linear + np.log(product)
+        for i in range(D):
+            W_out[row, i] += coeff[k] * H[hrow, i]
+    return np.float64(linear) + np.log(np.float64(product))
 
 
-@jit
-def hierarchical_softmax_update(h, W_inner, points, codes, word, length, alpha, neu1e):
+@jit_example
+def hierarchical_softmax_update(H, hrow, W_inner, points, codes, word, length, alpha, neu1e, D):
     """Reference: ``wordvec.math.word2vec.hierarchical_softmax_output`` (seed 002).
 
     A path never visits a node twice and ``h`` does not change until the caller adds
@@ -203,18 +248,23 @@ def hierarchical_softmax_update(h, W_inner, points, codes, word, length, alpha, 
     it: each node can be scored and updated in one visit (word2vec.c's order) and the
     step is still exactly the reference step.
     """
-    linear = 0.0
-    product = 1.0
+    linear = np.float32(0.0)
+    product = np.float32(1.0)
     for l in range(length):
         node = points[word, l]
-        label = 1.0 - codes[word, l]
-        s, one_plus_e, lin = logistic_term(np.float64(dot_row(h, W_inner, node)), label)
+        label = np.float32(1.0) - np.float32(codes[word, l])
+        x = np.float32(0.0)
+        for i in range(D):
+            x += W_inner[node, i] * H[hrow, i]
+        s, one_plus_e, lin = logistic_term(x, label)
         linear += lin
         product *= one_plus_e
-        g = np.float32(alpha * (label - s))
-        axpy_from_row(g, W_inner, node, neu1e)
-        axpy_to_row(g, h, W_inner, node)
-    return linear + np.log(product)
+        g = alpha * (label - s)
+        for i in range(D):  # neu1e from the node's row before its update
+            neu1e[i] += g * W_inner[node, i]
+        for i in range(D):
+            W_inner[node, i] += g * H[hrow, i]
+    return np.float64(linear) + np.log(np.float64(product))
 
 
 @jit
@@ -241,60 +291,83 @@ def softmax_update(h, W_out, target, alpha, neu1e, scores):
     return loss
 
 
-@jit
-def output_update(h, target, mode, W_out, W_inner, points, codes, lengths, negatives,
-                  alpha, neu1e, coeff):
+@jit_example
+def output_update(H, hrow, target, mode, W_out, W_inner, points, codes, lengths, negatives,
+                  alpha, neu1e, coeff, D):
     """All output layers selected by ``mode`` for one example; returns the loss."""
     loss = 0.0
     if mode & HIERARCHICAL_SOFTMAX:
-        loss += hierarchical_softmax_update(h, W_inner, points, codes, target, lengths[target],
-                                            alpha, neu1e)
+        loss += hierarchical_softmax_update(H, hrow, W_inner, points, codes, target, lengths[target],
+                                            alpha, neu1e, D)
     if mode & NEGATIVE_SAMPLING:
-        loss += negative_sampling_update(h, W_out, target, negatives, alpha, neu1e, coeff)
+        loss += negative_sampling_update(H, hrow, W_out, target, negatives, alpha, neu1e, coeff, D)
     if mode & FULL_SOFTMAX:
-        loss += softmax_update(h, W_out, target, alpha, neu1e, coeff)
+        loss += softmax_update(H[hrow], W_out, target, alpha, neu1e, coeff)
     return loss
 
 
 # ---------------------------------------------------------------------------------------
 # One example of each architecture (reference: skipgram_* and cbow_* in math/word2vec)
 # ---------------------------------------------------------------------------------------
+#
+# train_chunk calls the output layers itself, one inlining level below it: every further
+# level of inlined calls that passes the arrays on cost ~35% on sg-hs (measured: the
+# examples as functions calling output_update calling the layers, 2.96 s an epoch; the
+# layers called from the loop, 2.07 s).  These functions are the same steps for one
+# example, for the tests that hold a step to the reference.
 
 
-@jit
+@jit_example
+def cbow_hidden(W_in, context, n_context, mean, neu1, D):
+    """neu1[0] = h, the mean (or sum) of the context rows ``W_in[context[:n_context]]``."""
+    for i in range(D):
+        neu1[0, i] = 0.0
+    for c in range(n_context):
+        row = context[c]  # a local: a store to neu1 could alias ``context`` for all LLVM knows
+        for i in range(D):
+            neu1[0, i] += W_in[row, i]
+    if mean:
+        scale = np.float32(1.0 / n_context)
+        for i in range(D):
+            neu1[0, i] *= scale
+
+
+@jit_example
+def add_to_rows(neu1e, W, rows, n_rows, D):
+    """W[rows[c]] += neu1e for c < n_rows (CBOW: every context row takes the full step)."""
+    for c in range(n_rows):
+        row = rows[c]
+        for i in range(D):
+            W[row, i] += neu1e[i]
+
+
+@jit_fast
 def skipgram_step(W_in, input_word, output_word, mode, W_out, W_inner, points, codes, lengths,
-                  negatives, alpha, h, neu1e, coeff):
-    """One skip-gram example: h = W_in[input_word]; W_in[input_word] += neu1e."""
-    for i in range(neu1e.shape[0]):  # h: a copy of the input row (a view would take a
-        neu1e[i] = 0.0                # reference on W_in's memory block: an atomic add
-        h[i] = W_in[input_word, i]    # on a cache line both threads hit, per pair)
-    loss = output_update(h, output_word, mode, W_out, W_inner, points, codes, lengths,
-                         negatives, alpha, neu1e, coeff)
-    axpy_to_row(np.float32(1.0), neu1e, W_in, input_word)
+                  negatives, alpha, neu1e, coeff):
+    """One skip-gram example: h = W_in[input_word] (read in place); W_in[input_word] += neu1e."""
+    neu1e[:] = 0.0
+    loss = output_update(W_in, input_word, output_word, mode, W_out, W_inner, points, codes,
+                         lengths, negatives, alpha, neu1e, coeff, W_in.shape[1])
+    W_in[input_word] += neu1e
     return loss
 
 
-@jit
+@jit_fast
 def cbow_step(W_in, context, n_context, output_word, mean, mode, W_out, W_inner, points, codes,
               lengths, negatives, alpha, neu1, neu1e, coeff):
     """One CBOW example: h = mean (or sum) of the context rows; each row then gets neu1e.
+    ``neu1``: a (1, D) buffer for h.
 
     Reference: ``wordvec.math.word2vec.cbow_step`` -- word2vec's CBOW step, which hands
     every context row the full ``-alpha dL/dh`` even for the mean (C times its true
     gradient step), as word2vec.c and gensim do.
     """
-    neu1[:] = 0.0
+    D = W_in.shape[1]
+    cbow_hidden(W_in, context, n_context, mean, neu1, D)
     neu1e[:] = 0.0
-    for c in range(n_context):
-        axpy_from_row(np.float32(1.0), W_in, context[c], neu1)
-    scale = np.float32(1.0 / n_context) if mean else np.float32(1.0)
-    if mean:
-        for i in range(neu1.shape[0]):
-            neu1[i] *= scale
-    loss = output_update(neu1, output_word, mode, W_out, W_inner, points, codes, lengths,
-                         negatives, alpha, neu1e, coeff)
-    for c in range(n_context):
-        axpy_to_row(np.float32(1.0), neu1e, W_in, context[c])
+    loss = output_update(neu1, 0, output_word, mode, W_out, W_inner, points, codes, lengths,
+                         negatives, alpha, neu1e, coeff, D)
+    add_to_rows(neu1e, W_in, context, n_context, D)
     return loss
 
 
@@ -319,7 +392,7 @@ def batched_logistic_update(H, n, W, rows, labels, r, alpha, E, G, acc):
         linear = 0.0
         product = 1.0
         for l in range(r):
-            s, one_plus_e, lin = logistic_term(np.float64(dot_rows(H, c, W, rows[l])), labels[l])
+            s, one_plus_e, lin = logistic_term(dot_rows(H, c, W, rows[l]), labels[l])
             linear += lin
             product *= one_plus_e
             G[c, l] = alpha * (labels[l] - s)
@@ -412,10 +485,24 @@ def subsample(ids, start, stop, keep, state, sentence):
     return n
 
 
-@jit
 def train_chunk(ids, offsets, doc_begin, doc_end, W_in, W_out, W_inner, points, codes, lengths,
                 keep, noise, sg, mode, cbow_mean, window, negative, share_negatives, batched,
                 alpha, min_alpha, words_before, total_words, seed):
+    """Train documents ``doc_begin..doc_end-1``; return (loss, [words, examples]).
+
+    :func:`train_chunk_compiled` for the vector size of ``W_in`` (see
+    :func:`vector_size_token`); the arguments are described there.
+    """
+    return train_chunk_compiled(ids, offsets, doc_begin, doc_end, W_in, W_out, W_inner, points, codes,
+                                lengths, keep, noise, sg, mode, cbow_mean, window, negative, share_negatives,
+                                batched, alpha, min_alpha, words_before, total_words, seed,
+                                vector_size_token(W_in.shape[1]))
+
+
+@jit_fast
+def train_chunk_compiled(ids, offsets, doc_begin, doc_end, W_in, W_out, W_inner, points, codes, lengths,
+                         keep, noise, sg, mode, cbow_mean, window, negative, share_negatives, batched,
+                         alpha, min_alpha, words_before, total_words, seed, token):
     """Train documents ``doc_begin..doc_end-1``; return (loss, [words, examples]).
 
     ``words_before``: tokens of the whole run (all epochs, before subsampling) trained
@@ -432,11 +519,12 @@ def train_chunk(ids, offsets, doc_begin, doc_end, W_in, W_out, W_inner, points, 
     ``batched`` (skip-gram, not full softmax): train each window as one step on its
     summed loss (:func:`skipgram_window_step`, HogBatch), negatives shared across it.
     ``words`` counts every token of the documents before subsampling.
+    ``token``: :func:`vector_size_token` of D.
     """
-    D = W_in.shape[1]
+    D = token_size(token, W_in)
     state = np.empty(1, dtype=np.uint64)
     state[0] = seed
-    neu1 = np.zeros(D, dtype=np.float32)
+    neu1 = np.zeros((1, D), dtype=np.float32)
     neu1e = np.zeros(D, dtype=np.float32)
     coeff_size = negative + 1
     if mode & FULL_SOFTMAX:
@@ -454,6 +542,7 @@ def train_chunk(ids, offsets, doc_begin, doc_end, W_in, W_out, W_inner, points, 
     labels = np.zeros(width, dtype=np.float64)
 
     loss = 0.0
+    examples = 0
     stats = np.zeros(2, dtype=np.int64)
     position = words_before
     for d in range(doc_begin, doc_end):
@@ -467,45 +556,51 @@ def train_chunk(ids, offsets, doc_begin, doc_end, W_in, W_out, W_inner, points, 
             lo = max(0, i - reach)
             hi = min(n, i + reach + 1)
             word = sentence[i]
-            if sg:
-                if share_negatives or batch:  # one draw serves every pair predicting this word
-                    for k in range(negatives.shape[0]):
-                        negatives[k] = draw_alias(noise, state)
-                if batch:
-                    m = 0
-                    for j in range(lo, hi):
-                        if j != i:
-                            context[m] = sentence[j]
-                            m += 1
-                    if m > 0:
-                        loss += skipgram_window_step(W_in, context, m, word, mode, W_out, W_inner,
-                                                     points, codes, lengths, negatives, lr, H, E, G,
-                                                     rows, labels, neu1)
-                        stats[STAT_EXAMPLES] += m
-                    continue
-                for j in range(lo, hi):
-                    if j == i:
-                        continue
+            m = 0
+            for j in range(lo, hi):
+                if j != i:
+                    context[m] = sentence[j]
+                    m += 1
+            if sg and (share_negatives or batch):  # one draw serves every pair predicting this word
+                for k in range(negatives.shape[0]):
+                    negatives[k] = draw_alias(noise, state)
+            if batch:
+                if m > 0:
+                    loss += skipgram_window_step(W_in, context, m, word, mode, W_out, W_inner, points,
+                                                 codes, lengths, negatives, lr, H, E, G, rows, labels, neu1[0])
+                    examples += m
+                continue
+            # The examples that predict ``word``: skip-gram one per context word, whose input
+            # row is the hidden vector (H = W_in, read in place); CBOW one, whose hidden
+            # vector is the context mean in ``neu1``.
+            for e in range(m if sg else min(m, 1)):
+                if sg:
+                    hidden, h = W_in, context[e]
                     if not share_negatives:
                         for k in range(negatives.shape[0]):
                             negatives[k] = draw_alias(noise, state)
-                    loss += skipgram_step(W_in, sentence[j], word, mode, W_out, W_inner, points,
-                                          codes, lengths, negatives, lr, neu1, neu1e, coeff)
-                    stats[STAT_EXAMPLES] += 1
-            else:
-                m = 0
-                for j in range(lo, hi):
-                    if j != i:
-                        context[m] = sentence[j]
-                        m += 1
-                if m == 0:
-                    continue
-                for k in range(negatives.shape[0]):
-                    negatives[k] = draw_alias(noise, state)
-                loss += cbow_step(W_in, context, m, word, cbow_mean, mode, W_out, W_inner, points,
-                                  codes, lengths, negatives, lr, neu1, neu1e, coeff)
-                stats[STAT_EXAMPLES] += 1
-    return loss, stats
+                else:
+                    hidden, h = neu1, 0
+                    for k in range(negatives.shape[0]):
+                        negatives[k] = draw_alias(noise, state)
+                    cbow_hidden(W_in, context, m, cbow_mean, neu1, D)
+                for c in range(D):
+                    neu1e[c] = 0.0
+                if mode & HIERARCHICAL_SOFTMAX:  # output_update's layers, one inlining level down
+                    loss += hierarchical_softmax_update(hidden, h, W_inner, points, codes, word, lengths[word],
+                                                        lr, neu1e, D)
+                if mode & NEGATIVE_SAMPLING:
+                    loss += negative_sampling_update(hidden, h, W_out, word, negatives, lr, neu1e, coeff, D)
+                if mode & FULL_SOFTMAX:
+                    loss += softmax_update(hidden[h], W_out, word, lr, neu1e, coeff)
+                if sg:
+                    for c in range(D):
+                        W_in[h, c] += neu1e[c]
+                else:
+                    add_to_rows(neu1e, W_in, context, m, D)
+                examples += 1
+    stats[STAT_EXAMPLES] = examples  # a local until here: a store to ``stats`` could alias
+    return loss, stats                # the matrices for all LLVM knows
 
 
 # ---------------------------------------------------------------------------------------

@@ -212,7 +212,7 @@ class Word2Vec:
         from wordvec.vocab import Vocabulary
 
         corpus = self._corpus_of(sentences, corpus_file)
-        load_kernels(corpus.is_text, subwords=self.subwords)  # while memory is still empty
+        load_kernels(corpus.is_text, subwords=self.subwords, vector_size=self.vector_size)  # memory still empty
         vocab = Vocabulary.build(corpus, min_count=self.min_count, max_vocab_size=self.max_vocab_size)
         self._corpus = corpus
         self.set_vocabulary(vocab)
@@ -364,17 +364,17 @@ def read_only(array):
     return view
 
 
-def load_kernels(text=True, subwords=False):
-    """Load the training kernel (from Numba's cache, or compile it) with tiny arrays of
-    the types :class:`_EpochRunner` passes, and the kernels that count and encode text,
-    then hand back the LLVM pages that loading touched (``wordvec.memory``).  Called
-    before the counts and vectors exist, so that the process's peak memory is not
-    LLVM's pages on top of the model's."""
+def load_kernels(text=True, subwords=False, vector_size=1):
+    """Load the training kernel for ``vector_size`` (from Numba's cache, or compile it)
+    with tiny arrays of the types :class:`_EpochRunner` passes, and the kernels that
+    count and encode text, then hand back the LLVM pages that loading touched
+    (``wordvec.memory``).  Called before the counts and vectors exist, so that the
+    process's peak memory is not LLVM's pages on top of the model's."""
     from wordvec import encode
 
     if text:
         encode.load_kernels()
-    tiny = np.zeros((1, 1), np.float32)
+    tiny = np.zeros((1, vector_size), np.float32)
     kernels.train_chunk(  # an empty range of documents: types matter, values do not
         ids=read_only(np.zeros(1, np.int32)), offsets=np.zeros(2, np.int64), doc_begin=0, doc_end=0,
         W_in=tiny, W_out=tiny, W_inner=tiny, points=np.zeros((1, 1), np.int32),
