@@ -30,13 +30,13 @@ sigmoid, and the ``log(1 + ...)`` factors are multiplied and logged once per exa
 so an exact loss costs one ``exp`` per term and one ``log`` per example.  The logistic
 is computed in float32, the precision of the parameters it updates.
 
-Speed (``benchmarks/README.md``, "compile-time vector size"): the per-example code is
-inlined into :func:`train_chunk`, which Numba compiles once per vector size D with D
-as a constant (:func:`vector_size_token`).  With a constant D LLVM unrolls the row
-loops completely and keeps the input row and ``neu1e`` in vector registers across the
-output rows; with D known only at run time, a 100-float row went through a 64-wide
-vector loop, an 8-wide remainder loop and a scalar tail, and the per-example state
-through memory: 2.5-4x slower for the same arithmetic.
+Speed (``benchmarks/README.md``, "Session 8"): the output layers are inlined into the
+chunk loop, which Numba compiles once per vector size D with D a constant
+(:func:`vector_size_token`).  With a constant D LLVM unrolls the row loops completely
+and keeps the input row and ``neu1e`` in vector registers across the output rows; with
+D known only at run time, a 100-float row went through a 64-wide vector loop, an 8-wide
+remainder loop and a scalar tail, and the per-example state through memory.  Together
+with a branch-free logistic: 2.0-2.8x faster per epoch for the same steps.
 
 Random numbers: word2vec's 64-bit linear congruential generator
 (x <- x * 25214903917 + 11 mod 2^64), using only its high bits; each chunk gets its own
@@ -143,24 +143,15 @@ def draw_alias(table, state):
 
 
 # ---------------------------------------------------------------------------------------
-# Row loops (the dot product in fastmath, so LLVM vectorises its reduction)
+# Row loops of the batched window step and the subword bags (the chunk loop's output
+# layers write theirs out, with D a constant); the dot product in fastmath, so LLVM
+# vectorises its reduction
 # ---------------------------------------------------------------------------------------
 
 
-# These loops index ``W[row, i]`` in place, inlined into the caller.  A view
-# ``W[row]`` takes and drops a reference on W's memory block -- an atomic add on one
-# cache line that every thread hits for every row it touches -- and a call per row
-# kept the loop from being inlined: with both, sg-hs trained 10-20% and sg-ns 5-12%
-# slower on two threads (benchmarks/bench_kernel_ab.py).
-
-
-@jit_fast
-def dot_row(x, W, row):
-    """x . W[row]"""
-    total = np.float32(0.0)
-    for i in range(x.shape[0]):
-        total += x[i] * W[row, i]
-    return total
+# These loops index ``W[row, i]`` in place: a view ``W[row]`` takes and drops a
+# reference on W's memory block, an atomic add on one cache line that every thread hits
+# for every row it touches.
 
 
 @jit_fast
