@@ -4,6 +4,7 @@
     flock /tmp/wordvec-heavy.lock python benchmarks/bench_subword.py run wordvec-ft   # one
     ...                                                   # system per lock acquisition
     python benchmarks/bench_subword.py report             # evaluate all, print the table
+    python benchmarks/bench_subword.py compare --systems wordvec-ft,gensim-ft   # held-out ρ, bootstrap
     ... run wordvec-ft --train-seed 2                     # another training seed (own folder)
 
 Systems: wordvec-ft (``wordvec train --model sg --subwords``), gensim-ft, fasttext
@@ -202,6 +203,42 @@ def report(args):
     print(json.dumps(means, indent=1))
 
 
+def compare(args):
+    """Paired bootstrap of the held-out ρ: system A minus system B on the same pairs.
+
+    Both systems score the pairs with at least one held-out word; the pairs are
+    resampled with replacement (``--resamples`` times, seeded) and each resample's
+    Spearman ρ of A minus that of B gives the distribution of the difference: how far a
+    gap on ~100-200 pairs can be told from the choice of pairs."""
+    import numpy as np
+    from scipy.stats import spearmanr
+
+    from wordvec.vectors import unit_rows
+
+    out = Path(args.work)
+    eval_words = (out / "eval_words.txt").read_text(encoding="utf-8").split()
+    held_out = set((out / "held_out.txt").read_text(encoding="utf-8").split())
+    systems = args.systems.split(",")
+    vectors = [_vectors(name.split("-seed")[0], out / name, eval_words)[1] for name in systems]
+    rng = np.random.default_rng(0)  # the resamples are part of the method: fixed
+    result = {}
+    for name, pairs in similarity_pairs().items():
+        pairs = [(a, b, g) for a, b, g in pairs if (a in held_out or b in held_out)
+                 and all(a in kv and b in kv for kv in vectors)]
+        gold = np.array([g for _, _, g in pairs])
+        cosines = [np.array([float(unit_rows(kv[a]) @ unit_rows(kv[b])) for a, b, _ in pairs]) for kv in vectors]
+        observed = spearmanr(cosines[0], gold).statistic - spearmanr(cosines[1], gold).statistic
+        diffs = []
+        for _ in range(args.resamples):
+            pick = rng.integers(0, len(pairs), len(pairs))
+            diffs.append(spearmanr(cosines[0][pick], gold[pick]).statistic
+                         - spearmanr(cosines[1][pick], gold[pick]).statistic)
+        low, high = np.percentile(diffs, [2.5, 97.5])
+        result[name] = {"pairs": len(pairs), "difference": float(observed), "ci95": [float(low), float(high)],
+                        "share_below_minus_0.02": float(np.mean(np.array(diffs) < -0.02))}
+    print(json.dumps({"a": systems[0], "b": systems[1], "resamples": args.resamples, **result}, indent=1))
+
+
 def seed_means(rows):
     """Per system: the mean of each figure over its successful runs, and the seeds used."""
     def figures(row):
@@ -227,19 +264,21 @@ def seed_means(rows):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("step", choices=("prepare", "run", "report"))
+    parser.add_argument("step", choices=("prepare", "run", "report", "compare"))
     parser.add_argument("system", nargs="?", choices=SYSTEMS)
     parser.add_argument("--corpus", default=str(HERE.parent.parent / "shared/data/corpus/wordbench-10m.txt.xz"))
     parser.add_argument("--work", default="/tmp/wordvec-subword-bench")
-    parser.add_argument("--peers", default="/work/wt/peers")
+    parser.add_argument("--peers", default=str(HERE / ".peers"), help="the peers environment (setup_peers.sh)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the held-out word choice")
     parser.add_argument("--train-seed", type=int, default=1, help="training seed of `run`")
+    parser.add_argument("--systems", default="wordvec-ft,gensim-ft", help="compare: run folders A,B")
+    parser.add_argument("--resamples", type=int, default=2000, help="compare: bootstrap resamples")
     parser.add_argument("--ns-exponent", type=float, help="noise exponent of a wordvec `run` (default: "
                         "wordvec's own), into SYSTEM-nsX/")
     args = parser.parse_args()
     if args.step == "run" and not args.system:
         parser.error("run needs a system")
-    {"prepare": prepare, "run": run, "report": report}[args.step](args)
+    {"prepare": prepare, "run": run, "report": report, "compare": compare}[args.step](args)
 
 
 if __name__ == "__main__":
