@@ -129,21 +129,27 @@ def sync_bytes(sync_every, min_count, sync):
 def report():
     rows = [json.loads(line) for line in RESULTS.read_text().splitlines() if line.strip()]
     trains = [r for r in rows if r["kind"] == "train"]
+
+    def key_of(r):  # runs of one model and one setting are grouped; each model has its own baseline
+        return ("sg" if r["settings"].get("sg") else "cbow", r["mode"], r["sync_every"], r.get("ray_workers") or 2)
+
     best = {}
     for r in trains:
-        key = (r["mode"], r["sync_every"], r.get("ray_workers") or 2)
+        key = key_of(r)
         if key not in best or r["train_seconds"] < best[key]["train_seconds"]:
             best[key] = r
-    single = best.get(("single", None, 2))
-    print("| run | runs | train s (best) | total s (best) | words/s | vs single | analogy (mean) | WS-353 | bytes/sync | load |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
-    for key, r in sorted(best.items(), key=lambda kv: (kv[0][0] != "single", kv[0])):
-        same = [t for t in trains if (t["mode"], t["sync_every"], t.get("ray_workers") or 2) == key]
+    print("| model | run | runs | train s (best) | total s (best) | words/s | vs single | analogy (mean) | WS-353 | "
+          "bytes/sync | load |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for key, r in sorted(best.items(), key=lambda kv: (kv[0][0], kv[0][1] != "single", kv[0][1:])):
+        model, mode, every, workers = key
+        single = best.get((model, "single", None, 2))
+        same = [t for t in trains if key_of(t) == key]
         analogy = sum(t["analogy"] for t in same) / len(same)
         ratio = f"{r['train_seconds'] / single['train_seconds']:.2f}x" if single else ""
-        name = "single process, 2 threads" if key[0] == "single" else f"Ray 1x{key[2]}, {key[0]}, every {key[1]:,}"
+        name = "single process, 2 threads" if mode == "single" else f"Ray 1x{workers}, {mode}, every {every:,}"
         per_sync = f"{r['bytes_per_sync'] / 1e6:.0f} MB" if "bytes_per_sync" in r else ""
-        print(f"| {name} | {len(same)} | {r['train_seconds']:.1f} | {r['total_seconds']:.1f} | "
+        print(f"| {model} | {name} | {len(same)} | {r['train_seconds']:.1f} | {r['total_seconds']:.1f} | "
               f"{r['words_per_sec'] / 1e6:.2f}M | {ratio} | {100 * analogy:.1f}% | {r['ws353']:.3f} | "
               f"{per_sync} | {r['load_before']:.1f} |")
     sizes = [r for r in rows if r["kind"] == "bytes"]
