@@ -203,23 +203,27 @@ def test_merge_replicas_adds_each_workers_delta_in_order():
 # -- the chunk loop's own examples against the one-step functions -------------------------
 
 
-@pytest.mark.parametrize("sg, mode", [(1, NS), (1, HS), (1, NS | HS), (0, NS), (0, HS)])
-def test_chunk_loop_takes_the_same_steps_as_the_step_functions(sg, mode):
+@pytest.mark.parametrize("sg, mode, dim", [(1, NS, D), (1, HS, D), (1, NS | HS, D), (0, NS, D), (0, HS, D),
+                                           (1, NS | HS, K.MAX_CONSTANT_VECTOR_SIZE + 1)])
+def test_chunk_loop_takes_the_same_steps_as_the_step_functions(sg, mode, dim):
     """train_chunk inlines the output layers into its loop with D as a compile-time
-    constant; replaying its random draws through skipgram_step / cbow_step (held to the
-    reference above) must give the same matrices."""
+    constant (above MAX_CONSTANT_VECTOR_SIZE, read from the arrays); replaying its random
+    draws through skipgram_step / cbow_step (held to the reference above) must give the
+    same matrices."""
     doc = np.array([0, 4, 3, 8, 4, 1, 2, 4], dtype=np.int32)
     offsets = np.array([0, doc.size], dtype=np.int64)
     keep = np.ones(V, np.float32)  # no subsampling: no draws for it
     noise = K.pack_alias_table(*alias_table(np.full(V, 1.0 / V)))
     seed, negative, window = 11, 3, 1  # window 1: the reduced window is always 1
-    W_in, W_out, W_inner = _matrices(sg * 10 + mode)
+    W_in, W_out, W_inner = ((np.repeat(W, -(-dim // D), axis=1)[:, :dim] / np.sqrt(dim / D)).astype(np.float32)
+                            for W in _matrices(sg * 10 + mode))  # scores of the same size for any dim
+    before = W_in.copy()
     chunk = [W.copy() for W in (W_in, W_out, W_inner)]
     loss, stats = K.train_chunk(doc, offsets, 0, 1, *chunk, POINTS, CODES, LENGTHS, keep, noise, sg, mode,
                                 True, window, negative, True, False, ALPHA, ALPHA, 0, doc.size, np.uint64(seed))
 
     state = np.array([seed], dtype=np.uint64)
-    neu1, neu1e, coeff = np.zeros((1, D), np.float32), np.zeros(D, np.float32), np.zeros(V, np.float32)
+    neu1, neu1e, coeff = np.zeros((1, dim), np.float32), np.zeros(dim, np.float32), np.zeros(V, np.float32)
     expected_loss, negatives = 0.0, np.zeros(negative if mode & NS else 0, dtype=np.int64)
     for i in range(doc.size):
         K.below(state, window)
@@ -237,4 +241,4 @@ def test_chunk_loop_takes_the_same_steps_as_the_step_functions(sg, mode):
     assert loss == pytest.approx(expected_loss, rel=1e-5)
     for got, want in zip(chunk, (W_in, W_out, W_inner)):
         np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
-    assert not np.array_equal(chunk[0], _matrices(sg * 10 + mode)[0])  # it trained
+    assert not np.array_equal(chunk[0], before)  # it trained
