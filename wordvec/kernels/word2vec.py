@@ -72,7 +72,9 @@ jit_inline = numba.njit(nogil=True, cache=True, inline="always")  # no call per 
 jit_example = numba.njit(nogil=True, cache=True, fastmath=FAST, inline="always")
 
 # Vector sizes up to this get a kernel compiled with D as a constant; larger ones share
-# one kernel with D read from the arrays (full unrolling stops paying off well before).
+# one kernel with D read from the arrays.  The constant pays most for small D (sg-ns, one
+# worker, an epoch of 2M tokens: D = 200 2.29 s against 2.63 s; D = 300 level, 3.18 s
+# against 3.20 s); above 512 it only costs compile time.
 MAX_CONSTANT_VECTOR_SIZE = 512
 
 
