@@ -18,7 +18,6 @@ on a shared 2-core machine, where single runs of the full benchmark vary by 20%.
 import argparse
 import json
 import os
-import sys
 from pathlib import Path
 
 from bench_word2vec import prepare_corpus

@@ -159,12 +159,16 @@ def _vectors(system, target, eval_words):
             KeyedVectors.load_word2vec_format(target / "eval.vec"))
 
 
+def _cosine(kv, a, b):
+    from wordvec.vectors import unit_rows
+
+    return float(unit_rows(kv[a]) @ unit_rows(kv[b]))
+
+
 def _rho(kv, pairs):
     from scipy.stats import spearmanr
 
-    from wordvec.vectors import unit_rows
-
-    scored = [(s, float(unit_rows(kv[a]) @ unit_rows(kv[b]))) for a, b, s in pairs if a in kv and b in kv]
+    scored = [(s, _cosine(kv, a, b)) for a, b, s in pairs if a in kv and b in kv]
     rho = spearmanr(*zip(*scored)).statistic if len(scored) >= 2 else float("nan")
     return {"spearman": float(rho), "covered": len(scored), "pairs": len(pairs)}
 
@@ -209,11 +213,9 @@ def compare(args):
     Both systems score the pairs with at least one held-out word; the pairs are
     resampled with replacement (``--resamples`` times, seeded) and each resample's
     Spearman ρ of A minus that of B gives the distribution of the difference: how far a
-    gap on ~100-200 pairs can be told from the choice of pairs."""
+    gap on a few hundred pairs can be told from the choice of pairs."""
     import numpy as np
     from scipy.stats import spearmanr
-
-    from wordvec.vectors import unit_rows
 
     out = Path(args.work)
     eval_words = (out / "eval_words.txt").read_text(encoding="utf-8").split()
@@ -226,7 +228,7 @@ def compare(args):
         pairs = [(a, b, g) for a, b, g in pairs if (a in held_out or b in held_out)
                  and all(a in kv and b in kv for kv in vectors)]
         gold = np.array([g for _, _, g in pairs])
-        cosines = [np.array([float(unit_rows(kv[a]) @ unit_rows(kv[b])) for a, b, _ in pairs]) for kv in vectors]
+        cosines = [np.array([_cosine(kv, a, b) for a, b, _ in pairs]) for kv in vectors]
         observed = spearmanr(cosines[0], gold).statistic - spearmanr(cosines[1], gold).statistic
         diffs = []
         for _ in range(args.resamples):

@@ -87,6 +87,17 @@ def test_saturated_terms_are_counted_in_the_loss():
     assert loss > 590.0 and np.isfinite(loss)
 
 
+def test_loss_of_many_negatives_does_not_overflow():
+    """K + 1 terms at score 0 each contribute log 2; their product of (1 + e) factors is
+    2^(K+1), past float32's range for K = 500 (allowed up to 1000)."""
+    W_in, W_out, W_inner = _matrices(0)
+    W_out[:] = 0.0
+    neu1e, coeff = np.zeros(D, np.float32), np.zeros(501, np.float32)
+    loss = K.skipgram_step(W_in, 3, 4, K.NEGATIVE_SAMPLING, W_out, W_inner, POINTS, CODES, LENGTHS,
+                           np.full(500, 2, dtype=np.int64), np.float32(ALPHA), neu1e, coeff)
+    assert loss == pytest.approx(501 * np.log(2.0), rel=1e-5)
+
+
 def test_alias_sampler_matches_distribution():
     p = np.array([0.5, 0.25, 0.125, 0.0625, 0.0625])
     table = K.pack_alias_table(*alias_table(p))

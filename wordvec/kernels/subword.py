@@ -116,7 +116,7 @@ def skipgram_window(W_in, W_ngrams, ngram_offsets, ngram_ids, overlaps, word, ou
         neu1e[:] = 0.0
         loss += output_update(neu1.reshape((1, D)), 0, outputs[k], mode, W_out, W_inner, points, codes,
                               lengths, negatives[k], alpha, neu1e, coeff, D)
-        for i in range(neu1.shape[0]):
+        for i in range(D):
             window_e[i] += neu1e[i]
             neu1[i] += q * neu1e[i]
     scatter_bag(word, window_e, W_in, W_ngrams, ngram_offsets, ngram_ids)

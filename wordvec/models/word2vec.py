@@ -364,7 +364,7 @@ def read_only(array):
     return view
 
 
-def load_kernels(text=True, subwords=False, vector_size=1):
+def load_kernels(text=True, subwords=False, *, vector_size):
     """Load the training kernel for ``vector_size`` (from Numba's cache, or compile it)
     with tiny arrays of the types :class:`_EpochRunner` passes, and the kernels that
     count and encode text, then hand back the LLVM pages that loading touched
@@ -375,7 +375,7 @@ def load_kernels(text=True, subwords=False, vector_size=1):
     if text:
         encode.load_kernels()
     tiny = np.zeros((1, vector_size), np.float32)
-    kernels.train_chunk(  # an empty range of documents: types matter, values do not
+    kernels.train_chunk(  # an empty range of documents: types and the vector size matter, values do not
         ids=read_only(np.zeros(1, np.int32)), offsets=np.zeros(2, np.int64), doc_begin=0, doc_end=0,
         W_in=tiny, W_out=tiny, W_inner=tiny, points=np.zeros((1, 1), np.int32),
         codes=np.zeros((1, 1), np.uint8), lengths=np.zeros(1, np.int32), keep=np.ones(1, np.float32),
