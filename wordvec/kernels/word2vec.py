@@ -533,6 +533,20 @@ def train_chunk_compiled(ids, offsets, doc_begin, doc_end, W_in, W_out, W_inner,
     G = np.zeros((H.shape[0], width), dtype=np.float32)
     rows = np.zeros(width, dtype=np.int64)
     labels = np.zeros(width, dtype=np.float64)
+    # Skip-gram HS: every pair of a window predicts the centre word, so all of them walk
+    # the same Huffman path.  The path's rows are copied into a window-local block, the
+    # pairs update the block (the same steps, in the same order), and the block's change
+    # is added to W_inner once per window.  The nodes near the root are on every path:
+    # written once per window instead of once per pair, the two threads' caches trade
+    # those lines far less often (see benchmarks/README.md, "Session 9").
+    local_path = sg and mode & HIERARCHICAL_SOFTMAX and not batch
+    longest_path = points.shape[1] if local_path else 0
+    path_rows = np.zeros((longest_path, D), dtype=np.float32)
+    path_before = np.zeros((longest_path, D), dtype=np.float32)
+    path_points = np.zeros((1, longest_path), dtype=points.dtype)  # node l of the block: row l
+    path_codes = np.zeros((1, longest_path), dtype=codes.dtype)
+    for l in range(longest_path):
+        path_points[0, l] = l
 
     loss = 0.0
     examples = 0
@@ -563,6 +577,15 @@ def train_chunk_compiled(ids, offsets, doc_begin, doc_end, W_in, W_out, W_inner,
                                                  codes, lengths, negatives, lr, H, E, G, rows, labels, neu1[0])
                     examples += m
                 continue
+            inner, inner_points, inner_codes, inner_word = W_inner, points, codes, word
+            if local_path:
+                for l in range(lengths[word]):
+                    node = points[word, l]
+                    path_codes[0, l] = codes[word, l]
+                    for c in range(D):
+                        path_rows[l, c] = W_inner[node, c]
+                        path_before[l, c] = W_inner[node, c]
+                inner, inner_points, inner_codes, inner_word = path_rows, path_points, path_codes, 0
             # The examples that predict ``word``: skip-gram one per context word, whose input
             # row is the hidden vector (H = W_in, read in place); CBOW one, whose hidden
             # vector is the context mean in ``neu1``.
@@ -580,8 +603,8 @@ def train_chunk_compiled(ids, offsets, doc_begin, doc_end, W_in, W_out, W_inner,
                 for c in range(D):
                     neu1e[c] = 0.0
                 if mode & HIERARCHICAL_SOFTMAX:  # output_update's layers, one inlining level down
-                    loss += hierarchical_softmax_update(hidden, h, W_inner, points, codes, word, lengths[word],
-                                                        lr, neu1e, D)
+                    loss += hierarchical_softmax_update(hidden, h, inner, inner_points, inner_codes, inner_word,
+                                                        lengths[word], lr, neu1e, D)
                 if mode & NEGATIVE_SAMPLING:
                     loss += negative_sampling_update(hidden, h, W_out, word, negatives, lr, neu1e, coeff, D)
                 if mode & FULL_SOFTMAX:
@@ -592,6 +615,11 @@ def train_chunk_compiled(ids, offsets, doc_begin, doc_end, W_in, W_out, W_inner,
                 else:
                     add_to_rows(neu1e, W_in, context, m, D)
                 examples += 1
+            if local_path:  # the window's change to the path, added to what other threads wrote
+                for l in range(lengths[word]):
+                    node = points[word, l]
+                    for c in range(D):
+                        W_inner[node, c] += path_rows[l, c] - path_before[l, c]
     stats[STAT_EXAMPLES] = examples  # a local until here: a store to ``stats`` could alias
     return loss, stats                # the matrices for all LLVM knows
 
