@@ -214,13 +214,15 @@ def test_merge_replicas_adds_each_workers_delta_in_order():
 # -- the chunk loop's own examples against the one-step functions -------------------------
 
 
+@pytest.mark.parametrize("concurrent", [False, True])
 @pytest.mark.parametrize("sg, mode, dim", [(1, NS, D), (1, HS, D), (1, NS | HS, D), (0, NS, D), (0, HS, D),
                                            (1, NS | HS, K.MAX_CONSTANT_VECTOR_SIZE + 1)])
-def test_chunk_loop_takes_the_same_steps_as_the_step_functions(sg, mode, dim):
+def test_chunk_loop_takes_the_same_steps_as_the_step_functions(sg, mode, dim, concurrent):
     """train_chunk inlines the output layers into its loop with D as a compile-time
     constant (above MAX_CONSTANT_VECTOR_SIZE, read from the arrays); replaying its random
     draws through skipgram_step / cbow_step (held to the reference above) must give the
-    same matrices."""
+    same matrices.  ``concurrent`` skip-gram HS trains each window against a local copy
+    of the path, added back at the window's end: alone, the same steps."""
     doc = np.array([0, 4, 3, 8, 4, 1, 2, 4], dtype=np.int32)
     offsets = np.array([0, doc.size], dtype=np.int64)
     keep = np.ones(V, np.float32)  # no subsampling: no draws for it
@@ -231,7 +233,8 @@ def test_chunk_loop_takes_the_same_steps_as_the_step_functions(sg, mode, dim):
     before = W_in.copy()
     chunk = [W.copy() for W in (W_in, W_out, W_inner)]
     loss, stats = K.train_chunk(doc, offsets, 0, 1, *chunk, POINTS, CODES, LENGTHS, keep, noise, sg, mode,
-                                True, window, negative, True, False, ALPHA, ALPHA, 0, doc.size, np.uint64(seed))
+                                True, window, negative, True, False, ALPHA, ALPHA, 0, doc.size, np.uint64(seed),
+                                concurrent=concurrent)
 
     state = np.array([seed], dtype=np.uint64)
     neu1, neu1e, coeff = np.zeros((1, dim), np.float32), np.zeros(dim, np.float32), np.zeros(V, np.float32)

@@ -480,7 +480,7 @@ def subsample(ids, start, stop, keep, state, sentence):
 
 def train_chunk(ids, offsets, doc_begin, doc_end, W_in, W_out, W_inner, points, codes, lengths,
                 keep, noise, sg, mode, cbow_mean, window, negative, share_negatives, batched,
-                alpha, min_alpha, words_before, total_words, seed):
+                alpha, min_alpha, words_before, total_words, seed, concurrent=False):
     """Train documents ``doc_begin..doc_end-1``; return (loss, [words, examples]).
 
     :func:`train_chunk_compiled` for the vector size of ``W_in`` (see
@@ -488,14 +488,14 @@ def train_chunk(ids, offsets, doc_begin, doc_end, W_in, W_out, W_inner, points, 
     """
     return train_chunk_compiled(ids, offsets, doc_begin, doc_end, W_in, W_out, W_inner, points, codes,
                                 lengths, keep, noise, sg, mode, cbow_mean, window, negative, share_negatives,
-                                batched, alpha, min_alpha, words_before, total_words, seed,
+                                batched, alpha, min_alpha, words_before, total_words, seed, concurrent,
                                 vector_size_token(W_in.shape[1]))
 
 
 @jit_fast
 def train_chunk_compiled(ids, offsets, doc_begin, doc_end, W_in, W_out, W_inner, points, codes, lengths,
                          keep, noise, sg, mode, cbow_mean, window, negative, share_negatives, batched,
-                         alpha, min_alpha, words_before, total_words, seed, token):
+                         alpha, min_alpha, words_before, total_words, seed, concurrent, token):
     """Train documents ``doc_begin..doc_end-1``; return (loss, [words, examples]).
 
     ``words_before``: tokens of the whole run (all epochs, before subsampling) trained
@@ -512,6 +512,8 @@ def train_chunk_compiled(ids, offsets, doc_begin, doc_end, W_in, W_out, W_inner,
     ``batched`` (skip-gram, not full softmax): train each window as one step on its
     summed loss (:func:`skipgram_window_step`, HogBatch), negatives shared across it.
     ``words`` counts every token of the documents before subsampling.
+    ``concurrent``: other threads train in the same matrices at the same time (Hogwild);
+    skip-gram HS then trains each window against a window-local copy of its path.
     ``token``: :func:`vector_size_token` of D.
     """
     D = token_size(token, W_in)
@@ -533,13 +535,15 @@ def train_chunk_compiled(ids, offsets, doc_begin, doc_end, W_in, W_out, W_inner,
     G = np.zeros((H.shape[0], width), dtype=np.float32)
     rows = np.zeros(width, dtype=np.int64)
     labels = np.zeros(width, dtype=np.float64)
-    # Skip-gram HS: every pair of a window predicts the centre word, so all of them walk
-    # the same Huffman path.  The path's rows are copied into a window-local block, the
-    # pairs update the block (the same steps, in the same order), and the block's change
-    # is added to W_inner once per window.  The nodes near the root are on every path:
-    # written once per window instead of once per pair, the two threads' caches trade
-    # those lines far less often (see benchmarks/README.md, "Session 9").
-    local_path = sg and mode & HIERARCHICAL_SOFTMAX and not batch
+    # Skip-gram HS with concurrent threads: every pair of a window predicts the centre
+    # word, so all of them walk the same Huffman path.  The path's rows are copied into a
+    # window-local block, the pairs update the block (the same steps, in the same order),
+    # and the block's change is added to W_inner once per window.  The nodes near the root
+    # are on every path: written once per window instead of once per pair, the threads'
+    # caches trade those lines far less often (two workers: 1.2x faster an epoch).  One
+    # thread has no one to trade with and would only pay the copies (7% slower).
+    # See benchmarks/README.md, "Session 9".
+    local_path = concurrent and sg and mode & HIERARCHICAL_SOFTMAX and not batch
     longest_path = points.shape[1] if local_path else 0
     path_rows = np.zeros((longest_path, D), dtype=np.float32)
     path_before = np.zeros((longest_path, D), dtype=np.float32)

@@ -421,6 +421,7 @@ class _EpochRunner:
         D = model.vector_size
         self.W_out = model.W_out if model.W_out.shape[0] else np.zeros((1, D), np.float32)
         self.W_inner = model.W_inner if model.W_inner.shape[0] else np.zeros((1, D), np.float32)
+        self.concurrent = False  # whether several threads train in the same matrices now
 
     def trained_matrices(self):
         """The matrices training writes: W_in, W_out, W_inner (or their 1-row stand-ins)."""
@@ -448,7 +449,7 @@ class _EpochRunner:
             self.codes, self.lengths, self.keep, self.noise, int(m.sg), int(m.mode), bool(m.cbow_mean),
             int(m.window), int(m.negative), bool(m.shared_negatives), bool(m.batched), float(m.alpha),
             float(m.min_alpha),
-            words_before, int(m.planned_words), seed)
+            words_before, int(m.planned_words), seed, concurrent=self.concurrent)
 
     def train_documents_at(self, begin, end, words_before, seed):
         """Train documents [begin, end) at schedule position ``words_before`` with random
@@ -525,6 +526,7 @@ class _EpochRunner:
                 raise WordvecError("deterministic=True with several workers cannot resume inside an "
                                    "epoch yet; resume with workers=1 or from an epoch's end")
             targets, release = word2vec_sync.shard_workers(self, order, words_before, epoch, results, stop)
+        self.concurrent = len(targets) > 1 and not sharded  # Hogwild (the shards train private replicas)
         started = time.perf_counter()
         threads = [threading.Thread(target=target, daemon=True) for target in targets]
         for thread in threads:
