@@ -36,7 +36,10 @@ chunk loop, which Numba compiles once per vector size D with D a constant
 and keeps the input row and ``neu1e`` in vector registers across the output rows; with
 D known only at run time, a 100-float row went through a 64-wide vector loop, an 8-wide
 remainder loop and a scalar tail, and the per-example state through memory.  Together
-with a branch-free logistic: 2.0-2.8x faster per epoch for the same steps.
+with a branch-free logistic: 2.0-2.8x faster per epoch for the same steps.  With several
+threads, skip-gram HS trains each window against a window-local copy of the centre
+word's Huffman path (``concurrent``; "Session 9"), so the rows near the root, which are
+on every path, change hands between the cores once per window instead of once per pair.
 
 Random numbers: word2vec's 64-bit linear congruential generator
 (x <- x * 25214903917 + 11 mod 2^64), using only its high bits; each chunk gets its own
