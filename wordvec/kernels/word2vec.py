@@ -337,6 +337,28 @@ def add_to_rows(neu1e, W, rows, n_rows, D):
             W[row, i] += neu1e[i]
 
 
+@jit_example
+def copy_path(W_inner, points, codes, word, length, path_rows, path_before, path_codes, D):
+    """The rows and codes of ``word``'s Huffman path into a window-local block: row l of
+    ``path_rows`` (and of ``path_before``, kept unchanged) is node ``points[word, l]``."""
+    for l in range(length):
+        node = points[word, l]
+        path_codes[0, l] = codes[word, l]
+        for i in range(D):
+            path_rows[l, i] = W_inner[node, i]
+            path_before[l, i] = W_inner[node, i]
+
+
+@jit_example
+def add_path_change(W_inner, points, word, length, path_rows, path_before, D):
+    """W_inner[path] += the block's change since :func:`copy_path`: added to whatever other
+    threads wrote to those rows meanwhile, so no thread's update is lost."""
+    for l in range(length):
+        node = points[word, l]
+        for i in range(D):
+            W_inner[node, i] += path_rows[l, i] - path_before[l, i]
+
+
 @jit_fast
 def skipgram_step(W_in, input_word, output_word, mode, W_out, W_inner, points, codes, lengths,
                   negatives, alpha, neu1e, coeff):
@@ -586,12 +608,7 @@ def train_chunk_compiled(ids, offsets, doc_begin, doc_end, W_in, W_out, W_inner,
                 continue
             inner, inner_points, inner_codes, inner_word = W_inner, points, codes, word
             if local_path:
-                for l in range(lengths[word]):
-                    node = points[word, l]
-                    path_codes[0, l] = codes[word, l]
-                    for c in range(D):
-                        path_rows[l, c] = W_inner[node, c]
-                        path_before[l, c] = W_inner[node, c]
+                copy_path(W_inner, points, codes, word, lengths[word], path_rows, path_before, path_codes, D)
                 inner, inner_points, inner_codes, inner_word = path_rows, path_points, path_codes, 0
             # The examples that predict ``word``: skip-gram one per context word, whose input
             # row is the hidden vector (H = W_in, read in place); CBOW one, whose hidden
@@ -622,11 +639,8 @@ def train_chunk_compiled(ids, offsets, doc_begin, doc_end, W_in, W_out, W_inner,
                 else:
                     add_to_rows(neu1e, W_in, context, m, D)
                 examples += 1
-            if local_path:  # the window's change to the path, added to what other threads wrote
-                for l in range(lengths[word]):
-                    node = points[word, l]
-                    for c in range(D):
-                        W_inner[node, c] += path_rows[l, c] - path_before[l, c]
+            if local_path:
+                add_path_change(W_inner, points, word, lengths[word], path_rows, path_before, D)
     stats[STAT_EXAMPLES] = examples  # a local until here: a store to ``stats`` could alias
     return loss, stats                # the matrices for all LLVM knows
 
