@@ -18,7 +18,7 @@ import time
 import numpy as np
 
 from bench_lm import FIGURES, OUT, dino_split, ngram_baselines, plt, word_split
-from wordvec.lm_data import LMVocab, read_lines
+from wordvec.data.lm_data import LMVocab, read_lines
 from wordvec.models.attention_lm import AttentionLM
 from wordvec.models.rnnlm import RNNLM
 

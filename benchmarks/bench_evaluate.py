@@ -19,7 +19,7 @@ import numpy as np
 
 def analogy_vectors(n_words, dims, seed):
     """Every word of questions-words.txt (as written) plus fillers, in random order."""
-    from wordvec.evaluate import bundled_path, read_analogies
+    from wordvec.vectors.evaluate import bundled_path, read_analogies
 
     questions = read_analogies(bundled_path("questions-words.txt"), case_insensitive=False)
     words = sorted({w for _, qs in questions for q in qs for w in q})
@@ -50,8 +50,9 @@ def main():
 
     from gensim.models import KeyedVectors as GensimKeyedVectors
 
-    from wordvec.evaluate import BUNDLED_SIMILARITY, bundled_path, evaluate_analogies, evaluate_similarity
-    from wordvec.vectors import KeyedVectors, load_vectors
+    from wordvec.vectors.evaluate import BUNDLED_SIMILARITY, bundled_path, evaluate_analogies, evaluate_similarity
+    from wordvec.vectors.keyed import KeyedVectors
+    from wordvec.vectors.files import load_vectors
 
     if args.vectors:
         kv = load_vectors(args.vectors)

@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from wordvec.errors import TrainingError
-from wordvec.lm_data import LMVocab, read_lines
+from wordvec.data.lm_data import LMVocab, read_lines
 from wordvec.models.rnnlm import RNNLM
 
 ROOT = Path(__file__).resolve().parent

@@ -29,7 +29,7 @@ HERE = Path(__file__).resolve().parent
 CHILD = """
 import hashlib, json, sys, time
 import numpy as np
-from wordvec.lm_data import LMVocab
+from wordvec.data.lm_data import LMVocab
 from wordvec.models.rnnlm import RNNLM
 if sys.argv[6] == "cli":  # the process setting `wordvec` makes: freed buffers go back to the OS
     from wordvec.memory import return_freed_buffers
@@ -54,7 +54,7 @@ print(json.dumps({"tokens_per_sec": tokens / seconds, "median_tokens_per_sec": 5
 
 def prepare():
     """The word split's training stream and vocabulary (bench_lm.py word), as files."""
-    from wordvec.lm_data import LMVocab, read_lines
+    from wordvec.data.lm_data import LMVocab, read_lines
 
     folder = OUT / "lm_speed"
     stream_file, vocab_file = folder / "train_ids.npy", folder / "vocab.json"

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from wordvec.encode import encode_corpus
+from wordvec.data.encode import encode_corpus
 from wordvec.kernels import word2vec as kernels
 from wordvec.models.word2vec import Word2Vec, _EpochRunner
 

@@ -57,7 +57,7 @@ def load():
 
 
 def evaluate(wv):
-    from wordvec.evaluate import evaluate_all
+    from wordvec.vectors.evaluate import evaluate_all
 
     result = evaluate_all(wv)
     return {"analogy": result["analogy"]["total"],
@@ -65,8 +65,8 @@ def evaluate(wv):
 
 
 def train(mode, sync_every, settings, ray_workers=2, hot_rows=None, hot_sync_every=None):
-    from wordvec.corpus import Corpus
-    from wordvec.encode import encode_corpus
+    from wordvec.data.corpus import Corpus
+    from wordvec.data.encode import encode_corpus
     from wordvec.models.word2vec import Word2Vec
 
     corpus_path = plain_corpus()
@@ -105,9 +105,9 @@ def train(mode, sync_every, settings, ray_workers=2, hot_rows=None, hot_sync_eve
 
 def sync_bytes(sync_every, min_count, sync):
     """One epoch on Ray: bytes per synchronisation at this interval and vocabulary size."""
-    from wordvec.corpus import Corpus
+    from wordvec.data.corpus import Corpus
     from wordvec.distributed import cluster, counting, training
-    from wordvec.encode import encode_corpus
+    from wordvec.data.encode import encode_corpus
     from wordvec.models.word2vec import Word2Vec
 
     corpus_path = plain_corpus()

@@ -30,7 +30,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 from wordvec.models.lm_training import blas_threads  # noqa: E402
-from wordvec.vectors import KeyedVectors, load_vectors  # noqa: E402
+from wordvec.vectors.keyed import KeyedVectors
+from wordvec.vectors.files import load_vectors  # noqa: E402
 
 
 def percentiles(seconds):

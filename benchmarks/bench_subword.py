@@ -49,7 +49,7 @@ SETTINGS = dict(dim=100, window=5, negative=5, epochs=5, min_count=5, min_n=3, m
 
 
 def similarity_pairs():
-    from wordvec.evaluate import bundled_path
+    from wordvec.vectors.evaluate import bundled_path
 
     sets = {}
     for name in ("wordsim353.tsv", "simlex999.txt"):
@@ -67,7 +67,7 @@ def prepare(args):
     """Choose the held-out words and write the corpus without them."""
     from collections import Counter
 
-    from wordvec.evaluate import bundled_path, read_analogies
+    from wordvec.vectors.evaluate import bundled_path, read_analogies
 
     out = Path(args.work)
     out.mkdir(parents=True, exist_ok=True)
@@ -149,7 +149,8 @@ def run(args):
 
 def _vectors(system, target, eval_words):
     """(vocabulary vectors, vectors of the eval words each system can give)."""
-    from wordvec.vectors import KeyedVectors, load_vectors
+    from wordvec.vectors.keyed import KeyedVectors
+    from wordvec.vectors.files import load_vectors
 
     if system.startswith("wordvec"):
         kv = load_vectors(target / "model.wv")
@@ -160,7 +161,7 @@ def _vectors(system, target, eval_words):
 
 
 def _cosine(kv, a, b):
-    from wordvec.vectors import unit_rows
+    from wordvec.vectors.keyed import unit_rows
 
     return float(unit_rows(kv[a]) @ unit_rows(kv[b]))
 
@@ -174,7 +175,7 @@ def _rho(kv, pairs):
 
 
 def report(args):
-    from wordvec.evaluate import evaluate_all
+    from wordvec.vectors.evaluate import evaluate_all
 
     out = Path(args.work)
     eval_words = (out / "eval_words.txt").read_text(encoding="utf-8").split()

@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from wordvec.atomic import save_json  # noqa: E402
+from wordvec.io.atomic import save_json  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "tasks"
 METRIC = {"pos": "accuracy", "ner": "f1"}

@@ -29,8 +29,8 @@ def best_of(repeat, function):
 
 
 def wordvec_count(path):
-    from wordvec.corpus import Corpus
-    from wordvec.vocab import Vocabulary
+    from wordvec.data.corpus import Corpus
+    from wordvec.data.vocab import Vocabulary
 
     vocab = Vocabulary.build(Corpus(path), min_count=5)
     return vocab.corpus_tokens, len(vocab)

@@ -176,7 +176,7 @@ def run(args):
     for run_result in results["runs"]:
         run_result["quality"] = scores.get(run_result["vectors"])
     json_path = args.json or str(Path(args.out) / "results.json")
-    from wordvec.atomic import save_json  # atomic, like every write in the project
+    from wordvec.io.atomic import save_json  # atomic, like every write in the project
 
     save_json(json_path, results)
     print_table(results)

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from wordvec.cli import main
-from wordvec.gradcheck import check_gradient
-from wordvec.lm_data import LMVocab
+from wordvec.math.gradcheck import check_gradient
+from wordvec.data.lm_data import LMVocab
 from wordvec.math.softmax_ce import IGNORE
 from wordvec.models.attention_lm import AttentionLM
 from wordvec.models.rnnlm import RNNLM

@@ -5,7 +5,7 @@ no influence, flows from future positions."""
 import numpy as np
 import pytest
 
-from wordvec.gradcheck import check_gradient
+from wordvec.math.gradcheck import check_gradient
 from wordvec.math.attention import (
     BLOCK_PARAMS,
     SCORES,

@@ -10,8 +10,8 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks" / "claims"))
 import common  # noqa: E402
 
-from wordvec.evaluate import BUNDLED_ANALOGIES, bundled_path, read_analogies  # noqa: E402
-from wordvec.vectors import KeyedVectors  # noqa: E402
+from wordvec.vectors.evaluate import BUNDLED_ANALOGIES, bundled_path, read_analogies  # noqa: E402
+from wordvec.vectors.keyed import KeyedVectors  # noqa: E402
 
 
 def test_bins_are_half_open_and_labelled():

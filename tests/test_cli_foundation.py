@@ -5,9 +5,9 @@ import json
 import numpy as np
 import pytest
 
-from wordvec import synthetic
+from wordvec.data import synthetic
 from wordvec.cli import main
-from wordvec.vectors import load_vectors
+from wordvec.vectors.files import load_vectors
 
 
 @pytest.fixture(scope="module")

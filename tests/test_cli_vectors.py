@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from wordvec.cli import main
-from wordvec.vectors import KeyedVectors, load_vectors
+from wordvec.vectors.keyed import KeyedVectors
+from wordvec.vectors.files import load_vectors
 
 
 @pytest.fixture

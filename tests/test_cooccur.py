@@ -6,7 +6,7 @@ import pytest
 import scipy.sparse
 
 from wordvec.cli import main
-from wordvec.cooccur import (count_cooccurrences, load_cooccurrence, parse_memory, save_cooccurrence,
+from wordvec.data.cooccur import (count_cooccurrences, load_cooccurrence, parse_memory, save_cooccurrence,
                              weight_scale)
 from wordvec.errors import WordvecError
 

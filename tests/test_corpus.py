@@ -4,7 +4,7 @@ import lzma
 
 import pytest
 
-from wordvec.corpus import Corpus
+from wordvec.data.corpus import Corpus
 from wordvec.errors import WordvecError
 
 TEXT = "the cat sat\non the mat\n\n  a  dog\tbarked \n"

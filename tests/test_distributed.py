@@ -28,15 +28,15 @@ os.environ.setdefault("RAY_AUTH_TOKEN", secrets.token_hex(32))
 ray = pytest.importorskip("ray", reason="Ray is not installed (pip install -e '.[ray]')")
 
 from wordvec.cli import main  # noqa: E402
-from wordvec.cooccur import count_cooccurrences, load_cooccurrence  # noqa: E402
-from wordvec.corpus import Corpus  # noqa: E402
+from wordvec.data.cooccur import count_cooccurrences, load_cooccurrence  # noqa: E402
+from wordvec.data.corpus import Corpus  # noqa: E402
 from wordvec.distributed import counting, pieces, training  # noqa: E402
-from wordvec.encode import encode_corpus  # noqa: E402
+from wordvec.data.encode import encode_corpus  # noqa: E402
 from wordvec.errors import WordvecError  # noqa: E402
 from wordvec.models.glove import GloVe  # noqa: E402
 from wordvec.models.word2vec import Word2Vec  # noqa: E402
-from wordvec.synthetic import analogy_questions, write_corpus  # noqa: E402
-from wordvec.vocab import Vocabulary  # noqa: E402
+from wordvec.data.synthetic import analogy_questions, write_corpus  # noqa: E402
+from wordvec.data.vocab import Vocabulary  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 START_TIMEOUT = 90

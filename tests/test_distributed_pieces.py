@@ -6,7 +6,7 @@ import sys
 import pytest
 
 from wordvec.cli import main
-from wordvec.corpus import Corpus
+from wordvec.data.corpus import Corpus
 from wordvec.distributed import pieces
 
 

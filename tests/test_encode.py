@@ -1,8 +1,8 @@
 import numpy as np
 
-from wordvec.corpus import Corpus
-from wordvec.encode import encode_corpus
-from wordvec.vocab import Vocabulary
+from wordvec.data.corpus import Corpus
+from wordvec.data.encode import encode_corpus
+from wordvec.data.vocab import Vocabulary
 
 
 def reference_encoding(docs, vocab):
@@ -55,7 +55,7 @@ def test_long_lines_are_split_into_documents(tmp_path):
 def test_cache_keeps_only_the_most_recently_used_encodings(tmp_path, monkeypatch):
     import os
 
-    import wordvec.encode as encode
+    import wordvec.data.encode as encode
 
     monkeypatch.setattr(encode, "CACHE_ENTRIES", 2)
     vocab = Vocabulary.from_counts({"a": 2, "b": 1})
@@ -88,7 +88,7 @@ def test_cached_ids_are_validated_block_by_block(tmp_path, monkeypatch):
     accept the intact cache and catch damage in a later block (DamagedCache -> re-encoded)."""
     import pytest
 
-    from wordvec import encode
+    from wordvec.data import encode
 
     path = tmp_path / "c.txt"
     path.write_text("a b c a b\n" * 4000)  # 20,000 ids: 5 blocks of 4,096 (16 KB, 4 pages)

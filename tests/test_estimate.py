@@ -9,9 +9,10 @@ import pytest
 import scipy.sparse
 
 from hostile.harness import assert_clean_failure, run_cli
-from wordvec import estimate, synthetic
+from wordvec.models import estimate
+from wordvec.data import synthetic
 from wordvec.errors import WordvecError
-from wordvec.lm_data import LMVocab
+from wordvec.data.lm_data import LMVocab
 from wordvec.models.glove import GloVe
 from wordvec.models.rnnlm import RNNLM
 from wordvec.models.svd import PPMISVD
@@ -111,8 +112,8 @@ def corpus(tmp_path_factory):
 
 
 def test_dry_run_prints_the_estimate_and_trains_nothing(corpus, tmp_path):
-    from wordvec.corpus import Corpus
-    from wordvec.vocab import Vocabulary
+    from wordvec.data.corpus import Corpus
+    from wordvec.data.vocab import Vocabulary
 
     env = {"WORDVEC_CACHE": str(tmp_path / "cache")}
     out = tmp_path / "out.bin"

@@ -7,7 +7,7 @@ import pytest
 from gensim.models import KeyedVectors as GensimKeyedVectors
 
 from wordvec.errors import FormatError, WordvecError
-from wordvec.evaluate import (
+from wordvec.vectors.evaluate import (
     bundled_path,
     evaluate_all,
     evaluate_analogies,
@@ -15,7 +15,7 @@ from wordvec.evaluate import (
     format_report,
     read_analogies,
 )
-from wordvec.vectors import KeyedVectors
+from wordvec.vectors.keyed import KeyedVectors
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")  # gensim's own deprecated calls
 

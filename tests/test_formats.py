@@ -18,9 +18,10 @@ from gensim.models import KeyedVectors as GensimKeyedVectors
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from wordvec import formats
+from wordvec.io import formats
 from wordvec.errors import FormatError, WordvecError
-from wordvec.vectors import KeyedVectors, load_vectors, save_vectors
+from wordvec.vectors.keyed import KeyedVectors
+from wordvec.vectors.files import load_vectors, save_vectors
 
 WORDS = ["the", "Straße", "日本", "naïve", "x"]
 
@@ -293,7 +294,8 @@ def test_fuzz_native_reader(data):
 CHILD = textwrap.dedent("""
     import os, sys, time
     import numpy as np
-    from wordvec.vectors import KeyedVectors, save_vectors
+    from wordvec.vectors.keyed import KeyedVectors
+    from wordvec.vectors.files import save_vectors
 
     def stall(fd):  # every atomic write fsyncs its temporary file before the rename: stop there
         print("writing", flush=True)

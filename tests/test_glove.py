@@ -4,10 +4,10 @@ the reference step, exact resumption from a checkpoint, learning, and bad inputs
 import numpy as np
 import pytest
 
-from wordvec import synthetic
+from wordvec.data import synthetic
 from wordvec.cli import main
 from wordvec.errors import WordvecError
-from wordvec.gradcheck import check_gradient
+from wordvec.math.gradcheck import check_gradient
 from wordvec.kernels import glove as kernels
 from wordvec.math.glove import glove_adagrad_step, glove_loss_and_gradients, glove_weight
 from wordvec.models.glove import GloVe
@@ -144,7 +144,7 @@ def test_checkpoint_resumes_exactly(corpus_file, tmp_path):
         assert np.array_equal(straight.params[name], resumed.params[name])
         assert np.array_equal(straight.gradsq[name], resumed.gradsq[name])
     assert [h["loss"] for h in straight.history] == [h["loss"] for h in resumed.history]
-    from wordvec.vectors import load_vectors  # the model directory is also a vectors directory
+    from wordvec.vectors.files import load_vectors  # the model directory is also a vectors directory
     assert np.array_equal(load_vectors(tmp_path / "g.wv").vectors, first.wv.vectors)
 
 

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from wordvec.gradcheck import check_gradient, numerical_gradient, relative_error
+from wordvec.math.gradcheck import check_gradient, numerical_gradient, relative_error
 
 
 def test_numerical_gradient_of_quadratic_and_restores_array():

@@ -5,7 +5,7 @@ softmax vs one whole-array pass, reused gradient and logits buffers vs fresh one
 import numpy as np
 import pytest
 
-from wordvec.lm_data import LMVocab
+from wordvec.data.lm_data import LMVocab
 from wordvec.math import softmax_ce
 from wordvec.models.lm_training import Adam
 from wordvec.models.rnnlm import RNNLM

@@ -3,7 +3,7 @@
 
 import numpy as np
 
-from wordvec.gradcheck import check_gradient
+from wordvec.math.gradcheck import check_gradient
 from wordvec.math.lstm import init_lstm_params, lstm_backward, lstm_cell_backward, lstm_cell_forward, lstm_forward, sigmoid
 
 T, B, D, H = 4, 3, 5, 4

@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 
 from wordvec.cli import main
-from wordvec.corpus import Corpus
+from wordvec.data.corpus import Corpus
 from wordvec.errors import WordvecError
 from wordvec.kernels import phrases as kernels
-from wordvec.phrases import Phrases, default_score, npmi_score, phrase_corpus
+from wordvec.data.phrases import Phrases, default_score, npmi_score, phrase_corpus
 
 
 def random_text(path, lines=400, seed=0, vocabulary=60, phrases=(("new", "york"), ("hot", "dog"))):
@@ -51,7 +51,7 @@ def test_pairs_are_counted_exactly_within_documents_across_small_blocks(tmp_path
 
 
 def test_the_pair_table_grows_and_keeps_every_count(tmp_path, monkeypatch):
-    monkeypatch.setattr("wordvec.phrases.INITIAL_PAIR_SLOTS", 16)
+    monkeypatch.setattr("wordvec.data.phrases.INITIAL_PAIR_SLOTS", 16)
     documents = random_text(tmp_path / "c.txt", lines=3000, vocabulary=400)
     phrases = Phrases(min_count=1).learn(tmp_path / "c.txt")
     expected = counted_pairs(documents, 10_000)
@@ -76,7 +76,7 @@ def test_kernel_scores_equal_the_reference_functions():
 
 @pytest.fixture(scope="module")
 def synthetic_corpus(tmp_path_factory):
-    from wordvec import synthetic
+    from wordvec.data import synthetic
     path = tmp_path_factory.mktemp("phrases") / "synthetic.txt"
     synthetic.write_corpus(path, tokens=200_000, seed=0)
     return path

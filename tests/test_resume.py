@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 
 from hostile.harness import assert_clean_failure, run_cli
-from wordvec import synthetic
-from wordvec.checkpoint import Checkpointer, TrainingInterrupted, parse_every
+from wordvec.data import synthetic
+from wordvec.io.checkpoint import Checkpointer, TrainingInterrupted, parse_every
 from wordvec.errors import WordvecError
 from wordvec.models.word2vec import Word2Vec
 

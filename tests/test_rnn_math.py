@@ -4,7 +4,7 @@ gradient clipping by global norm."""
 import numpy as np
 import pytest
 
-from wordvec.gradcheck import check_gradient
+from wordvec.math.gradcheck import check_gradient
 from wordvec.math.rnn import init_rnn_params, rnn_backward, rnn_cell_backward, rnn_cell_forward, rnn_forward
 from wordvec.math.softmax_ce import (
     IGNORE,

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from wordvec.errors import VocabularyError, WordvecError
-from wordvec.gradcheck import check_gradient
-from wordvec.lm_data import END_WORD, UNK, LMVocab
+from wordvec.math.gradcheck import check_gradient
+from wordvec.data.lm_data import END_WORD, UNK, LMVocab
 from wordvec.math.softmax_ce import IGNORE
 from wordvec.models.lm_training import batchify
 from wordvec.models.rnnlm import RNNLM

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from wordvec import schedule
+from wordvec.data import schedule
 
 
 def test_learning_rate_is_linear_then_flat():

@@ -4,9 +4,9 @@ training, OOV queries, save/load and the CLI."""
 import numpy as np
 import pytest
 
-from wordvec import subword
+from wordvec.data import subword
 from wordvec.errors import VocabularyError, WordvecError
-from wordvec.gradcheck import check_gradient
+from wordvec.math.gradcheck import check_gradient
 from wordvec.kernels import subword as SK
 from wordvec.kernels import word2vec as K
 from wordvec.math import subword as ref
@@ -238,8 +238,8 @@ def test_subword_defaults_draw_negatives_per_pair_from_fasttexts_noise():
 
 def test_model_vectors_are_composed_and_unseen_words_get_ngram_vectors(tmp_path):
     from wordvec.models.word2vec import Word2Vec
-    from wordvec.subword_vectors import SubwordKeyedVectors
-    from wordvec.vectors import load_vectors
+    from wordvec.vectors.subword import SubwordKeyedVectors
+    from wordvec.vectors.files import load_vectors
 
     model = Word2Vec(_sentences(), sg=1, **SMALL)
     kv = model.wv

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 import scipy.sparse
 
-from wordvec import synthetic
+from wordvec.data import synthetic
 from wordvec.cli import main
 from wordvec.errors import WordvecError
 from wordvec.kernels.sparse import csr_times_dense

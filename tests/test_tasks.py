@@ -104,7 +104,7 @@ def test_pos_cli_json_contract(tmp_path, capsys):
 
 
 def test_ner_cli_json_contract_with_vectors(tmp_path, capsys):
-    from wordvec.vectors import KeyedVectors
+    from wordvec.vectors.keyed import KeyedVectors
 
     folder = write_conll(tmp_path / "conll", np.random.default_rng(2))
     rng = np.random.default_rng(3)
@@ -137,7 +137,7 @@ def test_missing_data_and_bad_vectors_are_one_sentence_errors(tmp_path, capsys):
     assert status == 2 and "bad.txt" in err and "Traceback" not in err
     status, _, err = run_cli(capsys, "ner", "--data", str(folder), "--vectors", str(tmp_path / "none.bin"))
     assert status == 2 and "none.bin" in err
-    from wordvec.vectors import KeyedVectors
+    from wordvec.vectors.keyed import KeyedVectors
 
     good = tmp_path / "good.txt"
     KeyedVectors(["paris"], np.ones((1, 4))).save_word2vec_format(good)

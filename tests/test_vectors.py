@@ -5,7 +5,7 @@ import pytest
 from gensim.models import KeyedVectors as GensimKeyedVectors
 
 from wordvec.errors import VocabularyError, WordvecError
-from wordvec.vectors import KeyedVectors
+from wordvec.vectors.keyed import KeyedVectors
 
 
 def random_vectors(n_words=200, dims=16, seed=0):

@@ -5,10 +5,10 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from wordvec.corpus import Corpus
+from wordvec.data.corpus import Corpus
 from wordvec.errors import FormatError, VocabularyError, WordvecError
-from wordvec.huffman import build_huffman
-from wordvec.vocab import Vocabulary, alias_table
+from wordvec.data.huffman import build_huffman
+from wordvec.data.vocab import Vocabulary, alias_table
 
 
 def write(tmp_path, text, name="c.txt"):

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from wordvec.gradcheck import check_gradient
+from wordvec.math.gradcheck import check_gradient
 from wordvec.math import window as wm
 
 V, D, M, C, N = 6, 3, 3, 4, 5

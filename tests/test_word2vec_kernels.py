@@ -5,7 +5,7 @@ import pytest
 
 from wordvec.kernels import word2vec as K
 from wordvec.math import word2vec as ref
-from wordvec.vocab import alias_table
+from wordvec.data.vocab import alias_table
 
 V, D = 9, 6
 ALPHA = 0.05

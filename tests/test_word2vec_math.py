@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from wordvec.gradcheck import check_gradient
+from wordvec.math.gradcheck import check_gradient
 from wordvec.math import word2vec as w2v
 
 V, D = 7, 5

@@ -8,7 +8,7 @@ import pytest
 from wordvec.errors import TrainingError, WordvecError
 from wordvec.models import word2vec as word2vec_module
 from wordvec.models.word2vec import Word2Vec
-from wordvec.synthetic import analogy_questions, write_corpus
+from wordvec.data.synthetic import analogy_questions, write_corpus
 
 SMALL = dict(vector_size=16, window=3, min_count=1, epochs=2, workers=1, progress=False)
 

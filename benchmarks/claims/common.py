@@ -11,7 +11,7 @@ once (the file name is a hash of the spec).
 
 Evaluation (``evaluate``): the standard numbers (Google analogies, 3CosAdd, restricted to
 the 30k most frequent words, case-insensitive; WordSim-353 and SimLex-999 Spearman rho,
-all via ``wordvec.evaluate``) and the same sets split by word frequency: an analogy
+all via ``wordvec.vectors.evaluate``) and the same sets split by word frequency: an analogy
 question goes to the bin of the corpus count of its rarest word, a similarity pair to
 the bin of its rarer word, and the binned analogies search the whole vocabulary (not
 the first 30k), so that rare words can be both questions and answers.
@@ -93,7 +93,7 @@ def run(spec, label="", heavy=True):
 
 def _child(spec_json, out_path):
     """Entry point of the child process: train, evaluate, write the result atomically."""
-    from wordvec.atomic import save_json
+    from wordvec.io.atomic import save_json
 
     spec = json.loads(spec_json)
     load_before = os.getloadavg()[0]
@@ -197,7 +197,7 @@ def train_lm(spec):
     sys.path.insert(0, str(ROOT / "benchmarks"))
     from bench_lm import word_split
 
-    from wordvec.lm_data import LMVocab, read_lines
+    from wordvec.data.lm_data import LMVocab, read_lines
     from wordvec.models.rnnlm import RNNLM
 
     p = spec["params"]
@@ -249,7 +249,7 @@ def update_norms(before, after, counts, edges=ROW_BINS):
 
 def evaluate(kv, words, counts, binned=True):
     """Standard scores plus (``binned``) the frequency-binned ones (see the module docstring)."""
-    from wordvec.evaluate import evaluate_all
+    from wordvec.vectors.evaluate import evaluate_all
 
     standard = evaluate_all(kv)
     analogy = standard["analogy"]
@@ -267,7 +267,7 @@ def evaluate(kv, words, counts, binned=True):
 
 def binned_analogies(kv, count_of, edges=ANALOGY_BINS):
     """Analogy accuracy (whole vocabulary searched) per bin of the rarest word's count."""
-    from wordvec.evaluate import BUNDLED_ANALOGIES, bundled_path, evaluate_analogies, read_analogies
+    from wordvec.vectors.evaluate import BUNDLED_ANALOGIES, bundled_path, evaluate_analogies, read_analogies
 
     labels = bin_labels(edges)
     per_bin = {label: [] for label in labels}
@@ -296,7 +296,7 @@ def binned_analogies(kv, count_of, edges=ANALOGY_BINS):
 
 def binned_similarity(kv, count_of, edges=SIMILARITY_BINS):
     """Spearman rho per data set and bin of the rarer word's count."""
-    from wordvec.evaluate import BUNDLED_SIMILARITY, bundled_path, evaluate_similarity
+    from wordvec.vectors.evaluate import BUNDLED_SIMILARITY, bundled_path, evaluate_similarity
 
     labels = bin_labels(edges)
     out = {}
@@ -334,7 +334,7 @@ def rho(x):
 
 def save_summary(name, summary):
     """Write the claim's summary next to the runs (benchmarks/out/claims/<name>.json)."""
-    from wordvec.atomic import save_json
+    from wordvec.io.atomic import save_json
 
     save_json(OUT / f"{name}.json", summary)
     return OUT / f"{name}.json"

@@ -2,12 +2,12 @@
 
 import numpy as np
 
-from wordvec import synthetic
+from wordvec.data import synthetic
 
 
 def build_all(directory, tokens=60_000):
     """Train and save one small model of each kind under ``directory``; returns {kind: path}."""
-    from wordvec.lm_data import LMVocab
+    from wordvec.data.lm_data import LMVocab
     from wordvec.models.glove import GloVe
     from wordvec.models.rnnlm import RNNLM
     from wordvec.models.svd import PPMISVD
@@ -51,14 +51,14 @@ def build_all(directory, tokens=60_000):
     paths["text"] = directory / "vectors.txt"
     w2v.wv.save_word2vec_format(paths["text"])
     paths["glove-text"] = directory / "vectors.glove"
-    from wordvec.vectors import save_vectors
+    from wordvec.vectors.files import save_vectors
 
     save_vectors(w2v.wv, paths["glove-text"])
     return paths
 
 
 def random_vectors(words, dims=16, seed=0):
-    from wordvec.vectors import KeyedVectors
+    from wordvec.vectors.keyed import KeyedVectors
 
     rng = np.random.default_rng(seed)
     return KeyedVectors(list(words), rng.standard_normal((len(words), dims)).astype(np.float32),

@@ -5,8 +5,8 @@ import json
 import pytest
 
 from wordvec.cli import main
-from wordvec.history import COMMON_KEYS, append_epoch, format_table, normalise
-from wordvec.saved import describe
+from wordvec.io.history import COMMON_KEYS, append_epoch, format_table, normalise
+from wordvec.models.saved import describe
 
 MODEL_KINDS = ("word2vec", "glove", "ppmi-svd", "window", "rnnlm")
 

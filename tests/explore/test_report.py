@@ -6,9 +6,9 @@ import re
 import pytest
 
 from wordvec.cli import main
-from wordvec.evaluate import evaluate_all
+from wordvec.vectors.evaluate import evaluate_all
 from wordvec.report import build_report
-from wordvec.saved import load_keyed_vectors
+from wordvec.models.saved import load_keyed_vectors
 
 pytest.importorskip("matplotlib", reason="wordvec report needs matplotlib (pip install 'wordvec[plot]')")
 

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from wordvec.cli import build_parser, main
-from wordvec.vectors import save_vectors
+from wordvec.vectors.files import save_vectors
 
 
 def get(server, path, method="GET", body=None, headers=None):
@@ -160,7 +160,7 @@ def test_cli_binds_to_localhost_by_default_and_reports_a_busy_port(server, capsy
 
 @pytest.mark.parametrize("kind", ["word2vec", "glove", "ppmi-svd", "window", "rnnlm", "text", "glove-text"])
 def test_the_api_serves_every_model_kind_and_vector_file(saved, kind):
-    from wordvec.saved import load_keyed_vectors
+    from wordvec.models.saved import load_keyed_vectors
     from wordvec.serve.api import ExplorerAPI
 
     kv = load_keyed_vectors(saved[kind])

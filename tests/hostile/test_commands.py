@@ -52,9 +52,9 @@ def _lm_param(array):
 def _corrupt_cache(how):
     """Encode corpus.txt into the case's own cache as `train` will, then damage the entry."""
     def damage(d):
-        from wordvec.corpus import Corpus
-        from wordvec.encode import encode_corpus
-        from wordvec.vocab import Vocabulary
+        from wordvec.data.corpus import Corpus
+        from wordvec.data.encode import encode_corpus
+        from wordvec.data.vocab import Vocabulary
 
         corpus = Corpus(str(d / "corpus.txt"))
         encode_corpus(corpus, Vocabulary.build(corpus, min_count=1), cache_dir=d / "cache")
@@ -84,7 +84,7 @@ def _offsets_huge(stem):
 def _same_vectors_as_clean_run(d, result):
     """A damaged cache must be re-encoded: the vectors equal those of the undamaged run
     ("train-clean", a subprocess row run beside this one)."""
-    from wordvec.formats import read_word2vec_text
+    from wordvec.io.formats import read_word2vec_text
 
     words, vectors, _ = read_word2vec_text(d / "out.txt")
     clean_words, clean_vectors, _ = read_word2vec_text(d.parent / "train-clean" / "out.txt")
@@ -94,7 +94,7 @@ def _same_vectors_as_clean_run(d, result):
 
 def _loads(path):
     def check(d, result):
-        from wordvec.vectors import load_vectors
+        from wordvec.vectors.files import load_vectors
 
         assert len(load_vectors(d / path)) > 0
     return check
@@ -257,7 +257,7 @@ CASES = [
          ("not a directory",)),
     Case("convert-unicode-space-words", ("convert", "{d}/u.wv", "{d}/u.txt"), (), outputs=("u.txt",),
          damage=lambda d: world.keyed_vectors(["a\u00a0b", "c\u2028d", "e\x1cf", "g\x85h"]).save(d / "u.wv"),
-         check=lambda d, r: __import__("wordvec.vectors").vectors.load_vectors(d / "u.txt").index_to_key
+         check=lambda d, r: __import__("wordvec.vectors.keyed").vectors.load_vectors(d / "u.txt").index_to_key
          == ["a\u00a0b", "c\u2028d", "e\x1cf", "g\x85h"]),
     Case("info-truncated-text", ("info", "{d}/vec.txt"), ("vec.txt",), ("vec.txt",),
          damage=lambda d: world.truncate(d / "vec.txt", 0.5)),

@@ -69,7 +69,7 @@ def _vectors_are_consistent(kv):
 @pytest.mark.parametrize("name,file", [("vec.txt", "vec.txt"), ("vec.bin", "vec.bin"), ("vec.glove", "vec.glove"),
                                        ("vec.wv", "vec.wv/vectors.npy"), ("vec.wv", "vec.wv/vocab.json")])
 def test_damaged_vector_files(base, name, file):
-    from wordvec.vectors import load_vectors
+    from wordvec.vectors.files import load_vectors
 
     @SETTINGS
     @given(EDITS)
@@ -133,9 +133,9 @@ def test_damaged_task_data(base, name, file):
 @pytest.mark.parametrize("suffix", [".ids", ".offsets.npy", ".json"])
 def test_damaged_cache_entries_are_never_used(base, suffix):
     """Whatever happens to a cache entry, training sees exactly the corpus's encoding."""
-    from wordvec.corpus import Corpus
-    from wordvec.encode import encode_corpus
-    from wordvec.vocab import Vocabulary
+    from wordvec.data.corpus import Corpus
+    from wordvec.data.encode import encode_corpus
+    from wordvec.data.vocab import Vocabulary
 
     corpus = Corpus(str(base / "corpus.txt"))
     vocab = Vocabulary.build(corpus, min_count=1)
@@ -158,9 +158,9 @@ def test_damaged_cache_entries_are_never_used(base, suffix):
 
 
 def test_an_unwritable_cache_means_an_in_memory_encoding(base, tmp_path, caplog):
-    from wordvec.corpus import Corpus
-    from wordvec.encode import encode_corpus
-    from wordvec.vocab import Vocabulary
+    from wordvec.data.corpus import Corpus
+    from wordvec.data.encode import encode_corpus
+    from wordvec.data.vocab import Vocabulary
 
     corpus = Corpus(str(base / "corpus.txt"))
     vocab = Vocabulary.build(corpus, min_count=1)
@@ -175,7 +175,7 @@ def test_an_unwritable_cache_means_an_in_memory_encoding(base, tmp_path, caplog)
 def test_damaged_cooccurrence_files(base, tmp_path_factory):
     import scipy.sparse
 
-    from wordvec.cooccur import load_cooccurrence, save_cooccurrence
+    from wordvec.data.cooccur import load_cooccurrence, save_cooccurrence
 
     source = tmp_path_factory.mktemp("cooc") / "X.npz"
     matrix = scipy.sparse.random(30, 30, density=0.2, format="csr", random_state=0, dtype=np.float32)

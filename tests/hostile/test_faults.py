@@ -21,14 +21,14 @@ from .harness import digest
 SAVERS = {
     # a native vectors directory (the layout of every model directory)
     "native": """
-        from wordvec.formats import write_native
+        from wordvec.io.formats import write_native
         words = [f"w{i}" for i in range(400)]
         def save(value):
             write_native(PATH, words, np.full((400, 64), value, np.float32))
     """,
     # a language-model checkpoint (params/, state/, steps.npy, model.json)
     "lm": """
-        from wordvec.lm_data import LMVocab
+        from wordvec.data.lm_data import LMVocab
         from wordvec.models.rnnlm import RNNLM
         model = RNNLM(LMVocab.build(["abcdefgh"], "char"), cell="lstm", hidden_size=64, embedding_size=16)
         def save(value):
@@ -38,7 +38,7 @@ SAVERS = {
     """,
     # one file, word2vec binary
     "binary": """
-        from wordvec.formats import write_word2vec_binary
+        from wordvec.io.formats import write_word2vec_binary
         words = [f"w{i}" for i in range(400)]
         def save(value):
             write_word2vec_binary(PATH, words, np.full((400, 64), value, np.float32))
@@ -56,7 +56,7 @@ def _start_saver(kind, path, start=1, count=10**6):
 def _saved_value(kind, path):
     """The one number the complete save at ``path`` holds (fails if torn)."""
     if kind == "native":
-        from wordvec.formats import read_native
+        from wordvec.io.formats import read_native
 
         values = np.unique(read_native(path)[1])
     elif kind == "lm":
@@ -64,7 +64,7 @@ def _saved_value(kind, path):
 
         values = np.unique(np.concatenate([a.ravel() for a in RNNLM.load(path).params.values()]))
     else:
-        from wordvec.formats import read_word2vec_binary
+        from wordvec.io.formats import read_word2vec_binary
 
         values = np.unique(read_word2vec_binary(path)[1])
     assert values.size == 1, f"a torn save: values {values[:5]}"

@@ -7,7 +7,7 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from wordvec.corpus import MAX_TOKEN_BYTES, WHITESPACE, Corpus, is_token, split_tokens
+from wordvec.data.corpus import MAX_TOKEN_BYTES, WHITESPACE, Corpus, is_token, split_tokens
 
 from . import world
 from .harness import run_cli_measured
@@ -28,7 +28,7 @@ def test_a_file_with_no_whitespace_is_read_in_bounded_memory(base, tmp_path):
 
 
 def test_the_text_writer_formats_row_blocks_not_the_whole_matrix(tmp_path):
-    from wordvec.formats import read_word2vec_text, write_word2vec_text
+    from wordvec.io.formats import read_word2vec_text, write_word2vec_text
 
     vectors = np.random.default_rng(0).standard_normal((8000, 20)).astype(np.float32)  # 640 kB
     words = [f"w{i}" for i in range(len(vectors))]
@@ -59,9 +59,10 @@ UNICODE_SPACES = st.sampled_from(["\u00a0", "\u2028", "\u2029", "\x85", "\x1c", 
 def test_tokenizer_readers_and_writers_agree_on_whitespace(tmp_path_factory, lines, separator):
     """Every token the compiled tokenizer makes (U+00A0, U+2028, U+0085, U+001C... inside
     it) is split the same way by the Python readers and round-trips through every writer."""
-    from wordvec.formats import read_native, write_native
-    from wordvec.vectors import KeyedVectors, load_vectors
-    from wordvec.vocab import Vocabulary
+    from wordvec.io.formats import read_native, write_native
+    from wordvec.vectors.keyed import KeyedVectors
+    from wordvec.vectors.files import load_vectors
+    from wordvec.data.vocab import Vocabulary
 
     directory = tmp_path_factory.mktemp("ws")
     lines = [[t for t in line if t.strip(WHITESPACE) == t and t] for line in lines]
@@ -80,7 +81,7 @@ def test_tokenizer_readers_and_writers_agree_on_whitespace(tmp_path_factory, lin
             write_native(kv_path, kv.index_to_key, kv.vectors)
             assert read_native(kv_path)[0] == vocab.words
         else:
-            from wordvec.vectors import save_vectors
+            from wordvec.vectors.files import save_vectors
 
             save_vectors(kv, kv_path)
             assert load_vectors(kv_path).index_to_key == vocab.words, name
@@ -90,7 +91,7 @@ def test_tokenizer_readers_and_writers_agree_on_whitespace(tmp_path_factory, lin
 @given(st.lists(st.text(st.characters(blacklist_characters=WHITESPACE, blacklist_categories=("Cs",)),
                         min_size=30, max_size=120), min_size=1, max_size=4))
 def test_long_tokens_are_cut_the_same_way_everywhere(tmp_path_factory, tokens):
-    from wordvec.vocab import Vocabulary
+    from wordvec.data.vocab import Vocabulary
 
     path = tmp_path_factory.mktemp("long") / "c.txt"
     path.write_text(" ".join(tokens) + "\n", encoding="utf-8")

@@ -2,7 +2,7 @@
 
 The compiled kernels index these arrays without bounds checks, so a Word2Vec directory
 whose output matrix has too few rows used to crash ``.train()`` with a segfault.  Every
-loader now goes through ``wordvec.arrays`` and refuses such a directory in one sentence;
+loader now goes through ``wordvec.io.arrays`` and refuses such a directory in one sentence;
 an intact one loads and trains on.
 """
 

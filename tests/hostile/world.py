@@ -29,7 +29,7 @@ def corpus_text(lines=200, seed=0):
 
 
 def keyed_vectors(words=WORDS, dims=8, seed=0):
-    from wordvec.vectors import KeyedVectors
+    from wordvec.vectors.keyed import KeyedVectors
 
     rng = np.random.default_rng(seed)
     return KeyedVectors(list(words), rng.standard_normal((len(words), dims)).astype(np.float32),
@@ -45,8 +45,8 @@ def conll_text():
 
 def build(root):
     """Write every base input under ``root``; returns ``root``."""
-    from wordvec.formats import write_word2vec_binary, write_word2vec_text
-    from wordvec.lm_data import LMVocab
+    from wordvec.io.formats import write_word2vec_binary, write_word2vec_text
+    from wordvec.data.lm_data import LMVocab
     from wordvec.models.rnnlm import RNNLM
 
     root = Path(root)

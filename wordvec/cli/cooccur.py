@@ -44,11 +44,11 @@ def register(subparsers):
 def run(args):
     import sys
 
-    from wordvec.cooccur import count_cooccurrences, parse_memory, save_cooccurrence
-    from wordvec.corpus import Corpus
-    from wordvec.encode import encode_corpus
-    from wordvec.outputs import check_output
-    from wordvec.vocab import Vocabulary
+    from wordvec.data.cooccur import count_cooccurrences, parse_memory, save_cooccurrence
+    from wordvec.data.corpus import Corpus
+    from wordvec.data.encode import encode_corpus
+    from wordvec.io.outputs import check_output
+    from wordvec.data.vocab import Vocabulary
 
     parse_memory(args.memory)  # a bad size fails before the corpus is read
     check_output(args.output, inputs=[args.corpus])
@@ -72,7 +72,7 @@ def run(args):
 
 
 def _run_on_ray(args):
-    from wordvec.cooccur import save_cooccurrence
+    from wordvec.data.cooccur import save_cooccurrence
 
     vocab, matrix, info = ray_run.count_cooccurrences(args, "float64" if args.float64 else "float32")
     save_cooccurrence(args.output, matrix, vocab.words, vocab.counts, window=args.window,

@@ -46,9 +46,9 @@ def register(subparsers):
 
 def run(args):
     from wordvec.cli.train import default_workers
-    from wordvec.corpus import Corpus
-    from wordvec.encode import default_cache_dir
-    from wordvec.vocab import Vocabulary
+    from wordvec.data.corpus import Corpus
+    from wordvec.data.encode import default_cache_dir
+    from wordvec.data.vocab import Vocabulary
 
     if args.corpus:
         corpus_path, questions = Path(args.corpus), None
@@ -64,7 +64,7 @@ def run(args):
     if questions is not None:
         _show_synthetic_results(model.wv, questions)
     else:
-        from wordvec.evaluate import evaluate_all, format_report
+        from wordvec.vectors.evaluate import evaluate_all, format_report
 
         print(format_report(evaluate_all(model.wv)))
     _show_neighbours(model.wv, [w for w in NEIGHBOUR_WORDS if w in model.wv] or model.wv.index_to_key[100:104])
@@ -72,7 +72,7 @@ def run(args):
 
 
 def _synthetic_files(directory, tokens):
-    from wordvec import synthetic
+    from wordvec.data import synthetic
 
     directory.mkdir(parents=True, exist_ok=True)
     corpus = directory / f"synthetic-{tokens}.txt"
@@ -100,7 +100,7 @@ def _train(corpus_path, args, workers):
 
 
 def _show_synthetic_results(kv, questions):
-    from wordvec.evaluate import evaluate_analogies
+    from wordvec.vectors.evaluate import evaluate_analogies
 
     result = evaluate_analogies(kv, questions, restrict_vocab=None)
     print(f"analogies solved: {result['total']:.1%} of {result['questions']:,} "

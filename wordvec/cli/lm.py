@@ -116,9 +116,9 @@ def run_train(args):
     import os
 
     from wordvec.errors import WordvecError
-    from wordvec.lm_data import LMVocab, read_lines, require_tokens
+    from wordvec.data.lm_data import LMVocab, read_lines, require_tokens
     from wordvec.models.lm_checkpoint import check_replaceable
-    from wordvec.outputs import DIRECTORY, check_output
+    from wordvec.io.outputs import DIRECTORY, check_output
 
     if args.bptt < 1:
         raise WordvecError(f"--bptt must be at least 1 (a sequence length of {args.bptt} trains nothing)")

@@ -42,8 +42,8 @@ def register(subparsers):
 
 
 def run(args):
-    from wordvec.outputs import check_output
-    from wordvec.phrases import phrase_corpus
+    from wordvec.io.outputs import check_output
+    from wordvec.data.phrases import phrase_corpus
 
     check_output(args.output, inputs=[args.corpus])  # before the passes, not after
     if args.export:

@@ -96,8 +96,8 @@ def train(args):
             model.counting = info
             training.train_glove(model, **options)
         else:
-            from wordvec.corpus import Corpus
-            from wordvec.encode import encode_corpus
+            from wordvec.data.corpus import Corpus
+            from wordvec.data.encode import encode_corpus
             from wordvec.models.word2vec import Word2Vec
 
             model = Word2Vec(**word2vec_options(args))

@@ -34,7 +34,7 @@ def register(subparsers):
 
 def run(args):
     from wordvec.models.lm_training import blas_threads
-    from wordvec.saved import load_keyed_vectors
+    from wordvec.models.saved import load_keyed_vectors
     from wordvec.serve import make_server
 
     kv = load_keyed_vectors(args.vectors, glove=args.glove)

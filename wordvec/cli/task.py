@@ -107,7 +107,7 @@ PLOT_FORMATS = (".png", ".pdf", ".svg", ".jpg", ".jpeg", ".eps", ".ps", ".tif", 
 def _check_outputs(args):
     """--plot and --save are checked before training, so a bad path does not cost the run."""
     from wordvec.errors import WordvecError
-    from wordvec.outputs import DIRECTORY, check_output
+    from wordvec.io.outputs import DIRECTORY, check_output
 
     inputs = [args.data, getattr(args, "vectors", None)]
     if getattr(args, "plot", None):

@@ -118,7 +118,7 @@ def run(args):
         from wordvec.errors import WordvecError
 
         raise WordvecError(f"--subwords applies to --model sg or cbow, not {args.model}")
-    from wordvec.outputs import check_vectors_output
+    from wordvec.io.outputs import check_vectors_output
 
     check_vectors_output(args.output, inputs=[args.corpus])  # before hours of training, not after
     if args.ray is not None:
@@ -159,8 +159,8 @@ def word2vec_options(args):
 
 def corpus_fingerprint(args):
     """What identifies the corpus a checkpoint was trained on (paths, sizes, mtimes, options)."""
-    from wordvec.corpus import Corpus
-    from wordvec.formats import json_safe
+    from wordvec.data.corpus import Corpus
+    from wordvec.io.formats import json_safe
 
     corpus = Corpus(args.corpus, lowercase=args.lowercase, max_document_length=args.max_document_length)
     return json_safe(corpus.fingerprint_parts())
@@ -168,8 +168,8 @@ def corpus_fingerprint(args):
 
 def save_trained(model, output):
     """Write a trained model: the full model for native paths, else just its vectors."""
-    from wordvec.formats import detect_format
-    from wordvec.vectors import save_vectors
+    from wordvec.io.formats import detect_format
+    from wordvec.vectors.files import save_vectors
 
     if detect_format(output) == "native":
         model.save(output)
@@ -182,7 +182,7 @@ def report(kv, args, history=(), estimate=None):
     """Print the evaluation summary (a table, or JSON with --json)."""
     evaluation = None
     if not args.no_eval:
-        from wordvec.evaluate import evaluate_all, format_report
+        from wordvec.vectors.evaluate import evaluate_all, format_report
 
         evaluation = evaluate_all(kv)
         if not args.json:

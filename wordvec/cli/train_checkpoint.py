@@ -4,7 +4,7 @@
 a model through :func:`train_resumable`, which builds or resumes the model, writes
 checkpoints while it trains, and turns Ctrl-C into "finish the current chunk, write a
 checkpoint, exit 130 naming the command that resumes".  The mechanism itself is
-``wordvec.checkpoint``.
+``wordvec.io.checkpoint``.
 """
 
 import argparse
@@ -39,7 +39,7 @@ def add_arguments(parser):
 
 
 def _every(text):
-    from wordvec.checkpoint import parse_every
+    from wordvec.io.checkpoint import parse_every
 
     try:
         return parse_every(text)
@@ -53,7 +53,7 @@ def checkpoint_path(args):
 
 def check_arguments(args):
     """Up-front checks (before the corpus is read); returns the parsed --checkpoint-every."""
-    from wordvec.checkpoint import FILE
+    from wordvec.io.checkpoint import FILE
 
     if args.model not in RESUMABLE:
         if args.resume or args.checkpoint_every or args.checkpoint:
@@ -79,7 +79,7 @@ def train_resumable(args, build, load, train, options, corpus_parts):
     on resume (JSON-safe); ``corpus_parts`` the corpus fingerprint.  Returns the trained
     model; the caller writes OUT and then calls :func:`finished`.
     """
-    from wordvec import checkpoint
+    from wordvec.io import checkpoint
 
     every = check_arguments(args)
     options = {k: v for k, v in options.items() if k not in IGNORED_OPTIONS}
@@ -136,7 +136,7 @@ def resume_command(path):
 
 def finished(args):
     """OUT is written: the run's checkpoint is no longer needed."""
-    from wordvec.checkpoint import FILE
+    from wordvec.io.checkpoint import FILE
 
     if args.model not in RESUMABLE:
         return

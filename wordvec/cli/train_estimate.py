@@ -1,6 +1,6 @@
 """``wordvec train --dry-run`` and the memory check before allocation (``--no-memory-check``).
 
-The estimate itself is each model's ``estimate_memory`` (``wordvec.estimate``); this
+The estimate itself is each model's ``estimate_memory`` (``wordvec.models.estimate``); this
 module only prints it, or switches the check off.
 """
 
@@ -25,9 +25,9 @@ def prepared(model, args):
 
 def dry_run(args, model):
     """Scan the vocabulary, print ``model.estimate_memory`` for it; train nothing."""
-    from wordvec import estimate
-    from wordvec.corpus import Corpus
-    from wordvec.vocab import Vocabulary
+    from wordvec.models import estimate
+    from wordvec.data.corpus import Corpus
+    from wordvec.data.vocab import Vocabulary
 
     corpus = Corpus(args.corpus, lowercase=args.lowercase, max_document_length=args.max_document_length)
     vocab = Vocabulary.build(corpus, min_count=args.min_count, max_vocab_size=args.max_vocab_size)

@@ -118,7 +118,7 @@ def register(subparsers):
 
 
 def _load(args, path=None):
-    from wordvec.vectors import load_vectors
+    from wordvec.vectors.files import load_vectors
 
     return load_vectors(path or args.vectors, fmt="glove" if args.glove else None)
 
@@ -147,7 +147,7 @@ def run_analogy(args):
 
 
 def run_evaluate(args):
-    from wordvec.evaluate import evaluate_all, format_report
+    from wordvec.vectors.evaluate import evaluate_all, format_report
 
     kv = _load(args)
     result = evaluate_all(kv, restrict_vocab=args.restrict_vocab, method=args.method,
@@ -162,8 +162,8 @@ def run_evaluate(args):
 
 
 def run_convert(args):
-    from wordvec.outputs import check_vectors_output
-    from wordvec.vectors import save_vectors
+    from wordvec.io.outputs import check_vectors_output
+    from wordvec.vectors.files import save_vectors
 
     fmt = "binary" if args.binary else "text" if args.text else None
     check_vectors_output(args.output, inputs=[args.input], fmt=fmt)
@@ -176,9 +176,9 @@ def run_convert(args):
 def run_info(args):
     import numpy as np
 
-    from wordvec.history import format_table
+    from wordvec.io.history import format_table
     from wordvec.report.page import display_word
-    from wordvec.saved import describe, load_keyed_vectors
+    from wordvec.models.saved import describe, load_keyed_vectors
 
     saved = describe(args.vectors, glove=args.glove)
     kv = load_keyed_vectors(args.vectors, glove=args.glove, saved=saved)

@@ -29,9 +29,9 @@ def register(subparsers):
 
 
 def run(args):
-    from wordvec.corpus import Corpus
-    from wordvec.outputs import check_output
-    from wordvec.vocab import Vocabulary
+    from wordvec.data.corpus import Corpus
+    from wordvec.io.outputs import check_output
+    from wordvec.data.vocab import Vocabulary
 
     if args.output:
         check_output(args.output, inputs=[args.corpus])

@@ -10,7 +10,7 @@ the order the text is read in and cannot be reproduced by counting pieces apart.
 
 Co-occurrences (``count_cooccurrences``): the vocabulary first (as above), then one map
 task per piece (cut at line ends, so windows never cross a piece) encodes its text and
-counts its pairs with ``wordvec.cooccur.count_cooccurrences`` in exact integer units,
+counts its pairs with ``wordvec.data.cooccur.count_cooccurrences`` in exact integer units,
 and splits its matrix into row blocks; reducer ``r`` owns row block ``r``, sums the
 blocks every map sent it (integer addition: the order does not matter) and converts to
 count / scale as the single-process merge does.  The driver concatenates the blocks.
@@ -36,7 +36,7 @@ def _pieces(source, pieces, at):
 
 def _count_piece(piece, lowercase, max_document_length):
     """Words of one piece in first-seen order: (UTF-8 bytes joined, lengths, counts, decode errors)."""
-    from wordvec.token_table import TokenTable
+    from wordvec.data.token_table import TokenTable
 
     corpus = piece.corpus(lowercase, max_document_length)
     table = TokenTable()
@@ -55,7 +55,7 @@ def count_vocabulary(source, min_count=5, max_vocab_size=None, lowercase=False,
 
     Returns (vocabulary, info) where info has the number of pieces and invalid UTF-8
     sequences replaced.  Needs a connection (``cluster.connect``)."""
-    from wordvec.vocab import Vocabulary
+    from wordvec.data.vocab import Vocabulary
 
     ray = require_ray()
     if max_vocab_size is not None:
@@ -91,9 +91,9 @@ def count_vocabulary(source, min_count=5, max_vocab_size=None, lowercase=False,
 def _cooccur_piece(piece, words, options, bounds):
     """Map: count one piece's pairs in integer units; one CSR row block per reducer, then
     (pairs, tokens)."""
-    from wordvec.cooccur import count_cooccurrences
-    from wordvec.encode import encode_corpus
-    from wordvec.vocab import Vocabulary
+    from wordvec.data.cooccur import count_cooccurrences
+    from wordvec.data.encode import encode_corpus
+    from wordvec.data.vocab import Vocabulary
 
     V = len(words)
     corpus = piece.corpus(options["lowercase"], options["max_document_length"])
@@ -131,10 +131,10 @@ def count_cooccurrences(source, window=10, symmetric=True, weighting="harmonic",
                         min_count=5, max_vocab_size=None, lowercase=False, max_document_length=10_000,
                         dtype=np.float32, pieces=None, reducers=None):
     """The vocabulary and X of a corpus, computed by Ray tasks; X is bit-identical to
-    ``wordvec.cooccur.count_cooccurrences`` on the whole encoded corpus.
+    ``wordvec.data.cooccur.count_cooccurrences`` on the whole encoded corpus.
 
     ``memory`` bounds each map task.  Returns (vocabulary, matrix csr, info dict)."""
-    from wordvec.cooccur import check_options, parse_memory, weight_scale
+    from wordvec.data.cooccur import check_options, parse_memory, weight_scale
 
     ray = require_ray()
     check_options(window, weighting)

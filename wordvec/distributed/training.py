@@ -47,7 +47,7 @@ import time
 
 import numpy as np
 
-from wordvec import schedule
+from wordvec.data import schedule
 from wordvec.distributed import (DEFAULT_HOT_ROWS, DEFAULT_SYNC, DEFAULT_SYNC_EVERY, GLOVE_SYNC_EVERY,
                                  SYNC_MODES, cluster, require_ray)
 from wordvec.errors import TrainingError, WordvecError
@@ -142,9 +142,9 @@ class Replica:
 
 class Word2VecReplica(Replica):
     def __init__(self, hyperparameters, vocabulary, shard, plan, params, sync, hot_rows=0):
-        from wordvec.encode import EncodedCorpus
+        from wordvec.data.encode import EncodedCorpus
         from wordvec.models.word2vec import Word2Vec, load_kernels
-        from wordvec.vocab import Vocabulary
+        from wordvec.data.vocab import Vocabulary
 
         load_kernels(text=False, vector_size=hyperparameters["vector_size"])
         words, counts, corpus_tokens, min_count = vocabulary

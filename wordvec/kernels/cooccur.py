@@ -1,7 +1,7 @@
-"""Compiled loops for co-occurrence counting (see ``wordvec/cooccur.py`` for the plan).
+"""Compiled loops for co-occurrence counting (see ``wordvec/data/cooccur.py`` for the plan).
 
 Counts are integers: every weight is a whole number of ``1/scale`` units (``scale`` is
-chosen in ``wordvec.cooccur`` so that 1/d is exact for every distance d in the window),
+chosen in ``wordvec.data.cooccur`` so that 1/d is exact for every distance d in the window),
 accumulated in int64.  Integer addition is associative, so the result does not depend on
 how the corpus was cut into chunks or in which order chunks are merged: counting under a
 tight memory limit gives exactly the same matrix.

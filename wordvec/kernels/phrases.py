@@ -1,6 +1,6 @@
 """Compiled phrase detection: count adjacent word pairs, then join the pairs that score high.
 
-Words are looked up in a ``wordvec.token_table.TokenTable`` (the vocabulary count's own
+Words are looked up in a ``wordvec.data.token_table.TokenTable`` (the vocabulary count's own
 hash table, so a word's id is its index there).  A pair of adjacent words ``(a, b)`` is
 one int64 key ``a << 32 | b`` in a second open-addressing table (linear probing,
 ``EMPTY`` marks a free slot).  Pairs never cross a document end (a newline, or every
@@ -8,7 +8,7 @@ one int64 key ``a << 32 | b`` in a second open-addressing table (linear probing,
 is not in the table (pruned while counting), so no pair is counted that the text does
 not contain.
 
-The scores are the functions of ``wordvec.phrases`` (their NumPy references); the
+The scores are the functions of ``wordvec.data.phrases`` (their NumPy references); the
 kernels inline the same arithmetic.
 """
 
@@ -107,7 +107,7 @@ def rehash_pairs(keys, pair_counts, new_keys, new_counts, keep_from_count):
 
 @numba.njit(inline="always")
 def score(scoring, count_a, count_b, count_ab, min_count, total):
-    """``wordvec.phrases.default_score`` / ``npmi_score`` for one pair."""
+    """``wordvec.data.phrases.default_score`` / ``npmi_score`` for one pair."""
     if scoring == DEFAULT:
         return (count_ab - min_count) / (count_a * count_b) * total
     if count_ab < min_count:

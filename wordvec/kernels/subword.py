@@ -8,7 +8,7 @@ compiled loops as plain word2vec, which accumulate ``neu1e = -alpha dL/dh``), th
 ``neu1e`` to every row of the bag (fastText's step, see ``wordvec.math.subword``).
 
 A word's n-gram rows are read from a CSR table computed once per vocabulary
-(``wordvec.subword.ngram_table``): word w's rows are
+(``wordvec.data.subword.ngram_table``): word w's rows are
 ``ngram_ids[ngram_offsets[w]:ngram_offsets[w + 1]]``.
 
 Skip-gram runs in fastText's direction: the centre word's bag predicts each word of its

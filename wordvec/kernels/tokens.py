@@ -10,13 +10,13 @@ open-addressing hash table (linear probing, FNV-1a hashes) whose keys live in on
 arena; word ``w`` is ``arena[start[w]:start[w] + length[w]]``.
 
 The table is a handful of plain arrays so that Numba can use it without jitclasses;
-``wordvec.vocab.TokenTable`` owns them and grows them when a kernel says it is full.
+``wordvec.data.vocab.TokenTable`` owns them and grows them when a kernel says it is full.
 """
 
 import numba
 import numpy as np
 
-from wordvec.corpus import MAX_TOKEN_BYTES  # the one limit, shared with the Python tokenizer
+from wordvec.io.text import MAX_TOKEN_BYTES  # the one limit, shared with the Python tokenizer
 
 FNV_OFFSET = np.uint64(14695981039346656037)
 FNV_PRIME = np.uint64(1099511628211)

@@ -4,7 +4,7 @@ One call of :func:`train_chunk` trains a run of whole documents of the encoded c
 with word2vec's procedure: frequent-word subsampling (``keep`` probabilities), a
 reduced window (``b`` uniform in [0, window), effective window ``window - b``), and a
 learning rate that is a pure function of the position of each document in the whole
-training run (linear decay, :mod:`wordvec.schedule`).  The model runs several chunks
+training run (linear decay, :mod:`wordvec.data.schedule`).  The model runs several chunks
 at once in Python threads; the kernels release the GIL (``nogil=True``) and update the
 shared float32 matrices without locks (Hogwild), as word2vec.c and gensim do.
 
@@ -484,7 +484,7 @@ def longest_document(offsets, doc_begin, doc_end):
 def document_rate(alpha, min_alpha, position, total_words):
     """The learning rate of a document that starts at ``position`` of the whole run:
     alpha - (alpha - min_alpha) * position / total (linear decay, clamped at the end);
-    ``wordvec.schedule.learning_rate`` in float32, for the compiled loops."""
+    ``wordvec.data.schedule.learning_rate`` in float32, for the compiled loops."""
     progress = min(1.0, position / total_words)
     return np.float32(alpha - (alpha - min_alpha) * progress)
 

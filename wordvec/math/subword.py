@@ -1,7 +1,7 @@
 """Subword skip-gram / CBOW reference math (Bojanowski et al. 2017, fastText's model), in NumPy.
 
 Only the *input* side differs from word2vec (``wordvec.math.word2vec``): a word w is
-represented by the set G_w = {w} ∪ {its character n-grams} (``wordvec.subword``), and
+represented by the set G_w = {w} ∪ {its character n-grams} (``wordvec.data.subword``), and
 its input vector is the mean of those rows (fastText; ``mean=False`` takes the sum):
 
     u_w = (1 / |G_w|) ( W_in[w] + Σ_{g ∈ G_w \\ {w}} W_ngrams[g] )              (S1)

@@ -17,7 +17,7 @@ token history, and the model re-reads the last ``context`` tokens at every step)
 
 import numpy as np
 
-from wordvec import estimate
+from wordvec.models import estimate
 from wordvec.errors import WordvecError
 from wordvec.math.attention import (
     BLOCK_PARAMS,
@@ -73,7 +73,7 @@ class AttentionLM(LanguageModel):
         self.training_state = {}
 
     def estimate_memory(self, batch_size=32, optimizer="adam"):
-        """What this model and its training allocate: a :class:`wordvec.estimate.MemoryEstimate`."""
+        """What this model and its training allocate: a :class:`wordvec.models.estimate.MemoryEstimate`."""
         c = self.config
         return estimate.attention_lm(len(self.vocab), c["hidden_size"], c["embedding_size"], c["blocks"],
                                      c["context"], c["tie_embeddings"], np.dtype(c["dtype"]).itemsize,

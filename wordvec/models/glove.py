@@ -27,11 +27,13 @@ import time
 
 import numpy as np
 
-from wordvec import estimate, limits
-from wordvec.atomic import saved_directory
+from wordvec import limits
+
+from wordvec.models import estimate
+from wordvec.io.atomic import saved_directory
 from wordvec.errors import TrainingError, WordvecError
-from wordvec.formats import NATIVE_META, read_model_array
-from wordvec.history import append_epoch
+from wordvec.io.formats import NATIVE_META, read_model_array
+from wordvec.io.history import append_epoch
 from wordvec.models import count_io
 
 log = logging.getLogger(__name__)
@@ -64,14 +66,14 @@ class GloVe:
         self.epochs_trained = 0
         self.history = []
         self.counting = {}
-        self.checkpointer = None  # wordvec.checkpoint.Checkpointer: consulted after every epoch
-        self.memory_check = True  # refuse an X whose training arrays cannot fit (wordvec.estimate)
+        self.checkpointer = None  # wordvec.io.checkpoint.Checkpointer: consulted after every epoch
+        self.memory_check = True  # refuse an X whose training arrays cannot fit (wordvec.models.estimate)
         if corpus_file is not None or sentences is not None:
             self.build_cooccurrence(sentences=sentences, corpus_file=corpus_file)
             self.train()
 
     def _validate(self):
-        from wordvec.cooccur import check_options, parse_memory
+        from wordvec.data.cooccur import check_options, parse_memory
 
         for name in ("vector_size", "epochs", "workers", "min_count", "window", "seed", "max_document_length") + (
                 ("max_vocab_size",) if self.max_vocab_size is not None else ()):
@@ -118,7 +120,7 @@ class GloVe:
 
     def estimate_memory(self, vocab_size=None, nnz=None):
         """What training allocates for ``vocab_size`` words and ``nnz`` non-zeros of X
-        (defaults: this model's); a :class:`wordvec.estimate.MemoryEstimate`."""
+        (defaults: this model's); a :class:`wordvec.models.estimate.MemoryEstimate`."""
         V = len(self.words) if vocab_size is None else int(vocab_size)
         if nnz is None and vocab_size is None and self.cooccurrence is not None:
             nnz = self.cooccurrence.nnz
@@ -226,7 +228,7 @@ class GloVe:
 
     @property
     def wv(self):
-        from wordvec.vectors import KeyedVectors
+        from wordvec.vectors.keyed import KeyedVectors
 
         if self.words is None:
             raise WordvecError("the model has no vocabulary yet; give it a corpus first")

@@ -10,7 +10,7 @@ arrays plus one JSON file, never pickle.
     MODEL/steps.npy           (S, 3) float64: update number, loss, gradient norm
 
 The directory is written whole into a temporary sibling and swapped into place
-(``wordvec.atomic.atomic_directory``), so a crash mid-save leaves the previous checkpoint
+(``wordvec.io.atomic.atomic_directory``), so a crash mid-save leaves the previous checkpoint
 or the new one, never a mix; loading validates every array (shape, float dtype, finite)
 before the model uses it.
 """
@@ -21,8 +21,8 @@ import os
 
 import numpy as np
 
-from wordvec.arrays import one_line, read_array
-from wordvec.atomic import atomic_directory, save_json, save_npy, saved_directory
+from wordvec.io.arrays import one_line, read_array
+from wordvec.io.atomic import atomic_directory, save_json, save_npy, saved_directory
 from wordvec.errors import FormatError, WordvecError
 
 FORMAT, VERSION = "wordvec-rnnlm", 1
@@ -82,7 +82,7 @@ def _load_array(path, directory, name, shape=None):
 
 
 def load_checkpoint(path):
-    from wordvec.lm_data import LMVocab
+    from wordvec.data.lm_data import LMVocab
     from wordvec.models.attention_lm import ATTENTION_CELLS, AttentionLM
     from wordvec.models.rnnlm import RNNLM
 

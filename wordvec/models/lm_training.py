@@ -12,7 +12,7 @@ import time
 import numpy as np
 
 from wordvec.errors import TrainingError, WordvecError
-from wordvec.history import append_epoch
+from wordvec.io.history import append_epoch
 from wordvec.math.softmax_ce import IGNORE
 
 logger = logging.getLogger(__name__)

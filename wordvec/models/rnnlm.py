@@ -18,12 +18,14 @@ output-side gradient in the same buffer, no special case.  When H != D a project
 W_proj (D, H) maps the hidden state into the embedding space first.
 
 Training lives in :mod:`wordvec.models.lm_training`; checkpoints in
-:mod:`wordvec.models.lm_checkpoint`; the token vocabulary in :mod:`wordvec.lm_data`.
+:mod:`wordvec.models.lm_checkpoint`; the token vocabulary in :mod:`wordvec.data.lm_data`.
 """
 
 import numpy as np
 
-from wordvec import estimate, limits
+from wordvec import limits
+
+from wordvec.models import estimate
 from wordvec.errors import WordvecError
 from wordvec.math.attention import SCORES, attention_backward, attention_forward, init_score_params
 from wordvec.math.lstm import init_lstm_params, lstm_backward, lstm_cell_forward, lstm_forward
@@ -47,7 +49,7 @@ CELLS = ("rnn", "lstm", "lstm-attention")
 class RNNLM(LanguageModel):
     """A word- or character-level recurrent language model with hand-written gradients.
 
-    ``vocab`` is a :class:`wordvec.lm_data.LMVocab` (or anything with ``len``).
+    ``vocab`` is a :class:`wordvec.data.lm_data.LMVocab` (or anything with ``len``).
     Hyperparameters: ``cell`` ("rnn" | "lstm" | "lstm-attention"), ``hidden_size`` H, ``embedding_size`` D,
     ``tie_embeddings`` (seed 003), ``activation`` ("tanh" | "relu", RNN only),
     ``identity_init`` (W_aa = I, RNN only), ``recurrent_scale`` (multiplies W_aa's init),
@@ -87,7 +89,7 @@ class RNNLM(LanguageModel):
 
     def estimate_memory(self, batch_size=32, bptt=32, optimizer="adam"):
         """What this model and its training allocate (parameters, gradients, optimizer
-        state, one BPTT window): a :class:`wordvec.estimate.MemoryEstimate`."""
+        state, one BPTT window): a :class:`wordvec.models.estimate.MemoryEstimate`."""
         c = self.config
         return estimate.rnnlm(len(self.vocab), c["cell"], c["hidden_size"], c["embedding_size"],
                               c["tie_embeddings"], np.dtype(c["dtype"]).itemsize, batch_size, bptt, optimizer)

@@ -4,7 +4,7 @@
     model = PPMISVD(corpus_file="text.txt", window=5, cds=0.75, eig=0.5)
     model.wv.most_similar("king")
 
-Pipeline: X (``wordvec.cooccur``; uniform weights, symmetric window by default) ->
+Pipeline: X (``wordvec.data.cooccur``; uniform weights, symmetric window by default) ->
 M = transform(X) -> M ~ U S C^T (rank D) -> word vectors U S^eig (+ C S^eig with
 ``add_context``).  Transforms:
 
@@ -30,11 +30,13 @@ import numpy as np
 import scipy.linalg
 import scipy.sparse
 
-from wordvec import estimate, limits
-from wordvec.atomic import saved_directory
+from wordvec import limits
+
+from wordvec.models import estimate
+from wordvec.io.atomic import saved_directory
 from wordvec.errors import WordvecError
-from wordvec.formats import NATIVE_META, read_model_array
-from wordvec.history import append_epoch
+from wordvec.io.formats import NATIVE_META, read_model_array
+from wordvec.io.history import append_epoch
 from wordvec.models import count_io
 
 log = logging.getLogger(__name__)
@@ -141,7 +143,7 @@ class PPMISVD:
             self.fit(sentences=sentences, corpus_file=corpus_file)
 
     def _validate(self):
-        from wordvec.cooccur import check_options, parse_memory
+        from wordvec.data.cooccur import check_options, parse_memory
 
         for name in ("vector_size", "min_count", "window", "seed", "power_iterations", "max_document_length") + (
                 ("max_vocab_size",) if self.max_vocab_size is not None else ()):
@@ -202,7 +204,7 @@ class PPMISVD:
 
     def estimate_memory(self, vocab_size=None, nnz=None):
         """What the factorisation allocates for ``vocab_size`` words and ``nnz`` non-zeros
-        of X (defaults: this model's); a :class:`wordvec.estimate.MemoryEstimate`."""
+        of X (defaults: this model's); a :class:`wordvec.models.estimate.MemoryEstimate`."""
         V = len(self.words) if vocab_size is None else int(vocab_size)
         if nnz is None and vocab_size is None and self.cooccurrence is not None:
             nnz = self.cooccurrence.nnz
@@ -218,7 +220,7 @@ class PPMISVD:
 
     @property
     def wv(self):
-        from wordvec.vectors import KeyedVectors
+        from wordvec.vectors.keyed import KeyedVectors
 
         if self.words is None:
             raise WordvecError("the model has no vectors yet; give it a corpus first")

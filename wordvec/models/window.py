@@ -22,11 +22,13 @@ import time
 
 import numpy as np
 
-from wordvec import estimate, limits
-from wordvec.arrays import one_line, read_array
-from wordvec.atomic import atomic_directory, save_json, save_npy, saved_directory
+from wordvec import limits
+
+from wordvec.models import estimate
+from wordvec.io.arrays import one_line, read_array
+from wordvec.io.atomic import atomic_directory, save_json, save_npy, saved_directory
 from wordvec.errors import TrainingError, WordvecError
-from wordvec.history import append_epoch
+from wordvec.io.history import append_epoch
 from wordvec.math.window import window_forward, window_loss_and_gradients
 
 logger = logging.getLogger(__name__)
@@ -169,7 +171,7 @@ class WindowClassifier:
 
     def estimate_memory(self, vocab_size=None):
         """What this classifier allocates (E, weights, AdaGrad accumulators, a batch):
-        a :class:`wordvec.estimate.MemoryEstimate`."""
+        a :class:`wordvec.models.estimate.MemoryEstimate`."""
         V = len(self.words) if vocab_size is None else int(vocab_size)
         return estimate.window_classifier(V, self.vector_size, self.M, self.hidden, len(self.classes),
                                           self.case_size, self.batch_size)
@@ -318,7 +320,7 @@ class WindowClassifier:
     @property
     def wv(self):
         """The (possibly fine-tuned) embedding E as KeyedVectors, PAD and UNK included."""
-        from wordvec.vectors import KeyedVectors
+        from wordvec.vectors.keyed import KeyedVectors
 
         return KeyedVectors(list(self.words), self.E.copy())
 

@@ -10,7 +10,7 @@ Hyperparameters keep gensim's names and meanings.  The maths of every update is 
 ``wordvec.kernels.word2vec`` perform exactly those steps.  Threads (``workers``) each
 train whole chunks of documents, updating the shared float32 matrices without locks;
 every epoch takes the chunks in a fresh seeded order (``shuffle=True``, see
-``wordvec.schedule``).
+``wordvec.data.schedule``).
 
 Continued training: ``train`` continues the learning-rate schedule instead of restarting
 it.  The plan is fixed by the first ``train`` call as P = epochs x corpus tokens, and
@@ -35,9 +35,13 @@ import time
 
 import numpy as np
 
-from wordvec import estimate, limits, schedule
+from wordvec import limits
+
+from wordvec.models import estimate
+
+from wordvec.data import schedule
 from wordvec.errors import TrainingError, WordvecError
-from wordvec.history import append_epoch
+from wordvec.io.history import append_epoch
 from wordvec.kernels import word2vec as kernels
 from wordvec.memory import release_compiler_pages
 from wordvec.models import word2vec_io, word2vec_sync
@@ -80,7 +84,7 @@ class Word2Vec:
 
     ``subwords=True`` (fastText's model, Bojanowski et al. 2017): a word's input vector is
     the mean of its own row and the rows of its character ``min_n``..``max_n``-grams,
-    hashed into ``bucket`` rows exactly as fastText does (``wordvec.subword``); ``.wv``
+    hashed into ``bucket`` rows exactly as fastText does (``wordvec.data.subword``); ``.wv``
     is then a ``SubwordKeyedVectors`` that also gives vectors for unseen words.
     ``cbow_mean`` applies to the bag of rows (fastText averages it).
 
@@ -95,7 +99,7 @@ class Word2Vec:
     thread timing.  ``False`` (default): Hogwild, lock-free shared updates.
 
     ``shuffle``: train each epoch's chunks of about 20k tokens (whole documents) in a
-    fresh seeded order (:mod:`wordvec.schedule`); ``False`` keeps the corpus order every
+    fresh seeded order (:mod:`wordvec.data.schedule`); ``False`` keeps the corpus order every
     epoch, as gensim and word2vec.c do.
     """
 
@@ -132,9 +136,9 @@ class Word2Vec:
         self.planned_words = 0      # schedule length P (0 until the first train)
         self.epochs_trained = 0
         self.history = []
-        self.epoch_progress = None  # a checkpoint's unfinished epoch (wordvec.checkpoint)
-        self.checkpointer = None    # wordvec.checkpoint.Checkpointer, or None
-        self.memory_check = True    # refuse a vocabulary whose arrays cannot fit (wordvec.estimate)
+        self.epoch_progress = None  # a checkpoint's unfinished epoch (wordvec.io.checkpoint)
+        self.checkpointer = None    # wordvec.io.checkpoint.Checkpointer, or None
+        self.memory_check = True    # refuse a vocabulary whose arrays cannot fit (wordvec.models.estimate)
         self._corpus = None
         self._wv = None
         if sentences is not None and corpus_file is not None:
@@ -169,7 +173,7 @@ class Word2Vec:
         need(not (self.subwords and (self.batched or self.deterministic)),
              "subwords=True has its own kernels, which have no batched or deterministic mode yet")
         if self.subwords:
-            from wordvec.subword import check_ngram_settings
+            from wordvec.data.subword import check_ngram_settings
 
             check_ngram_settings(self.min_n, self.max_n, self.bucket)
 
@@ -194,7 +198,7 @@ class Word2Vec:
     # -- vocabulary and parameters -------------------------------------------------------
 
     def _corpus_of(self, sentences, corpus_file):
-        from wordvec.corpus import Corpus
+        from wordvec.data.corpus import Corpus
 
         if sentences is not None and corpus_file is not None:
             raise WordvecError("pass either sentences or corpus_file, not both")
@@ -209,7 +213,7 @@ class Word2Vec:
 
     def build_vocab(self, sentences=None, corpus_file=None):
         """Count the corpus, keep words seen ``min_count`` times, initialise the vectors."""
-        from wordvec.vocab import Vocabulary
+        from wordvec.data.vocab import Vocabulary
 
         corpus = self._corpus_of(sentences, corpus_file)
         load_kernels(corpus.is_text, subwords=self.subwords, vector_size=self.vector_size)  # memory still empty
@@ -243,9 +247,9 @@ class Word2Vec:
         self._wv = None
 
     def _init_subwords(self, rng=None, W_ngrams=None):
-        """The vocabulary's n-gram table (CSR, ``wordvec.subword``) and, unless given, the
+        """The vocabulary's n-gram table (CSR, ``wordvec.data.subword``) and, unless given, the
         n-gram rows, initialised like the word rows (uniform in ±0.5/D)."""
-        from wordvec.subword import ngram_table
+        from wordvec.data.subword import ngram_table
 
         from wordvec.kernels import subword as subword_kernels
 
@@ -259,19 +263,19 @@ class Word2Vec:
 
     def estimate_memory(self, vocab_size=None, longest_document=None):
         """What training will allocate for ``vocab_size`` words (default: this model's
-        vocabulary): a :class:`wordvec.estimate.MemoryEstimate` (arrays in bytes, peak)."""
+        vocabulary): a :class:`wordvec.models.estimate.MemoryEstimate` (arrays in bytes, peak)."""
         V = len(self.vocab) if vocab_size is None else int(vocab_size)
         return estimate.word2vec(self, V, longest_document)
 
     @property
     def wv(self):
         """The input vectors as ``KeyedVectors`` (shares memory with the model)."""
-        from wordvec.vectors import KeyedVectors
+        from wordvec.vectors.keyed import KeyedVectors
 
         if self.vocab is None:
             raise WordvecError("the model has no vocabulary yet; call build_vocab or train first")
         if self._wv is None and self.subwords:  # composed vectors: a copy, made once per train
-            from wordvec.subword_vectors import SubwordKeyedVectors
+            from wordvec.vectors.subword import SubwordKeyedVectors
 
             self._wv = SubwordKeyedVectors(self.vocab.words, self.composed_vectors(), self.W_ngrams,
                                            self.min_n, self.max_n, self.bucket, counts=self.vocab.counts)
@@ -294,7 +298,7 @@ class Word2Vec:
     def train(self, sentences=None, corpus_file=None, epochs=None):
         """Train ``epochs`` more epochs (default: the rest of the plan) on the given corpus,
         or on the one ``build_vocab`` read; returns ``self.history`` entries of this call."""
-        from wordvec.encode import encode_corpus
+        from wordvec.data.encode import encode_corpus
 
         if self.vocab is None:
             if sentences is None and corpus_file is None:
@@ -370,7 +374,7 @@ def load_kernels(text=True, subwords=False, *, vector_size):
     count and encode text, then hand back the LLVM pages that loading touched
     (``wordvec.memory``).  Called before the counts and vectors exist, so that the
     process's peak memory is not LLVM's pages on top of the model's."""
-    from wordvec import encode
+    from wordvec.data import encode
 
     if text:
         encode.load_kernels()
@@ -399,7 +403,7 @@ class _EpochRunner:
     """Runs epochs over an encoded corpus with ``model.workers`` threads."""
 
     def __init__(self, model, encoded):
-        from wordvec.vocab import alias_table
+        from wordvec.data.vocab import alias_table
 
         self.model, self.encoded = model, encoded
         self.ids, self.offsets = read_only(encoded.ids), np.ascontiguousarray(encoded.offsets, dtype=np.int64)

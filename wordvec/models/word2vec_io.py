@@ -23,9 +23,9 @@ from pathlib import Path
 
 import numpy as np
 
-from wordvec.atomic import saved_directory
+from wordvec.io.atomic import saved_directory
 from wordvec.errors import FormatError, WordvecError
-from wordvec.formats import json_safe, read_model_array
+from wordvec.io.formats import json_safe, read_model_array
 
 FORMAT = "wordvec-word2vec"
 VERSION = 1
@@ -35,7 +35,7 @@ MANIFEST = "model.json"
 
 
 def save_model(model, path, extra_json=None):
-    from wordvec import formats
+    from wordvec.io import formats
 
     if model.vocab is None:
         raise WordvecError("cannot save a model without a vocabulary; call build_vocab or train first")
@@ -51,7 +51,7 @@ def save_model(model, path, extra_json=None):
         "corpus_tokens": model.vocab.corpus_tokens,
         "history": json_safe(model.history),
     }
-    if getattr(model, "epoch_progress", None):  # a checkpoint inside an epoch (wordvec.checkpoint)
+    if getattr(model, "epoch_progress", None):  # a checkpoint inside an epoch (wordvec.io.checkpoint)
         manifest["schedule"]["epoch_in_progress"] = json_safe(model.epoch_progress)
     extra_arrays = {name: getattr(model, attr) for attr, name in ARRAYS.items()}
     if model.subwords:
@@ -63,8 +63,8 @@ def save_model(model, path, extra_json=None):
 
 
 def load_model(cls, path):
-    from wordvec import formats
-    from wordvec.vocab import Vocabulary
+    from wordvec.io import formats
+    from wordvec.data.vocab import Vocabulary
 
     path = saved_directory(path, formats.NATIVE_META)
     manifest = path / MANIFEST
@@ -85,7 +85,7 @@ def load_model(cls, path):
                              min_count=model.min_count)
     V, D = len(model.vocab), model.vector_size
     if model.subwords:
-        from wordvec.subword_vectors import NGRAM_VECTORS
+        from wordvec.vectors.subword import NGRAM_VECTORS
 
         vectors = read_model_array(path, WORD_ROWS, shape=(V, D))
         model._init_subwords(W_ngrams=read_model_array(path, NGRAM_VECTORS, shape=(model.bucket, D)).astype(

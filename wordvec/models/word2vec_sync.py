@@ -5,7 +5,7 @@ is writing them, so what a thread reads depends on thread timing: two runs with 
 seed and ``workers > 1`` differ in the last bits, then everywhere.  This module trains
 with the same kernels but without any shared writes:
 
-* the epoch's chunk order (:mod:`wordvec.schedule`) is cut into *blocks* of
+* the epoch's chunk order (:mod:`wordvec.data.schedule`) is cut into *blocks* of
   ``SYNC_CHUNKS`` consecutive chunks (fewer when the epoch has fewer than
   ``workers x SYNC_CHUNKS`` chunks); a *round* is ``workers`` consecutive blocks, and
   worker k trains block k of every round (:func:`shard_rounds`: fixed shards, a pure

@@ -23,9 +23,9 @@ import math
 
 import numpy as np
 
-from wordvec.history import normalise
+from wordvec.io.history import normalise
 from wordvec.report import page, plots
-from wordvec.saved import describe, load_keyed_vectors
+from wordvec.models.saved import describe, load_keyed_vectors
 
 NEIGHBOURS = 8
 SAMPLE_WORDS = 5
@@ -50,7 +50,7 @@ def build_report(path, glove=False, top=300, evaluate=True, samples=5, seed=1):
 
 def write_report(path, output, **options):
     """Build the report on ``path`` and write it atomically to ``output``."""
-    from wordvec.atomic import atomic_write
+    from wordvec.io.atomic import atomic_write
 
     html = build_report(path, **options)
     with atomic_write(output, "w", encoding="utf-8") as handle:
@@ -127,7 +127,7 @@ def _loss_caption(kind):
 
 
 def _evaluation(kv):
-    from wordvec.evaluate import evaluate_all, is_syntactic
+    from wordvec.vectors.evaluate import evaluate_all, is_syntactic
 
     result = evaluate_all(kv)
     html = ""
@@ -193,7 +193,7 @@ def _neighbours(kv):
 
 
 def _map(kv, top):
-    from wordvec.projection import explained_variance, pca_2d
+    from wordvec.vectors.projection import explained_variance, pca_2d
 
     n = min(top, len(kv))
     if n < 3:

@@ -2,7 +2,7 @@
 
 Every answer comes from the same ``KeyedVectors`` methods the CLI uses
 (``most_similar``, ``analogy``, ``similarity``) and the report's PCA
-(``wordvec.projection``).  Bad requests get a 4xx status and ``{"error": sentence}``;
+(``wordvec.vectors.projection``).  Bad requests get a 4xx status and ``{"error": sentence}``;
 unknown words get 404 with ``suggestions`` (vocabulary words that start the same way).
 
     GET /api/info                                   vocabulary size, dimensions, limits
@@ -19,7 +19,7 @@ import threading
 import numpy as np
 
 from wordvec.errors import VocabularyError, WordvecError
-from wordvec.projection import explained_variance, pca_2d
+from wordvec.vectors.projection import explained_variance, pca_2d
 
 MAX_TOPN = 100
 MAX_MAP_WORDS = 5000

@@ -72,7 +72,7 @@ def plot_embeddings(model, path):
         import matplotlib.pyplot as plt
     except ImportError:
         raise WordvecError("plotting needs matplotlib (pip install 'wordvec[plot]')") from None
-    from wordvec.atomic import atomic_write
+    from wordvec.io.atomic import atomic_write
 
     rows = [i for i, w in enumerate(model.words) if w in model.class_index]
     E = model.E[rows].astype(np.float64)

@@ -11,7 +11,7 @@ import os
 import re
 import tarfile
 
-from wordvec.corpus import open_text, split_tokens
+from wordvec.data.corpus import open_text, split_tokens
 from wordvec.errors import FormatError, WordvecError
 
 

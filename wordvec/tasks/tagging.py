@@ -25,7 +25,7 @@ def load_task_vectors(vectors):
     if vectors is None or not isinstance(vectors, (str, os.PathLike)):
         kv = vectors
     else:
-        from wordvec.vectors import load_vectors
+        from wordvec.vectors.files import load_vectors
 
         if not os.path.exists(vectors):
             raise WordvecError(f"the vector file {vectors} does not exist")

@@ -40,8 +40,8 @@ import zipfile
 import numpy as np
 import scipy.sparse
 
-from wordvec.arrays import check_csr, one_line
-from wordvec.atomic import atomic_write
+from wordvec.io.arrays import check_csr, one_line
+from wordvec.io.atomic import atomic_write
 from wordvec.errors import FormatError, WordvecError
 
 logger = logging.getLogger(__name__)

@@ -19,9 +19,9 @@ from pathlib import Path
 
 import numpy as np
 
-from wordvec.atomic import atomic_write, save_json
+from wordvec.io.atomic import atomic_write, save_json
 from wordvec.errors import FormatError, VocabularyError, WordvecError
-from wordvec.huffman import HuffmanTree, build_huffman
+from wordvec.data.huffman import HuffmanTree, build_huffman
 
 __all__ = ["Vocabulary", "alias_table", "HuffmanTree"]
 
@@ -190,7 +190,7 @@ def count_tokens(blocks, max_vocab_size=None):
     With ``max_vocab_size``, whenever the table outgrows it every word seen at most
     ``min_reduce`` times is dropped and ``min_reduce`` grows by one (gensim's pruning).
     """
-    from wordvec.token_table import TokenTable
+    from wordvec.data.token_table import TokenTable
 
     table = TokenTable()
     min_reduce = 1

@@ -47,7 +47,7 @@ class Saved:
 
 def describe(path, glove=False):
     """A :class:`Saved` for ``path`` (reads JSON only; raises WordvecError if unreadable)."""
-    from wordvec import formats
+    from wordvec.io import formats
 
     path = Path(path)
     if not path.exists() and path.suffix.lower() != ".wv":
@@ -107,7 +107,8 @@ def _history(meta):
 
 def load_keyed_vectors(path, glove=False, saved=None):
     """The word vectors of whatever ``path`` holds (see the module docstring)."""
-    from wordvec.vectors import KeyedVectors, load_vectors
+    from wordvec.vectors.keyed import KeyedVectors
+    from wordvec.vectors.files import load_vectors
 
     saved = saved or describe(path, glove)
     if saved.kind == "window":

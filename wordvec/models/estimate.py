@@ -187,7 +187,7 @@ def glove(model, V, nnz=None):
               "AdaGrad accumulators": parameters}
     notes, earlier = (), {}
     if nnz is None:
-        from wordvec.cooccur import parse_memory
+        from wordvec.data.cooccur import parse_memory
 
         earlier["co-occurrence counting (at most --memory)"] = parse_memory(model.memory)
         notes = ("the non-zeros of X are known after counting; training then needs 28 bytes per non-zero",)
@@ -208,7 +208,7 @@ def ppmi_svd(model, V, nnz=None):
     arrays = {"vocabulary": vocabulary_bytes(V)}
     notes, earlier = (), {}
     if nnz is None:
-        from wordvec.cooccur import parse_memory
+        from wordvec.data.cooccur import parse_memory
 
         earlier["co-occurrence counting (at most --memory)"] = parse_memory(model.memory)
         notes = ("the non-zeros of X are known after counting; the transform needs 12 bytes per non-zero more",)

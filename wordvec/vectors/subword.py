@@ -22,10 +22,10 @@ from pathlib import Path
 
 import numpy as np
 
-from wordvec import formats
+from wordvec.io import formats
 from wordvec.errors import FormatError, VocabularyError, WordvecError
-from wordvec.subword import check_ngram_settings, ngram_buckets
-from wordvec.vectors import KeyedVectors
+from wordvec.data.subword import check_ngram_settings, ngram_buckets
+from wordvec.vectors.keyed import KeyedVectors
 
 SUBWORD_META = "subwords.json"
 NGRAM_VECTORS = "ngram_vectors.npy"

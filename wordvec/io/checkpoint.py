@@ -12,7 +12,7 @@ The model directory already holds the training position: the schedule (words tra
 epochs done) and, when the checkpoint falls inside an epoch, ``epoch_in_progress`` (how
 many chunks of that epoch's seeded order are done, with their losses).  Because every
 chunk's random state and learning rate are pure functions of (seed, epoch, chunk,
-position) (``wordvec.schedule``), a resumed run trains the remaining chunks exactly as
+position) (``wordvec.data.schedule``), a resumed run trains the remaining chunks exactly as
 the uninterrupted run would have: with one worker the vectors are bitwise identical.
 
 ``--checkpoint-every`` takes a duration or a number of words, always with a unit, so
@@ -132,7 +132,7 @@ class _SigintHandler:
 
 def read_metadata(path):
     """The ``checkpoint.json`` of checkpoint ``path`` (one-sentence errors)."""
-    from wordvec.atomic import saved_directory
+    from wordvec.io.atomic import saved_directory
 
     path = saved_directory(path, FILE)  # a crash mid-replace leaves the previous checkpoint aside
     if not path.exists():

@@ -19,7 +19,7 @@ sentence:
 import os
 from pathlib import Path
 
-from wordvec.atomic import check_existing
+from wordvec.io.atomic import check_existing
 from wordvec.errors import WordvecError
 
 FILE, DIRECTORY = "file", "directory"
@@ -44,7 +44,7 @@ def check_output(path, inputs=(), kind=FILE, replaceable=None):
 
 def check_vectors_output(path, inputs=(), fmt=None):
     """``check_output`` for a vectors file or native directory; returns its format."""
-    from wordvec import formats
+    from wordvec.io import formats
 
     if not str(path).strip():
         raise WordvecError("the output path is empty")

@@ -25,23 +25,17 @@ import logging
 import lzma
 import os
 import queue
-import re
 import threading
 import zlib
 from pathlib import Path
 
 from wordvec.errors import FormatError, WordvecError
+# the token definition lives in io.text (the writers below us need it too); re-exported here
+from wordvec.io.text import MAX_TOKEN_BYTES, WHITESPACE, WHITESPACE_BYTES, is_token, split_tokens  # noqa: F401
 
 log = logging.getLogger(__name__)
 
 DEFAULT_BLOCK_SIZE = 2 << 20
-# The one definition of whitespace, for reading and writing alike: ASCII space, \t, \n,
-# \v, \f, \r (what bytes.split() and word2vec.c split on).  Every other character,
-# U+00A0, U+2028, U+0085 and U+001C-U+001F included, is part of a token.
-WHITESPACE = " \t\n\v\f\r"
-MAX_TOKEN_BYTES = 100  # longer tokens are cut here (at a character boundary), as word2vec.c's MAX_STRING
-WHITESPACE_BYTES = tuple(ch.encode() for ch in WHITESPACE)
-_TOKEN = re.compile(r"[^ \t\n\v\f\r]+")
 REPLACEMENT = "\ufffd"
 _OPENERS = {".gz": gzip.open, ".bz2": bz2.open, ".xz": lzma.open, ".lzma": lzma.open}
 
@@ -196,17 +190,6 @@ def _character_prefix(data, size):
     while 0 < end < len(data) and (data[end] & 0xC0) == 0x80:
         end -= 1
     return data[:end]
-
-
-def split_tokens(text):
-    """The tokens of a str, split on ``WHITESPACE`` exactly as the compiled tokenizer splits
-    bytes (``str.split()`` would also split on U+00A0, U+2028, U+0085, U+001C-U+001F ...)."""
-    return _TOKEN.findall(text)
-
-
-def is_token(word):
-    """True if ``word`` could come out of the tokenizer: non-empty, no ``WHITESPACE``."""
-    return bool(word) and _TOKEN.fullmatch(word) is not None
 
 
 def truncate_token(token):

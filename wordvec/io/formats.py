@@ -2,7 +2,7 @@
 
 Readers return ``(words, vectors, counts)`` (``counts`` is None unless the format stores
 them) and reject malformed input with ``FormatError(path, line, problem)``; writers take
-the same triple.  ``KeyedVectors`` in ``wordvec.vectors`` wraps both directions.
+the same triple.  ``KeyedVectors`` in ``wordvec.vectors.keyed`` wraps both directions.
 
 Layouts
 -------
@@ -19,7 +19,7 @@ Atomic native saves: the whole directory is written into a temporary sibling and
 renamed into place, so a reader (or a kill -9 mid-save) sees the complete old save or the
 complete new one.  Replacing an existing save takes two renames (old aside, new in); a
 crash between them leaves the old save at ``.NAME.old-*``, which ``read_native`` falls
-back to (``wordvec.atomic.atomic_directory`` does this for every directory save).  We chose a directory swap over per-file renames because with per-file renames a
+back to (``wordvec.io.atomic.atomic_directory`` does this for every directory save).  We chose a directory swap over per-file renames because with per-file renames a
 crash between ``vectors.npy`` and ``vocab.json`` pairs new vectors with old words.
 
 Rules shared with gensim's ``load_word2vec_format``: a word is everything before the first
@@ -36,9 +36,10 @@ from pathlib import Path
 
 import numpy as np
 
-from wordvec.arrays import FLOAT, read_array
-from wordvec.atomic import atomic_directory, save_json, save_npy, saved_directory
+from wordvec.io.arrays import FLOAT, read_array
+from wordvec.io.atomic import atomic_directory, save_json, save_npy, saved_directory
 from wordvec.errors import FormatError, WordvecError
+from wordvec.io.text import is_token
 
 logger = logging.getLogger(__name__)
 
@@ -313,10 +314,8 @@ def _read_meta(meta_path):
 # ----------------------------------------------------------------------------- writing
 
 def _check_writable_words(words):
-    """Words must read back as one token each (``corpus.is_token``: the tokenizer's own
+    """Words must read back as one token each (``io.text.is_token``: the tokenizer's own
     definition of whitespace, so every word a corpus yields can be written)."""
-    from wordvec.corpus import is_token
-
     for word in words:
         if not is_token(word):
             raise WordvecError(f"cannot write {word!r} in a word2vec/GloVe file: words must be "
@@ -325,7 +324,7 @@ def _check_writable_words(words):
 
 def write_word2vec_text(path, words, vectors, header=True):
     """word2vec text (``header=True``) or GloVe text (``header=False``), written atomically."""
-    from wordvec.atomic import atomic_write
+    from wordvec.io.atomic import atomic_write
 
     _check_writable_words(words)
     vectors = np.asarray(vectors, dtype=np.float32)
@@ -340,7 +339,7 @@ def write_word2vec_text(path, words, vectors, header=True):
 
 def write_word2vec_binary(path, words, vectors):
     """The C tool's binary layout: ``"V D\\n"`` then ``word`` ``" "`` float32[D] ``"\\n"``."""
-    from wordvec.atomic import atomic_write
+    from wordvec.io.atomic import atomic_write
 
     _check_writable_words(words)
     rows = np.ascontiguousarray(vectors, dtype="<f4")
@@ -373,7 +372,7 @@ def write_native(path, words, vectors, counts=None, extra_arrays=None, extra_jso
 
 
 def read_model_array(path, name, shape=None, kinds=FLOAT, finite=True):
-    """One ``.npy`` of a model directory (no pickle), validated by ``wordvec.arrays.read_array``
+    """One ``.npy`` of a model directory (no pickle), validated by ``wordvec.io.arrays.read_array``
     (shape with ``None`` for any length, dtype kinds, finite values) before it is used."""
     return np.ascontiguousarray(read_array(Path(path) / name, shape, kinds=kinds, finite=finite))
 

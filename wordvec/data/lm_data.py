@@ -11,7 +11,7 @@ is predicted from "start of line" and the end of every line is predicted as well
   model has no probability for a symbol it never saw).
 * word level: tokens are whitespace-separated words, END is "<eos>"; words outside the
   vocabulary (rarer than ``min_count`` or beyond ``max_size``) become "<unk>", both
-  in training and in evaluation.  Word counting uses :class:`wordvec.vocab.Vocabulary`.
+  in training and in evaluation.  Word counting uses :class:`wordvec.data.vocab.Vocabulary`.
 """
 
 import collections
@@ -20,7 +20,7 @@ import os
 
 import numpy as np
 
-from wordvec.corpus import open_text, split_tokens
+from wordvec.data.corpus import open_text, split_tokens
 from wordvec.errors import FormatError, VocabularyError, WordvecError
 
 LEVELS = ("char", "word")
@@ -78,7 +78,7 @@ class LMVocab:
             counts.pop(END_CHAR, None)
             tokens = [END_CHAR] + sorted(counts, key=lambda ch: (-counts[ch], ch))
         elif level == "word":
-            from wordvec.vocab import Vocabulary
+            from wordvec.data.vocab import Vocabulary
 
             counts = collections.Counter()
             for line in lines:

@@ -20,7 +20,7 @@ from itertools import permutations
 
 import numpy as np
 
-from wordvec.atomic import atomic_write
+from wordvec.io.atomic import atomic_write
 
 # (country, capital, identity words: language/adjective, a landmark, a food)
 COUNTRIES = [

@@ -31,8 +31,8 @@ from pathlib import Path
 
 import numpy as np
 
-from wordvec.arrays import INTEGER, check_ids, check_offsets, one_line, read_array
-from wordvec.atomic import atomic_write, save_json, save_npy
+from wordvec.io.arrays import INTEGER, check_ids, check_offsets, one_line, read_array
+from wordvec.io.atomic import atomic_write, save_json, save_npy
 from wordvec.errors import FormatError
 from wordvec.kernels import tokens as kernels
 
@@ -212,7 +212,7 @@ def _check_mapped_ids(ids_file, ids, vocabulary_size, checksum):
 
 def _encode_text(corpus, vocab, stem):
     """Stream the text through the compiled encoder; write to ``stem`` or keep in memory."""
-    from wordvec.token_table import TokenTable
+    from wordvec.data.token_table import TokenTable
 
     table = TokenTable.from_words(vocab.words)
     if stem is None:
@@ -270,7 +270,7 @@ class _TinyText:
 def load_kernels():
     """Load the counting and encoding kernels (from Numba's cache, or compile them) on a
     tiny text, so that a caller can do it while memory is still empty."""
-    from wordvec.token_table import TokenTable
+    from wordvec.data.token_table import TokenTable
 
     table = TokenTable.from_words(["a"])
     table.count(b"a b\n")

@@ -31,9 +31,9 @@ from pathlib import Path
 
 import numpy as np
 
-from wordvec.corpus import split_tokens
+from wordvec.data.corpus import split_tokens
 from wordvec.errors import FormatError, WordvecError
-from wordvec.vectors import ANALOGY_METHODS, unit_rows
+from wordvec.vectors.keyed import ANALOGY_METHODS, unit_rows
 
 logger = logging.getLogger(__name__)
 
@@ -44,8 +44,8 @@ _SCORE_BUDGET = 1 << 23  # float32 scores per batch (32 MB): bounds memory for a
 
 
 def bundled_path(name):
-    """Path of an evaluation set shipped in ``wordvec/data``."""
-    return Path(str(importlib.resources.files("wordvec").joinpath("data", name)))
+    """Path of an evaluation set shipped in ``wordvec/vectors/eval_sets``."""
+    return Path(str(importlib.resources.files("wordvec").joinpath("vectors", "eval_sets", name)))
 
 
 def _read_lines(path):

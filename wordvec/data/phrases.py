@@ -1,6 +1,6 @@
 """Phrases: find word pairs that occur together far more often than chance, and join them.
 
-    from wordvec.phrases import Phrases, phrase_corpus
+    from wordvec.data.phrases import Phrases, phrase_corpus
     phrases = Phrases(min_count=5, threshold=100).learn("corpus.txt")
     phrases.top(10)                                     # [(phrase, count, score), ...]
     phrases.transform(["in", "new", "york", "city"])    # ['in', 'new_york', 'city']
@@ -35,11 +35,11 @@ from pathlib import Path
 
 import numpy as np
 
-from wordvec.atomic import atomic_write
-from wordvec.corpus import Corpus, is_token, split_tokens
+from wordvec.io.atomic import atomic_write
+from wordvec.data.corpus import Corpus, is_token, split_tokens
 from wordvec.errors import WordvecError
 from wordvec.kernels import phrases as kernels
-from wordvec.vocab import count_tokens
+from wordvec.data.vocab import count_tokens
 
 SCORINGS = {"default": kernels.DEFAULT, "npmi": kernels.NPMI}
 BLOCK_BYTES = 2 << 20

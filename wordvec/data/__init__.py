@@ -1,0 +1,1 @@
+"""Stage 2: text to numbers — corpus streaming, vocabulary, encoding, counting, schedules."""
