@@ -14,6 +14,7 @@ import importlib
 import logging
 import sys
 
+from wordvec.cli.common import Parser
 from wordvec.errors import WordvecError
 from wordvec.memory import return_freed_buffers
 
@@ -42,8 +43,6 @@ Run `wordvec COMMAND --help` for the options of each command.
 
 
 def build_parser():
-    from wordvec.cli.common import Parser
-
     parser = Parser(
         prog="wordvec", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter
     )

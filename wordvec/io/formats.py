@@ -37,7 +37,7 @@ from pathlib import Path
 import numpy as np
 
 from wordvec.io.arrays import FLOAT, read_array
-from wordvec.io.atomic import atomic_directory, save_json, save_npy, saved_directory
+from wordvec.io.atomic import atomic_directory, atomic_write, save_json, save_npy, saved_directory
 from wordvec.errors import FormatError, WordvecError
 from wordvec.io.text import is_token
 
@@ -324,8 +324,6 @@ def _check_writable_words(words):
 
 def write_word2vec_text(path, words, vectors, header=True):
     """word2vec text (``header=True``) or GloVe text (``header=False``), written atomically."""
-    from wordvec.io.atomic import atomic_write
-
     _check_writable_words(words)
     vectors = np.asarray(vectors, dtype=np.float32)
     with atomic_write(path, "w", encoding="utf-8") as handle:
@@ -339,8 +337,6 @@ def write_word2vec_text(path, words, vectors, header=True):
 
 def write_word2vec_binary(path, words, vectors):
     """The C tool's binary layout: ``"V D\\n"`` then ``word`` ``" "`` float32[D] ``"\\n"``."""
-    from wordvec.io.atomic import atomic_write
-
     _check_writable_words(words)
     rows = np.ascontiguousarray(vectors, dtype="<f4")
     with atomic_write(path, "wb") as handle:

@@ -14,15 +14,15 @@ words; it talks to the JSON API of :mod:`wordvec.serve.api` through
 import ipaddress
 import logging
 
+from wordvec.errors import WordvecError
+from wordvec.serve.api import ExplorerAPI
+from wordvec.serve.server import ExplorerServer
+
 log = logging.getLogger(__name__)
 
 
 def make_server(kv, host="127.0.0.1", port=8000, source=""):
     """An :class:`~wordvec.serve.server.ExplorerServer` for ``kv``, bound but not yet serving."""
-    from wordvec.errors import WordvecError
-    from wordvec.serve.api import ExplorerAPI
-    from wordvec.serve.server import ExplorerServer
-
     if len(kv) == 0:
         raise WordvecError("there are no word vectors to explore (the vocabulary is empty)")
     try:
