@@ -11,8 +11,6 @@ from pathlib import Path
 import grimp
 import pytest
 
-from wordvec.cli import COMMAND_MODULES
-
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "wordvec"
 
@@ -74,18 +72,6 @@ DEFERRED_OWN_IMPORTS = {
     # `import wordvec` must not import Numba (0.5 s): the front door resolves names on first use
     "wordvec/__init__.py",
 }
-# `wordvec --help` imports every command module to build its parser: with their work's imports
-# at the top it loads NumPy, SciPy and Numba, 0.04 s -> 0.6 s (measured 2026-11-25, load 3).
-# A command module keeps those imports in its run function; the test below holds the reason.
-DEFERRED_OWN_IMPORTS |= {f"wordvec/cli/{name}.py" for name in COMMAND_MODULES}
-
-
-def test_building_the_command_line_parser_imports_no_numpy():
-    probe = ("import sys, wordvec.cli; wordvec.cli.build_parser(); "
-             "print(sorted(m for m in ('numpy', 'scipy', 'numba') if m in sys.modules))")
-    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
-    assert result.returncode == 0, result.stderr[-2000:]
-    assert result.stdout.strip() == "[]", "`wordvec --help` would load " + result.stdout
 
 
 def test_own_imports_sit_at_the_top_of_files():

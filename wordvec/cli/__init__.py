@@ -2,8 +2,8 @@
 
 Each subcommand lives in its own module under ``wordvec.cli`` and exposes
 ``register(subparsers)``, which adds its parser and sets ``run=<function(args)>``.
-Modules import their heavy dependencies (NumPy, Numba, SciPy) inside ``run`` so that
-``wordvec --help`` and startup stay fast.
+Modules import what they use at the top (docs/architecture.md), so building the parser
+loads NumPy and Numba: ``wordvec --help`` takes about a second.
 
 Errors from bad input are ``WordvecError``s: printed as one sentence on stderr,
 exit status 2, no traceback.

@@ -9,8 +9,16 @@ GloVe text for a file with any other name.
 import argparse
 import json
 
+import numpy as np
+
 from wordvec.cli.common import nonnegative_int, positive_int
 from wordvec.errors import WordvecError
+from wordvec.io.history import format_table
+from wordvec.io.outputs import check_vectors_output
+from wordvec.models.saved import describe, load_keyed_vectors
+from wordvec.report.page import display_word
+from wordvec.vectors.evaluate import evaluate_all, format_report
+from wordvec.vectors.files import load_vectors, save_vectors
 
 FORMATS_HELP = """\
 vector files (chosen by name):
@@ -118,8 +126,6 @@ def register(subparsers):
 
 
 def _load(args, path=None):
-    from wordvec.vectors.files import load_vectors
-
     return load_vectors(path or args.vectors, fmt="glove" if args.glove else None)
 
 
@@ -147,8 +153,6 @@ def run_analogy(args):
 
 
 def run_evaluate(args):
-    from wordvec.vectors.evaluate import evaluate_all, format_report
-
     kv = _load(args)
     result = evaluate_all(kv, restrict_vocab=args.restrict_vocab, method=args.method,
                           analogies=args.analogies, similarity=args.similarity)
@@ -162,9 +166,6 @@ def run_evaluate(args):
 
 
 def run_convert(args):
-    from wordvec.io.outputs import check_vectors_output
-    from wordvec.vectors.files import save_vectors
-
     fmt = "binary" if args.binary else "text" if args.text else None
     check_vectors_output(args.output, inputs=[args.input], fmt=fmt)
     kv = _load(args, args.input)
@@ -174,12 +175,6 @@ def run_convert(args):
 
 
 def run_info(args):
-    import numpy as np
-
-    from wordvec.io.history import format_table
-    from wordvec.report.page import display_word
-    from wordvec.models.saved import describe, load_keyed_vectors
-
     saved = describe(args.vectors, glove=args.glove)
     kv = load_keyed_vectors(args.vectors, glove=args.glove, saved=saved)
     norms = kv.norms
