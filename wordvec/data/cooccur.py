@@ -43,6 +43,7 @@ import scipy.sparse
 from wordvec.io.arrays import check_csr, one_line
 from wordvec.io.atomic import atomic_write
 from wordvec.errors import FormatError, WordvecError
+from wordvec.kernels import cooccur as kernels
 
 logger = logging.getLogger(__name__)
 
@@ -123,8 +124,6 @@ def count_cooccurrences(ids, offsets, V, window=10, symmetric=True, weighting="h
     for ``wordvec.distributed.counting``; ``dtype`` is then ignored).
     """
     from tqdm import tqdm
-
-    from wordvec.kernels import cooccur as kernels
 
     check_options(window, weighting)
     budget = parse_memory(memory)
@@ -231,8 +230,6 @@ def _merge(chunks, dense, row_start, scale, dtype):
     """k-way merge of the CSR chunks and the dense table into one CSR matrix, in blocks of
     rows (twice: sizes, then values), releasing spilled pages after each block."""
     from numba.typed import List
-
-    from wordvec.kernels import cooccur as kernels
 
     V = len(row_start) - 1
     spilled = [c for c in chunks if isinstance(c, _SpilledChunk)]

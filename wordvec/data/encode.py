@@ -35,6 +35,7 @@ from wordvec.io.arrays import INTEGER, check_ids, check_offsets, one_line, read_
 from wordvec.io.atomic import atomic_write, save_json, save_npy
 from wordvec.errors import FormatError
 from wordvec.kernels import tokens as kernels
+from wordvec.data.token_table import TokenTable
 
 log = logging.getLogger(__name__)
 FORMAT_VERSION = 2  # 2: the manifest records a CRC-32 of the ids
@@ -212,8 +213,6 @@ def _check_mapped_ids(ids_file, ids, vocabulary_size, checksum):
 
 def _encode_text(corpus, vocab, stem):
     """Stream the text through the compiled encoder; write to ``stem`` or keep in memory."""
-    from wordvec.data.token_table import TokenTable
-
     table = TokenTable.from_words(vocab.words)
     if stem is None:
         pieces = []
@@ -270,8 +269,6 @@ class _TinyText:
 def load_kernels():
     """Load the counting and encoding kernels (from Numba's cache, or compile them) on a
     tiny text, so that a caller can do it while memory is still empty."""
-    from wordvec.data.token_table import TokenTable
-
     table = TokenTable.from_words(["a"])
     table.count(b"a b\n")
     _encode_blocks(_TinyText(), table, lambda ids: None)

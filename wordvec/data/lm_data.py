@@ -22,6 +22,7 @@ import numpy as np
 
 from wordvec.data.corpus import open_text, split_tokens
 from wordvec.errors import FormatError, VocabularyError, WordvecError
+from wordvec.data.vocab import Vocabulary
 
 LEVELS = ("char", "word")
 END_CHAR, END_WORD, UNK = "\n", "<eos>", "<unk>"
@@ -78,8 +79,6 @@ class LMVocab:
             counts.pop(END_CHAR, None)
             tokens = [END_CHAR] + sorted(counts, key=lambda ch: (-counts[ch], ch))
         elif level == "word":
-            from wordvec.data.vocab import Vocabulary
-
             counts = collections.Counter()
             for line in lines:
                 counts.update(split_tokens(line))

@@ -22,6 +22,7 @@ import numpy as np
 from wordvec.io.atomic import atomic_write, save_json
 from wordvec.errors import FormatError, VocabularyError, WordvecError
 from wordvec.data.huffman import HuffmanTree, build_huffman
+from wordvec.data.token_table import TokenTable
 
 __all__ = ["Vocabulary", "alias_table", "HuffmanTree"]
 
@@ -190,8 +191,6 @@ def count_tokens(blocks, max_vocab_size=None):
     With ``max_vocab_size``, whenever the table outgrows it every word seen at most
     ``min_reduce`` times is dropped and ``min_reduce`` grows by one (gensim's pruning).
     """
-    from wordvec.data.token_table import TokenTable
-
     table = TokenTable()
     min_reduce = 1
     for block in blocks:

@@ -28,6 +28,7 @@ import time
 from pathlib import Path
 
 from wordvec.errors import WordvecError
+from wordvec.io.atomic import saved_directory
 
 FORMAT, VERSION = "wordvec-checkpoint", 1
 FILE = "checkpoint.json"
@@ -132,8 +133,6 @@ class _SigintHandler:
 
 def read_metadata(path):
     """The ``checkpoint.json`` of checkpoint ``path`` (one-sentence errors)."""
-    from wordvec.io.atomic import saved_directory
-
     path = saved_directory(path, FILE)  # a crash mid-replace leaves the previous checkpoint aside
     if not path.exists():
         raise WordvecError(f"checkpoint not found: {path}")

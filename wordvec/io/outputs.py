@@ -21,6 +21,7 @@ from pathlib import Path
 
 from wordvec.io.atomic import check_existing
 from wordvec.errors import WordvecError
+from wordvec.io import formats
 
 FILE, DIRECTORY = "file", "directory"
 
@@ -44,8 +45,6 @@ def check_output(path, inputs=(), kind=FILE, replaceable=None):
 
 def check_vectors_output(path, inputs=(), fmt=None):
     """``check_output`` for a vectors file or native directory; returns its format."""
-    from wordvec.io import formats
-
     if not str(path).strip():
         raise WordvecError("the output path is empty")
     kind = formats.detect_format(path, fmt)  # an unknown extension is refused here, not after training
