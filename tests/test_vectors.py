@@ -126,7 +126,10 @@ def test_cosmul_is_levy_goldberg_formula():
     unit = vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
     shifted = lambda w: (1 + unit @ unit[words.index(w)]) / 2  # noqa: E731
     expected = shifted("w2") * shifted("w3") / (shifted("w1") + 1e-3)
-    np.testing.assert_allclose(kv.most_similar_cosmul(["w2", "w3"], ["w1"], topn=None), expected, rtol=1e-5)
+    np.testing.assert_allclose(kv.most_similar_cosmul(["w2", "w3"], ["w1"], topn=None, epsilon=1e-3), expected,
+                               rtol=1e-5)
+    gensims = shifted("w2") * shifted("w3") / (shifted("w1") + 1e-6)  # the default epsilon is gensim's
+    np.testing.assert_allclose(kv.most_similar_cosmul(["w2", "w3"], ["w1"], topn=None), gensims, rtol=1e-5)
 
 
 def test_unit_norm_cache_follows_reassignment():

@@ -129,7 +129,7 @@ class ExplorerAPI:
 
     def _known(self, query, *words):
         for word in words:
-            if word not in self.kv:
+            if word not in self.kv:  # subword vectors hold every word with n-grams, as `wordvec similar` answers
                 lower = word.lower()
                 suggestions = ([lower] if lower != word and lower in self.kv else []) + self.near_misses(word)
                 raise BadRequest(f"{word!r} is not in the vocabulary", 404,

@@ -33,7 +33,7 @@ import numpy as np
 
 from wordvec.data.corpus import split_tokens
 from wordvec.errors import FormatError, WordvecError
-from wordvec.vectors.keyed import ANALOGY_METHODS, unit_rows
+from wordvec.vectors.unit import ANALOGY_METHODS, unit_rows
 
 logger = logging.getLogger(__name__)
 

@@ -11,28 +11,30 @@ for a query direction q, the cosines with all words are ``U @ q``.  Analogies
               (computed as gensim does: cosine with unit(u_b + u_c - u_a))
     3CosMul:  argmax_w  s(w, b) * s(w, c) / (s(w, a) + epsilon),  s = (cos + 1) / 2
 
-with the question words themselves excluded from the answers.  ``epsilon`` defaults to
-Levy & Goldberg's 1e-3; gensim's ``most_similar_cosmul`` uses 1e-6.
+with the question words themselves excluded from the answers.  ``most_similar_cosmul``'s
+``epsilon`` defaults to gensim's 1e-6; ``analogy`` and the evaluations keep Levy &
+Goldberg's 1e-3.
+
+Beyond queries, the rest of gensim 4.4's KeyedVectors API for static vectors is here with
+gensim's signatures and defaults (``KeyedVectors(vector_size)``, ``add_vectors``,
+``get_mean_vector``, ``distances``, ``rank``, ``evaluate_word_analogies`` ...; see
+docs/migrating.md for what differs and why).
 """
 
 import logging
+import warnings
 from numbers import Integral
 
 import numpy as np
 
 from wordvec.io import formats
 from wordvec.errors import VocabularyError, WordvecError
+from wordvec.vectors import gensim_eval
+from wordvec.vectors.unit import ANALOGY_METHODS, unit_rows
 
 logger = logging.getLogger(__name__)
 
-ANALOGY_METHODS = ("3cosadd", "3cosmul")
-
-
-def unit_rows(matrix):
-    """Rows scaled to unit length (zero rows stay zero), float32."""
-    matrix = np.asarray(matrix, dtype=np.float32)
-    norms = np.linalg.norm(matrix, axis=-1, keepdims=True)
-    return matrix / np.where(norms > 0, norms, 1).astype(np.float32)
+_KEY_TYPES = (str, Integral)  # a single key (gensim: a word or a row number), not a list of them
 
 
 class KeyedVectors:
@@ -44,7 +46,13 @@ class KeyedVectors:
     ``kv.vectors`` clears the cache, and after changing it in place call ``reset_norms()``.
     """
 
-    def __init__(self, words, vectors, counts=None):
+    def __init__(self, words, vectors=None, counts=None, *, count=0, dtype=np.float32):
+        self.expandos = {}  # gensim's extra per-key attributes (get_vecattr / set_vecattr)
+        if isinstance(words, Integral):  # gensim's KeyedVectors(vector_size, count=0): an empty table
+            self._init_empty(int(words), int(vectors or count), dtype)
+            return
+        if vectors is None:
+            raise WordvecError("KeyedVectors needs words and their vectors, or gensim's KeyedVectors(vector_size)")
         words = list(words)
         if isinstance(vectors, np.memmap) and vectors.dtype == np.float32:
             matrix = vectors  # keep a memory-mapped array mapped
@@ -66,6 +74,16 @@ class KeyedVectors:
                 raise WordvecError(f"{len(words)} words but {counts.size} counts")
         self.counts = counts
         self.vectors = matrix
+        self.next_index = len(words)
+
+    def _init_empty(self, vector_size, count, dtype):
+        """``count`` free slots (key None) that ``add_vector`` fills in order, as gensim preallocates."""
+        if vector_size < 1 or count < 0:
+            raise WordvecError(f"KeyedVectors(vector_size={vector_size}, count={count}): "
+                               "the size must be positive and the count not negative")
+        self.index_to_key, self.key_to_index, self.counts = [None] * count, {}, None
+        self.vectors = np.zeros((count, vector_size), dtype=dtype)
+        self.next_index = 0
 
     # -- the table ---------------------------------------------------------------------
 
@@ -109,12 +127,18 @@ class KeyedVectors:
     def __repr__(self):
         return f"KeyedVectors({len(self)} words, {self.vector_size} dimensions)"
 
-    def get_index(self, word):
-        """Row of ``word``; raises VocabularyError naming the word if it is unknown."""
+    def get_index(self, word, default=None):
+        """Row of ``word`` (a row number is taken as itself, as gensim does); ``default`` if
+        unknown and given, else VocabularyError (a KeyError) naming the word."""
         try:
             return self.key_to_index[word]
         except (KeyError, TypeError):
-            raise VocabularyError(f"word {word!r} is not in the vocabulary") from None
+            pass
+        if isinstance(word, Integral) and 0 <= word < len(self.index_to_key):
+            return int(word)
+        if default is not None:
+            return default
+        raise VocabularyError(f"word {word!r} is not in the vocabulary")
 
     def get_vector(self, word, norm=False):
         """The vector of ``word`` (unit length if ``norm``)."""
@@ -122,7 +146,7 @@ class KeyedVectors:
         return self.unit_vectors[i] if norm else self._vectors[i]
 
     def __getitem__(self, words):
-        if isinstance(words, str):
+        if isinstance(words, _KEY_TYPES):
             return self.get_vector(words)
         return np.stack([self.get_vector(w) for w in words])
 
@@ -180,7 +204,7 @@ class KeyedVectors:
         exclude = {self.key_to_index[word] for word, _, _ in terms if word in self.key_to_index}
         return self._top(scores, topn, exclude)
 
-    def most_similar_cosmul(self, positive=None, negative=None, topn=10, restrict_vocab=None, epsilon=1e-3):
+    def most_similar_cosmul(self, positive=None, negative=None, topn=10, restrict_vocab=None, epsilon=1e-6):
         """3CosMul: rank words by prod (1+cos)/2 over ``positive`` / (prod over ``negative`` + epsilon).
 
         Unlike gensim's method of the same name, ``restrict_vocab`` is honoured.
@@ -224,14 +248,239 @@ class KeyedVectors:
         mean1, mean2 = self[list(words1)].mean(axis=0), self[list(words2)].mean(axis=0)
         return float(unit_rows(mean1) @ unit_rows(mean2))
 
+    # -- gensim 4.4's remaining KeyedVectors API (names, signatures, defaults, return types) --
+
+    def has_index_for(self, key):
+        """True if ``key`` has its own row (for subword vectors ``in`` is wider: any word with n-grams)."""
+        return self.get_index(key, -1) >= 0
+
+    def similar_by_key(self, key, topn=10, restrict_vocab=None):
+        return self.most_similar(positive=[key], topn=topn, restrict_vocab=restrict_vocab)
+
+    def fill_norms(self, force=False):
+        """Compute (and cache) the unit-norm matrix; ``force`` recomputes it."""
+        if force:
+            self.reset_norms()
+        self.unit_vectors  # noqa: B018  (fills the cache)
+
+    def get_normed_vectors(self):
+        """A copy of all vectors scaled to unit length (V x D); zero rows stay zero."""
+        return self.unit_vectors.copy()
+
+    def unit_normalize_all(self):
+        """Scale every vector to unit length in place (as gensim; training cannot sensibly go on)."""
+        self._vectors[...] = unit_rows(self._vectors)
+        self.reset_norms()
+
+    def init_sims(self, replace=False):
+        """gensim's deprecated spelling of ``fill_norms`` (``replace=True``: ``unit_normalize_all``)."""
+        warnings.warn("Call to deprecated `init_sims` (Use fill_norms() instead.)", DeprecationWarning, stacklevel=2)
+        self.fill_norms()
+        if replace:
+            logger.warning("destructive init_sims(replace=True) deprecated & no longer required for space-efficiency")
+            self.unit_normalize_all()
+
+    def word_vec(self, *args, **kwargs):
+        """gensim's deprecated spelling of ``get_vector``."""
+        warnings.warn("Call to deprecated `word_vec` (Use get_vector instead)", DeprecationWarning, stacklevel=2)
+        return self.get_vector(*args, **kwargs)
+
+    def get_mean_vector(self, keys, weights=None, pre_normalize=True, post_normalize=False, ignore_missing=True):
+        """Weighted mean of the (unit, if ``pre_normalize``) vectors of ``keys`` (words, rows or
+        vectors), divided by the sum of |weights| of the keys used; missing keys are skipped
+        unless ``ignore_missing=False`` (then KeyError).  As gensim's, term by term."""
+        if len(keys) == 0:
+            raise ValueError("cannot compute mean with no input")
+        dtype = self._vectors.dtype
+        weights = np.ones(len(keys), dtype=dtype) if weights is None else np.asarray(weights, dtype=dtype)
+        if len(keys) != weights.shape[0]:
+            raise ValueError("keys and weights array must have same number of elements")
+        mean = np.zeros(self.vector_size, dtype)
+        total_weight = 0
+        for key, weight in zip(keys, weights):
+            if isinstance(key, np.ndarray):
+                mean += weight * key
+            elif key in self:
+                mean += weight * self.get_vector(key, norm=pre_normalize)
+            elif not ignore_missing:
+                raise VocabularyError(f"Key '{key}' not present in vocabulary")
+            else:
+                continue
+            total_weight += abs(weight)
+        if total_weight > 0:
+            mean = mean / total_weight
+        return unit_rows(mean) if post_normalize else mean
+
+    @staticmethod
+    def cosine_similarities(vector_1, vectors_all):
+        """Cosines between ``vector_1`` (D,) and each row of ``vectors_all`` (N x D)."""
+        norm = np.linalg.norm(vector_1)
+        all_norms = np.linalg.norm(vectors_all, axis=1)
+        return np.dot(vectors_all, vector_1) / (norm * all_norms)
+
+    def distances(self, word_or_vector, other_words=()):
+        """Cosine distances (1 - cosine) from a word or vector to ``other_words`` (default: every word)."""
+        vector = self.get_vector(word_or_vector) if isinstance(word_or_vector, _KEY_TYPES) else word_or_vector
+        others = self._vectors if not other_words else self._vectors[[self.get_index(w) for w in other_words]]
+        return 1 - self.cosine_similarities(vector, others)
+
+    def distance(self, w1, w2):
+        """Cosine distance, 1 - ``similarity(w1, w2)``."""
+        return 1 - self.similarity(w1, w2)
+
+    def closer_than(self, key1, key2):
+        """All keys closer to ``key1`` than ``key2`` is (``key1`` itself excluded)."""
+        all_distances = self.distances(key1)
+        e1_index, e2_index = self.get_index(key1), self.get_index(key2)
+        closer = np.where(all_distances < all_distances[e2_index])[0]
+        return [self.index_to_key[i] for i in closer if i != e1_index]
+
+    def words_closer_than(self, word1, word2):
+        warnings.warn("Call to deprecated `words_closer_than` (Use closer_than instead)", DeprecationWarning,
+                      stacklevel=2)
+        return self.closer_than(word1, word2)
+
+    def rank(self, key1, key2):
+        """Rank of ``key2`` among all keys by distance from ``key1`` (1 = nearest)."""
+        return len(self.closer_than(key1, key2)) + 1
+
+    def most_similar_to_given(self, key1, keys_list):
+        """The key of ``keys_list`` most similar to ``key1``."""
+        return keys_list[int(np.argmax([self.similarity(key1, key) for key in keys_list]))]
+
+    def relative_cosine_similarity(self, wa, wb, topn=10):
+        """cos(wa, wb) / sum of the cosines of wa's ``topn`` neighbours (Leeuwenberg et al. 2016)."""
+        sims = self.similar_by_word(wa, topn)
+        if not sims:
+            raise ValueError("Cannot calculate relative cosine similarity without any similar words.")
+        return float(self.similarity(wa, wb)) / sum(sim for _, sim in sims)
+
+    def rank_by_centrality(self, words, use_norm=True):
+        """[(cosine with the centroid, word)], most central first; unknown words are logged and skipped."""
+        used_words = [word for word in words if word in self]
+        if len(used_words) != len(words):
+            logger.warning("vectors for words %s are not present in the model, ignoring these words",
+                           set(words) - set(used_words))
+        if not used_words:
+            raise ValueError("cannot select a word from an empty list")
+        vectors = np.vstack([self.get_vector(word, norm=use_norm) for word in used_words]).astype(np.float32)
+        mean = self.get_mean_vector(vectors, post_normalize=True)
+        return sorted(zip(vectors @ mean, used_words), reverse=True)
+
     def doesnt_match(self, words):
-        """The word least similar to the mean of the (unit) vectors of ``words``."""
-        words = list(words)
-        if not words:
-            raise WordvecError("doesnt_match needs at least one word")
-        units = np.stack([self.get_vector(w, norm=True) for w in words])
-        scores = units @ unit_rows(units.mean(axis=0))
-        return words[int(np.argmin(scores))]
+        """The word farthest from the centroid of the unit vectors of ``words`` (gensim: unknown
+        words are logged and skipped; ValueError if none is known)."""
+        return self.rank_by_centrality(list(words))[-1][1]
+
+    # per-key extra attributes (gensim's "expandos"); "count" is the corpus frequency, ``counts``
+
+    def set_vecattr(self, key, attr, val):
+        index = self.get_index(key)
+        if attr == "count":
+            if self.counts is None:
+                self.counts = np.zeros(len(self), dtype=np.int64)
+            self.counts[index] = val
+            return
+        if attr not in self.expandos:
+            self.expandos[attr] = np.zeros(len(self), dtype=type(val))
+        self.expandos[attr][index] = val
+
+    def get_vecattr(self, key, attr):
+        index = self.get_index(key)
+        if attr == "count" and self.counts is not None:
+            return self.counts[index]
+        if attr not in self.expandos:
+            raise KeyError(attr)
+        return self.expandos[attr][index]
+
+    def add_vector(self, key, vector):
+        """Add one key: into the next preallocated slot (``KeyedVectors(size, count)``) if free,
+        else appended (with gensim's warning).  Returns its row."""
+        target = self.next_index
+        if target >= len(self) or self.index_to_key[target] is not None:
+            target = len(self)
+            warnings.warn("Adding single vectors to a KeyedVectors which grows by one each time can be costly. "
+                          "Consider adding in batches or preallocating to the required size.", UserWarning)
+            self.add_vectors([key], [vector])
+        else:
+            self.index_to_key[target] = key
+            self.key_to_index[key] = target
+            self._vectors[target] = vector
+            self.reset_norms()
+        self.next_index = target + 1
+        return target
+
+    def add_vectors(self, keys, weights, extras=None, replace=False):
+        """Append keys and their vectors; a key already present keeps its vector unless ``replace``."""
+        if isinstance(keys, _KEY_TYPES):
+            keys, weights = [keys], np.asarray(weights).reshape(1, -1)
+        weights = np.asarray(weights)
+        known = np.array([key in self.key_to_index for key in keys], dtype=bool)
+        new_keys = [key for key, seen in zip(keys, known) if not seen]
+        if len(set(new_keys)) != len(new_keys):
+            raise WordvecError("add_vectors was given the same new key more than once")
+        for key in new_keys:
+            self.key_to_index[key] = len(self.index_to_key)
+            self.index_to_key.append(key)
+        grown = np.vstack((self._vectors, weights[~known].astype(self._vectors.dtype)))
+        for attr, extra in (extras or {}).items():
+            if attr not in self.expandos:
+                self.expandos[attr] = np.zeros(len(grown) - len(new_keys), dtype=np.asarray(extra).dtype)
+            self.expandos[attr] = np.concatenate((self.expandos[attr], np.asarray(extra)[~known]))
+        self._grow_attributes(len(grown))
+        if replace and known.any():
+            grown[[self.key_to_index[key] for key, seen in zip(keys, known) if seen]] = weights[known]
+        self.vectors = grown
+
+    def _grow_attributes(self, size):
+        """Counts and extra attributes padded with zeros to ``size`` rows."""
+        if self.counts is not None and len(self.counts) < size:
+            self.counts = np.concatenate((self.counts, np.zeros(size - len(self.counts), dtype=np.int64)))
+        for attr, values in self.expandos.items():
+            if len(values) < size:
+                self.expandos[attr] = np.concatenate((values, np.zeros(size - len(values), dtype=values.dtype)))
+
+    def __setitem__(self, keys, weights):
+        """``kv[key] = vector`` (or lists): add, replacing existing vectors (gensim's alias)."""
+        if not isinstance(keys, list):
+            keys, weights = [keys], np.asarray(weights).reshape(1, -1)
+        self.add_vectors(keys, weights, replace=True)
+
+    def vectors_for_all(self, keys, allow_inference=True, copy_vecattrs=False):
+        """A new KeyedVectors with the vectors of ``keys`` (deduplicated, in order); keys without
+        a vector are left out (subword vectors infer unseen words unless ``allow_inference=False``)."""
+        keys = list(dict.fromkeys(keys))
+        keep = [k for k in keys if (k in self if allow_inference else self.has_index_for(k))]
+        vectors = np.stack([self.get_vector(k) for k in keep]) if keep else np.zeros((0, self.vector_size))
+        counts = None
+        if copy_vecattrs and self.counts is not None:
+            counts = [self.counts[self.key_to_index[k]] if self.has_index_for(k) else 0 for k in keep]
+        return KeyedVectors(keep, vectors, counts=counts)
+
+    def sort_by_descending_frequency(self):
+        """Reorder rows by descending ``counts`` (ties: gensim's order, later rows first)."""
+        if not len(self):
+            return
+        if self.counts is None:
+            raise WordvecError("these vectors carry no word counts to sort by")
+        order = np.lexsort((-np.arange(len(self)), -self.counts))
+        self.index_to_key = [self.index_to_key[i] for i in order]
+        self.key_to_index = {word: i for i, word in enumerate(self.index_to_key)}
+        self.counts = self.counts[order]
+        self.expandos = {attr: values[order] for attr, values in self.expandos.items()}
+        self.vectors = np.asarray(self._vectors)[order]
+
+    def evaluate_word_analogies(self, analogies, restrict_vocab=300000, case_insensitive=True,
+                                dummy4unknown=False, similarity_function="most_similar"):
+        """gensim's analogy evaluation: (accuracy, sections); see ``wordvec.vectors.gensim_eval``."""
+        return gensim_eval.evaluate_word_analogies(self, analogies, restrict_vocab, case_insensitive,
+                                                   dummy4unknown, similarity_function)
+
+    def evaluate_word_pairs(self, pairs, delimiter="\t", encoding="utf8", restrict_vocab=300000,
+                            case_insensitive=True, dummy4unknown=False):
+        """gensim's similarity evaluation: (pearson, spearman, oov_ratio); see ``wordvec.vectors.gensim_eval``."""
+        return gensim_eval.evaluate_word_pairs(self, pairs, delimiter, encoding, restrict_vocab,
+                                               case_insensitive, dummy4unknown)
 
     # -- files -------------------------------------------------------------------------
 

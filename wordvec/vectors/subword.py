@@ -9,8 +9,10 @@ fastText (``getWordVector``) and gensim.  So ``kv["unseenword"]``,
 ``kv.similarity("colour", "colourless")`` and ``kv.most_similar("misspeling")`` work
 for any word with at least one n-gram (any word, when ``min_n <= 3``).
 
-``__contains__`` and ``key_to_index`` still mean "in the vocabulary" (evaluations count
-coverage by them); ``has_vector(word)`` says whether a vector can be given.
+``"unseen" in kv`` is True, as in gensim's ``FastTextKeyedVectors``: ``in`` means "a vector
+can be given" (``has_vector``: the word is in the vocabulary or has at least one n-gram).
+"In the vocabulary" is ``has_index_for(word)`` / ``word in kv.key_to_index``; the
+evaluations count coverage by the vocabulary, as gensim's do.
 
 Native save: the vectors directory (``vectors.npy`` + ``vocab.json``, readable as plain
 ``KeyedVectors``) plus ``ngram_vectors.npy`` and ``subwords.json``.  Text and binary
@@ -49,7 +51,13 @@ class SubwordKeyedVectors(KeyedVectors):
                 f"{self.bucket} n-gram buckets, n = {self.min_n}..{self.max_n})")
 
     def has_vector(self, word):
-        return word in self.key_to_index or len(ngram_buckets(word, self.min_n, self.max_n, self.bucket)) > 0
+        if word in self.key_to_index:
+            return True
+        return isinstance(word, str) and len(ngram_buckets(word, self.min_n, self.max_n, self.bucket)) > 0
+
+    def __contains__(self, word):
+        """True when a vector can be given (gensim's FastText answers True for unseen words too)."""
+        return self.has_vector(word)
 
     def get_vector(self, word, norm=False):
         """The vector of ``word``: its composed vector if in the vocabulary, else the mean of
