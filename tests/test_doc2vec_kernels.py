@@ -1,0 +1,165 @@
+"""Compiled paragraph-vector steps and inference against the NumPy reference."""
+
+import numpy as np
+import pytest
+
+from wordvec.data.vocab import alias_table
+from wordvec.kernels import doc2vec as K
+from wordvec.kernels.word2vec import below, draw_alias, pack_alias_table, uniform
+from wordvec.math import doc2vec as ref
+from wordvec.math import word2vec as w2v
+
+N, V, D = 4, 9, 6
+ALPHA = 0.05
+POINTS = np.array([[7, 3, 0, 0], [7, 3, 1, 0], [7, 5, 2, 4]] * 3, dtype=np.int32)
+CODES = np.array([[0, 1, 0, 0], [1, 1, 0, 0], [0, 0, 1, 1]] * 3, dtype=np.uint8)
+LENGTHS = np.array([2, 3, 4] * 3, dtype=np.int32)
+NOISE = pack_alias_table(*alias_table(np.arange(1, V + 1) / np.arange(1, V + 1).sum()))
+NS, HS = K.NEGATIVE_SAMPLING, K.HIERARCHICAL_SOFTMAX
+NEGATIVE = 3
+
+
+def _matrices(seed):
+    rng = np.random.default_rng(seed)
+    return [rng.normal(scale=0.5, size=shape).astype(np.float32) for shape in ((N, D), (V, D), (V, D), (V - 1, D))]
+
+
+def _draws(state, mode):
+    """The negatives the kernel will draw from a copy of ``state``."""
+    copy = state.copy()
+    return np.array([draw_alias(NOISE, copy) for _ in range(NEGATIVE)]) if mode & NS else None
+
+
+def _buffers():
+    return (np.zeros(NEGATIVE, np.int64), np.zeros((1, D), np.float32), np.zeros(D, np.float32),
+            np.zeros(NEGATIVE + 1, np.float32))
+
+
+def _reference_output(mode, W_out, W_inner, word, negatives):
+    """(second matrix, the reference call's output-layer arguments) for one layer."""
+    if mode == NS:
+        return W_out, (word, negatives)
+    return W_inner, (POINTS[word, :LENGTHS[word]], CODES[word, :LENGTHS[word]])
+
+
+@pytest.mark.parametrize("mode", [NS, HS])
+@pytest.mark.parametrize("learn", [True, False])  # training, inference (frozen outputs)
+def test_dbow_step_equals_reference(mode, learn):
+    P, _, W_out, W_inner = _matrices(mode)
+    state = np.array([12345], np.uint64)
+    negatives = _draws(state, mode)
+    second, args = _reference_output(mode, W_out, W_inner, 5, negatives)
+    f = ref.pv_dbow_negative_sampling if mode == NS else ref.pv_dbow_hierarchical_softmax
+    loss, dP, d_second = f(P.astype(np.float64), second.astype(np.float64), 2, *args)
+    expected_P, expected_second = P - ALPHA * dP, second - ALPHA * d_second if learn else second.copy()
+    negs, _, neu1e, coeff = _buffers()
+    got = K.dbow_step(P, 2, 5, mode, W_out, W_inner, POINTS, CODES, LENGTHS, negs, NOISE, state,
+                      np.float32(ALPHA), neu1e, coeff, True, learn)
+    assert got == pytest.approx(loss, rel=1e-5)
+    np.testing.assert_allclose(P, expected_P, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(second, expected_second, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("mode", [NS, HS])
+@pytest.mark.parametrize("mean", [True, False])
+@pytest.mark.parametrize("learn", [True, False])
+def test_dm_step_equals_reference(mode, mean, learn):
+    P, W_in, W_out, W_inner = _matrices(10 + mode)
+    context = np.array([0, 3, 3, 8], np.int32)  # a repeated word
+    state = np.array([777], np.uint64)
+    negatives = _draws(state, mode)
+    second, args = _reference_output(mode, W_out, W_inner, 4, negatives)
+    f = ref.pv_dm_negative_sampling if mode == NS else ref.pv_dm_hierarchical_softmax
+    P64, W_in64, second64 = P.astype(np.float64), W_in.astype(np.float64), second.astype(np.float64)
+    loss, *grads = f(P64, W_in64, second64, 1, context, *args, mean=mean)
+    new_P, new_in, new_second = ref.pv_dm_step(P64, W_in64, second64, 1, context, grads, ALPHA, mean)
+    if not learn:  # inference: only the document row moves
+        new_in, new_second = W_in64, second64
+    negs, neu1, neu1e, coeff = _buffers()
+    got = K.dm_step(P, 1, W_in, context, context.size, 4, mean, mode, W_out, W_inner, POINTS, CODES, LENGTHS,
+                    negs, NOISE, state, np.float32(ALPHA), neu1, neu1e, coeff, True, learn, learn)
+    assert got == pytest.approx(loss, rel=1e-5)
+    for got_matrix, expected in ((P, new_P), (W_in, new_in), (second, new_second)):
+        np.testing.assert_allclose(got_matrix, expected, rtol=1e-5, atol=1e-6)
+
+
+def _reference_inference(doc, dm, W_in, W_out, seed, epochs, window=2):
+    """Replay inference of one document with the reference math and the kernel's random
+    stream (document_seed, init uniforms, reduced windows, negatives)."""
+    state = np.array([K.document_seed(np.uint64(seed), 0)], np.uint64)
+    p = ref.initial_document_vector(D, [uniform(state) for _ in range(D)]).astype(np.float64)[None, :]
+    W_in64, W_out64 = W_in.astype(np.float64), W_out.astype(np.float64)
+    for epoch in range(epochs):
+        lr = ref.inference_rate(0.1, 0.01, epoch, epochs)
+        for i, word in enumerate(doc):
+            if dm:
+                reach = window - below(state, window)
+                context = [doc[j] for j in range(max(0, i - reach), min(len(doc), i + reach + 1)) if j != i]
+            negatives = np.array([draw_alias(NOISE, state) for _ in range(NEGATIVE)])
+            if dm:
+                full = ref.pv_dm_negative_sampling(p, W_in64, W_out64, 0, context, word, negatives, mean=True)
+                _, dP = ref.inference_gradient(full)
+                p = p - lr * (1 + len(context)) * dP  # pv_dm_step's document row
+            else:
+                _, dP = ref.inference_gradient(ref.pv_dbow_negative_sampling(p, W_out64, 0, word, negatives))
+                p = p - lr * dP
+    return p[0]
+
+
+@pytest.mark.parametrize("dm", [0, 1])
+def test_inference_equals_reference_replay(dm):
+    _, W_in, W_out, W_inner = _matrices(20 + dm)
+    doc = [3, 1, 4, 1, 5, 8, 2, 6]
+    ids = np.array(doc, np.int32)
+    offsets = np.array([0, len(doc)], np.int64)
+    out = np.zeros((1, D), np.float32)
+    before = W_in.copy(), W_out.copy()
+    keep = np.ones(V, np.float32)
+    K.infer_documents(ids, offsets, 0, 1, out, W_in, W_out, W_inner, POINTS, CODES, LENGTHS, keep, NOISE,
+                      dm, NS, True, 2, NEGATIVE, 3, 0.1, 0.01, 99)
+    np.testing.assert_allclose(out[0], _reference_inference(doc, dm, W_in, W_out, 99, 3), rtol=1e-4, atol=1e-6)
+    np.testing.assert_array_equal(W_in, before[0])  # frozen
+    np.testing.assert_array_equal(W_out, before[1])
+
+
+def test_inference_is_independent_of_how_documents_are_split():
+    """Each document's random stream is its own: inferring 0..5 at once or in two calls
+    (as two threads would) gives bitwise the same rows."""
+    _, W_in, W_out, W_inner = _matrices(30)
+    rng = np.random.default_rng(0)
+    lengths = [5, 0, 7, 3, 9, 4]
+    ids = rng.integers(0, V, size=sum(lengths)).astype(np.int32)
+    offsets = np.concatenate(([0], np.cumsum(lengths))).astype(np.int64)
+    keep = np.full(V, 0.7, np.float32)
+    args = (W_in, W_out, W_inner, POINTS, CODES, LENGTHS, keep, NOISE, 1, NS | HS, True, 2, NEGATIVE, 4,
+            0.05, 0.001, 5)
+    whole, split = np.zeros((6, D), np.float32), np.zeros((6, D), np.float32)
+    K.infer_documents(ids, offsets, 0, 6, whole, *args)
+    K.infer_documents(ids, offsets, 3, 6, split, *args)
+    K.infer_documents(ids, offsets, 0, 3, split, *args)
+    np.testing.assert_array_equal(whole, split)
+    assert not np.array_equal(whole[0], whole[2])
+
+
+def test_training_reports_words_examples_and_the_exact_loss():
+    """train_documents with one document, no subsampling, PV-DBOW NS: as many examples as
+    words, and a loss equal to the reference losses summed over the same draws."""
+    P, W_in, W_out, W_inner = _matrices(40)
+    doc = np.array([2, 7, 2, 5], np.int32)
+    offsets = np.array([0, 4], np.int64)
+    keep = np.ones(V, np.float32)
+    P0, W_out0 = P.astype(np.float64), W_out.astype(np.float64)
+    state = np.array([123], np.uint64)
+    expected = 0.0
+    for word in doc:  # replay with the reference, alpha constant (min_alpha = alpha)
+        negatives = np.array([draw_alias(NOISE, state) for _ in range(NEGATIVE)])
+        loss, dP, dW = ref.pv_dbow_negative_sampling(P0, W_out0, 1, word, negatives)
+        P0, W_out0 = w2v.sgd_step([P0, W_out0], [dP, dW], ALPHA)
+        expected += loss
+    loss, stats = K.train_documents(doc, offsets, np.array([1], np.int64), 0, 1, P, W_in, W_out, W_inner, POINTS,
+                                    CODES, LENGTHS, keep, NOISE, 0, NS, True, 2, NEGATIVE, False, ALPHA, ALPHA, 0,
+                                    4, 123)
+    assert list(stats) == [4, 4]
+    assert loss == pytest.approx(expected, rel=1e-5)
+    np.testing.assert_allclose(P, P0, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(W_out, W_out0, rtol=1e-5, atol=1e-6)
