@@ -1,0 +1,119 @@
+"""The compiled classifier step equals the NumPy reference step (wordvec.math.classifier)."""
+
+import numpy as np
+import pytest
+
+from wordvec.data.huffman import build_huffman
+from wordvec.kernels import classifier as K
+from wordvec.math import classifier as C
+
+N_WORDS, BUCKET, D, LABELS = 6, 7, 5, 4
+TREE = build_huffman([8, 5, 2, 1])
+# Bags as fastText builds them: words, then word n-gram / char n-gram rows (N_WORDS + id).
+BAGS = [[0, 3, 5], [1, N_WORDS + 2, 4, N_WORDS + 6], [2, N_WORDS + 0, N_WORDS + 0, 2, N_WORDS + 5, 1]]
+
+
+def _matrices(seed, dtype=np.float64):
+    rng = np.random.default_rng(seed)
+    return (rng.normal(scale=0.5, size=(N_WORDS + BUCKET, D)).astype(dtype),
+            rng.normal(scale=0.5, size=(LABELS, D)).astype(dtype))
+
+
+def _reference_labels(loss, doc_labels):
+    if loss == "ova":
+        return {"targets": doc_labels}
+    if loss == "softmax":
+        return {"target": doc_labels[0]}
+    n = TREE.lengths[doc_labels[0]]
+    return {"points": TREE.points[doc_labels[0], :n], "codes": TREE.codes[doc_labels[0], :n]}
+
+
+def _kernel_step(W_in, W_out, rows, doc_labels, loss, lr):
+    rows = np.asarray(rows, dtype=np.int32)
+    labels = np.asarray(doc_labels, dtype=np.int32)
+    scratch = [np.zeros(D), np.zeros(D), np.zeros(LABELS)]
+    return K.document_step(W_in, W_out, rows, 0, len(rows), labels, 0, len(labels), K.LOSS_CODES[loss],
+                           TREE.points, TREE.codes, TREE.lengths, lr, np.array([7], np.uint64), *scratch)
+
+
+@pytest.mark.parametrize("loss", ["softmax", "hs", "ova"])
+@pytest.mark.parametrize("bag", range(len(BAGS)))
+def test_document_step_equals_reference(loss, bag):
+    doc_labels = [2, 0] if loss == "ova" else [bag % LABELS]
+    W_in, W_out = _matrices(bag)
+    R_in, R_out = W_in.copy(), W_out.copy()
+    got = _kernel_step(W_in, W_out, BAGS[bag], doc_labels, loss, 0.3)
+    expected = C.sgd_step(R_in, R_out, BAGS[bag], 0.3, loss, **_reference_labels(loss, doc_labels))
+    assert got == pytest.approx(expected, rel=1e-10)
+    np.testing.assert_allclose(W_in, R_in, rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(W_out, R_out, rtol=1e-10, atol=1e-12)
+    assert not np.allclose(W_in, _matrices(bag)[0])  # the step moved something
+
+
+def _corpus(n_docs, seed):
+    rng = np.random.default_rng(seed)
+    bags = [rng.integers(0, N_WORDS + BUCKET, size=rng.integers(1, 6)) for _ in range(n_docs)]
+    labels = [[int(rng.integers(0, LABELS))] for _ in range(n_docs)]
+    bags[3] = np.zeros(0, np.int64)  # a document with no known token: skipped
+    return bags, labels
+
+
+def _csr(lists):
+    offsets = np.zeros(len(lists) + 1, dtype=np.int64)
+    offsets[1:] = np.cumsum([len(x) for x in lists])
+    data = np.concatenate([np.asarray(x, dtype=np.int32) for x in lists]) if offsets[-1] else np.zeros(0, np.int32)
+    return data, offsets
+
+
+@pytest.mark.parametrize("loss", ["softmax", "hs", "ova"])
+def test_train_range_equals_reference_steps_with_decaying_lr(loss):
+    bags, labels = _corpus(12, 5)
+    tokens = np.array([len(b) + 2 for b in bags], dtype=np.int64)
+    rows, row_offsets = _csr(bags)
+    flat_labels, label_offsets = _csr(labels)
+    W_in, W_out = _matrices(9)
+    R_in, R_out = W_in.copy(), W_out.copy()
+    total, before, lr0 = 3 * int(tokens.sum()), 40, 0.4
+    loss_sum, examples, seen = K.train_range(
+        W_in, W_out, rows, row_offsets, flat_labels, label_offsets, tokens, 0, len(bags), K.LOSS_CODES[loss],
+        TREE.points, TREE.codes, TREE.lengths, lr0, before, total, 1, np.array([1], np.uint64))
+    expected, done = 0.0, 0
+    for bag, doc_labels, n in zip(bags, labels, tokens):
+        lr = lr0 * (1 - (before + done) / total)
+        done += n
+        if len(bag):
+            expected += C.sgd_step(R_in, R_out, bag, lr, loss, **_reference_labels(loss, doc_labels))
+    assert (examples, seen) == (11, tokens.sum())
+    assert loss_sum == pytest.approx(expected, rel=1e-10)
+    np.testing.assert_allclose(W_in, R_in, rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(W_out, R_out, rtol=1e-9, atol=1e-12)
+
+
+@pytest.mark.parametrize("loss", ["softmax", "hs", "ova"])
+def test_predict_all_equals_reference_probabilities(loss):
+    bags, _ = _corpus(6, 11)
+    bags = [b for b in bags if len(b)]
+    rows, row_offsets = _csr(bags)
+    W_in, W_out = _matrices(12)
+    out = np.zeros((len(bags), LABELS))
+    K.predict_all(W_in, W_out, rows, row_offsets, K.LOSS_CODES[loss], TREE.points, TREE.codes, TREE.lengths,
+                  LABELS, out)
+    for d, bag in enumerate(bags):
+        if loss == "hs":
+            expected = C.hs_label_probabilities(W_in, W_out, bag, TREE.points, TREE.codes, TREE.lengths)
+        else:
+            expected = C.predict_scores(W_in, W_out, bag, loss)
+        np.testing.assert_allclose(out[d], expected, rtol=1e-10)
+
+
+def test_float32_step_is_close_to_the_float64_reference():
+    W_in, W_out = _matrices(13, np.float32)
+    R_in, R_out = W_in.astype(np.float64), W_out.astype(np.float64)
+    rows, labels = BAGS[2], [1]
+    rows32 = np.asarray(rows, np.int32)
+    scratch = [np.zeros(D, np.float32), np.zeros(D, np.float32), np.zeros(LABELS)]
+    K.document_step(W_in, W_out, rows32, 0, len(rows), np.array(labels, np.int32), 0, 1, K.SOFTMAX,
+                    TREE.points, TREE.codes, TREE.lengths, 0.5, np.array([3], np.uint64), *scratch)
+    C.sgd_step(R_in, R_out, rows, 0.5, "softmax", target=1)
+    np.testing.assert_allclose(W_in, R_in, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(W_out, R_out, rtol=1e-5, atol=1e-6)

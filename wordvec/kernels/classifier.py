@@ -1,0 +1,205 @@
+"""Compiled SGD for fastText's supervised classifier (``wordvec.math.classifier``).
+
+One call trains a contiguous range of documents with Hogwild updates (``nogil``: several
+Python threads run it at once on the shared float32 matrices, without locks, as
+fastText's threads do). The documents are pre-encoded once (``wordvec.data.labels``):
+their input rows in CSR form (``rows[row_offsets[d]:row_offsets[d+1]]``, words, word
+n-grams and character n-grams already resolved to matrix rows) and their labels
+(``labels[label_offsets[d]:label_offsets[d+1]]``), so an epoch is pure arithmetic;
+fastText re-reads and re-hashes its text file every epoch.
+
+Per document (math (C1)-(C5)): h = mean of the rows; the output layer adds
+``-lr dL/dh`` into ``grad`` and steps W_out (with the W_out row *before* its step, as
+fastText does); every input row then gets ``grad / |B|``.
+"""
+
+import numba
+import numpy as np
+
+SOFTMAX, HS, OVA = 0, 1, 2
+LOSS_CODES = {"softmax": SOFTMAX, "hs": HS, "ova": OVA}
+
+jit = numba.njit(nogil=True, cache=True, fastmath=True, error_model="numpy")
+
+
+@jit
+def lcg_next(state):
+    """One step of a 64-bit LCG held in ``state[0]``; returns 31 random bits."""
+    state[0] = state[0] * np.uint64(6364136223846793005) + np.uint64(1442695040888963407)
+    return np.int64(state[0] >> np.uint64(33))
+
+
+@jit
+def log_sigmoid_pair(u):
+    """(σ(u), -log σ(u)) computed without overflow for either sign of u."""
+    if u >= 0:
+        e = np.exp(-u)
+        return 1.0 / (1.0 + e), np.log1p(e)
+    e = np.exp(u)
+    return e / (1.0 + e), -u + np.log1p(e)
+
+
+@jit
+def mean_of_rows(W_in, rows, begin, end, h):
+    h[:] = 0.0
+    for i in range(begin, end):
+        h += W_in[rows[i]]
+    h *= 1.0 / (end - begin)
+
+
+@jit
+def logistic_row(W_out, row, h, positive, lr, grad):
+    """One binary logistic loss on ``W_out[row]``: -log σ(±u); steps grad and the row."""
+    u = np.dot(W_out[row], h)
+    q, minus_log_q = log_sigmoid_pair(u)
+    if positive:
+        loss = minus_log_q
+        alpha = lr * (1.0 - q)
+    else:
+        loss = minus_log_q + u  # -log(1 - σ(u)) = -log σ(u) + u
+        alpha = -lr * q
+    grad += alpha * W_out[row]
+    W_out[row] += alpha * h
+    return loss
+
+
+@jit
+def softmax_layer(W_out, h, target, lr, grad, scores):
+    """(C2): p = softmax(W_out h); grad += -lr dL/dh; W_out -= lr dL/dW_out."""
+    n = W_out.shape[0]
+    top = -np.inf
+    for i in range(n):
+        scores[i] = np.dot(W_out[i], h)
+        top = max(top, scores[i])
+    total = 0.0
+    for i in range(n):
+        scores[i] = np.exp(scores[i] - top)
+        total += scores[i]
+    loss = -np.log(scores[target] / total)
+    for i in range(n):
+        alpha = lr * ((1.0 if i == target else 0.0) - scores[i] / total)
+        grad += alpha * W_out[i]
+        W_out[i] += alpha * h
+    return loss
+
+
+@jit
+def hs_layer(W_out, h, points, codes, length, lr, grad):
+    """(C3) along one label's path: code 1 = positive (fastText's convention)."""
+    loss = 0.0
+    for l in range(length):
+        loss += logistic_row(W_out, points[l], h, codes[l] == 1, lr, grad)
+    return loss
+
+
+@jit
+def ova_layer(W_out, h, labels, begin, end, lr, grad):
+    """(C4): one logistic loss per label, positive for the document's labels."""
+    loss = 0.0
+    for j in range(W_out.shape[0]):
+        positive = False
+        for i in range(begin, end):
+            if labels[i] == j:
+                positive = True
+        loss += logistic_row(W_out, j, h, positive, lr, grad)
+    return loss
+
+
+@jit
+def document_step(W_in, W_out, rows, row_begin, row_end, labels, label_begin, label_end, loss_kind,
+                  points, codes, lengths, lr, state, h, grad, scores):
+    """One document's SGD step (the reference ``sgd_step``); returns its loss."""
+    mean_of_rows(W_in, rows, row_begin, row_end, h)
+    grad[:] = 0.0
+    if loss_kind == OVA:
+        loss = ova_layer(W_out, h, labels, label_begin, label_end, lr, grad)
+    else:
+        pick = label_begin
+        if label_end - label_begin > 1:  # fastText draws one of several labels uniformly
+            pick += lcg_next(state) % (label_end - label_begin)
+        target = labels[pick]
+        if loss_kind == SOFTMAX:
+            loss = softmax_layer(W_out, h, target, lr, grad, scores)
+        else:
+            loss = hs_layer(W_out, h, points[target], codes[target], lengths[target], lr, grad)
+    grad *= 1.0 / (row_end - row_begin)
+    for i in range(row_begin, row_end):
+        W_in[rows[i]] += grad
+    return loss
+
+
+@jit
+def train_range(W_in, W_out, rows, row_offsets, labels, label_offsets, doc_tokens, doc_begin, doc_end,
+                loss_kind, points, codes, lengths, lr0, tokens_before, total_tokens, n_threads, state):
+    """Train documents ``doc_begin..doc_end-1``; returns (loss sum, examples, tokens).
+
+    The learning rate decays linearly as fastText's: lr0 (1 - progress) with progress =
+    tokens trained by all threads / (epochs × tokens per epoch); this thread's tokens are
+    counted ``n_threads`` times, as the others advance at the same pace. Documents with
+    no input row or no label are skipped (counted as tokens, as fastText does).
+    """
+    D = W_in.shape[1]
+    h = np.zeros(D, dtype=W_in.dtype)
+    grad = np.zeros(D, dtype=W_in.dtype)
+    scores = np.zeros(W_out.shape[0], dtype=np.float64)
+    loss, examples, tokens = 0.0, 0, 0
+    for d in range(doc_begin, doc_end):
+        progress = (tokens_before + n_threads * tokens) / total_tokens
+        lr = lr0 * max(0.0, 1.0 - progress)
+        tokens += doc_tokens[d]
+        r0, r1 = row_offsets[d], row_offsets[d + 1]
+        l0, l1 = label_offsets[d], label_offsets[d + 1]
+        if r1 == r0 or l1 == l0:
+            continue
+        loss += document_step(W_in, W_out, rows, r0, r1, labels, l0, l1, loss_kind, points, codes, lengths,
+                              lr, state, h, grad, scores)
+        examples += 1
+    return loss, examples, tokens
+
+
+@jit
+def document_scores(W_in, W_out, rows, begin, end, loss_kind, out):
+    """Label scores of one document for prediction: softmax probabilities, σ per label
+    (ova), or σ of every inner node (hs; paths are combined by the caller)."""
+    h = np.zeros(W_in.shape[1], dtype=np.float64)
+    for i in range(begin, end):
+        h += W_in[rows[i]]
+    if end > begin:
+        h *= 1.0 / (end - begin)
+    n = W_out.shape[0]
+    top = -np.inf
+    for i in range(n):
+        out[i] = np.dot(W_out[i].astype(np.float64), h)
+        top = max(top, out[i])
+    if loss_kind == SOFTMAX:
+        total = 0.0
+        for i in range(n):
+            out[i] = np.exp(out[i] - top)
+            total += out[i]
+        out *= 1.0 / total
+    else:
+        for i in range(n):
+            out[i] = 1.0 / (1.0 + np.exp(-out[i]))
+
+
+@jit
+def hs_path_probabilities(node_sigmoid, points, codes, lengths, out):
+    """p(label) = Π σ(±u) over its path, from σ(u) of every inner node."""
+    for label in range(lengths.shape[0]):
+        p = 1.0
+        for l in range(lengths[label]):
+            q = node_sigmoid[points[label, l]]
+            p *= q if codes[label, l] == 1 else 1.0 - q
+        out[label] = p
+
+
+@jit
+def predict_all(W_in, W_out, rows, row_offsets, loss_kind, points, codes, lengths, n_labels, out):
+    """Probabilities of every label for every document: ``out[d, label]``."""
+    scores = np.zeros(W_out.shape[0], dtype=np.float64)
+    for d in range(row_offsets.shape[0] - 1):
+        document_scores(W_in, W_out, rows, row_offsets[d], row_offsets[d + 1], loss_kind, scores)
+        if loss_kind == HS:
+            hs_path_probabilities(scores, points, codes, lengths, out[d])
+        else:
+            out[d, :] = scores[:n_labels]
