@@ -29,9 +29,13 @@ reported once).  Stricter than gensim: NaN/infinite values, empty words, lines w
 wrong number of values and data after the announced V vectors are errors.
 """
 
+import bz2
+import gzip
 import json
 import logging
+import lzma
 import os
+import zlib
 from pathlib import Path
 
 import numpy as np
@@ -51,6 +55,9 @@ _ALIASES = {
     "native": "native", "wv": "native",
 }
 _EXTENSIONS = {".bin": "binary", ".txt": "text", ".vec": "text", ".glove": "glove", ".wv": "native"}
+COMPRESSED = {b"\x1f\x8b": gzip.open, b"BZh": bz2.open, b"\xfd7zXZ\x00": lzma.open}  # magic bytes
+COMPRESSED_SUFFIXES = (".gz", ".bz2", ".xz")
+DECOMPRESSION_ERRORS = (OSError, EOFError, lzma.LZMAError, zlib.error)
 NATIVE_VECTORS, NATIVE_META = "vectors.npy", "vocab.json"
 NATIVE_TAG = "wordvec-keyedvectors"
 TEXT_ROWS_PER_BLOCK = 1024
@@ -65,6 +72,11 @@ def detect_format(path, fmt=None):
     path = Path(path)
     if path.is_dir():
         return "native"
+    suffix = path.suffix.lower()
+    if suffix in COMPRESSED_SUFFIXES:  # vectors.bin.gz: the format is the name inside
+        suffix = Path(path.stem).suffix.lower()
+    if suffix in _EXTENSIONS and _EXTENSIONS[suffix] != "native":
+        return _EXTENSIONS[suffix]
     if path.suffix.lower() in _EXTENSIONS:
         return _EXTENSIONS[path.suffix.lower()]
     if path.is_file():
@@ -77,8 +89,8 @@ def detect_format(path, fmt=None):
 
 def sniff_format(path):
     """Guess the format of a file with an unfamiliar name from its first bytes."""
-    with open(path, "rb") as handle:
-        first_line = handle.readline()
+    with open_bytes(path) as handle:
+        first_line = handle.readline(1 << 16)
         sample = handle.read(4096)
     parts = first_line.split()
     if not (len(parts) == 2 and all(p.isdigit() for p in parts)):
@@ -143,10 +155,33 @@ def _check_finite(path, words, vectors, first_line):
         raise FormatError(path, first_line + i, f"the vector of {words[i]!r} contains NaN or infinity")
 
 
+def open_bytes(path):
+    """A binary reading handle on ``path``, decompressing gzip, bzip2 and xz files (known by magic bytes)."""
+    try:
+        with open(path, "rb") as handle:
+            magic = handle.read(6)
+    except OSError as error:
+        raise WordvecError(f"cannot read {path}: {error.strerror or error}") from None
+    for prefix, opener in COMPRESSED.items():
+        if magic.startswith(prefix):
+            return opener(path, "rb")
+    return open(path, "rb")
+
+
+def parse_header(path, line):
+    """``(V, D)`` from a word2vec header line, or a FormatError naming line 1."""
+    return _parse_header(path, line)
+
+
+def check_finite_rows(path, words, vectors, first_line):
+    """FormatError naming the first row holding NaN or infinity (row i is line first_line + i)."""
+    _check_finite(path, words, vectors, first_line)
+
+
 def has_word2vec_header(path):
     """True if the first line of ``path`` is two integers (word2vec text), False for GloVe."""
-    with open(path, "rb") as handle:
-        parts = handle.readline().split()
+    with open_bytes(path) as handle:
+        parts = handle.readline(1 << 16).split()
     return len(parts) == 2 and all(p.isdigit() for p in parts)
 
 
@@ -202,6 +237,11 @@ def read_word2vec_text(path, header=True):
     _check_finite(path, words, vectors, 2 if header else 1)
     words, vectors = _keep_first(path, words, vectors)
     return words, vectors, None
+
+
+def is_number(token):
+    """True if Python's float() reads ``token`` (the reference for the compiled parser)."""
+    return _is_number(token)
 
 
 def _is_number(token):

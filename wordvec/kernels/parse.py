@@ -1,0 +1,246 @@
+"""Compiled parsing of word vector files: decimal floats, word2vec text rows, binary records.
+
+The readers in ``wordvec.io.formats`` hand these kernels one block of the file at a time
+(bytes as a uint8 array) and a destination block of the final matrix, so a 3M x 300
+file is parsed without a Python loop per word or per number and without holding the
+whole file next to the matrix.  The kernels never raise: they stop at the first row
+they cannot read and return an error code with the row's byte offset, and the Python
+side turns that into one sentence naming the file and the line.
+
+Floats (``parse_float``)
+------------------------
+A decimal ``[+-]digits[.digits][(e|E)[+-]digits]`` (or nan / inf / infinity, any case,
+so that such rows are reported as NaN/infinite rather than as "not a number") is read as
+an integer mantissa ``m`` of up to 18 significant digits and a power of ten ``e``:
+
+    value = m * 10**e
+
+When ``m < 2**53`` and ``|e| <= 22`` both ``m`` and ``10**|e|`` are exact doubles, so one
+IEEE multiplication or division gives the correctly rounded double (Clinger's fast
+path; every ``%.9g`` number word2vec/gensim/fastText write takes it), identical to
+Python's ``float()``.  Otherwise the value is within a few units in the last place of a
+double, far below a float32 step: after rounding to float32 it is ``float32(float(s))``
+or a neighbour at most one float32 ulp away (tests/test_loading.py checks both claims
+against Python on random and edge-case strings).
+"""
+
+import numba
+import numpy as np
+
+# Error codes returned by the row kernels (0 = fine).
+OK, EMPTY_WORD, WRONG_COUNT, NOT_A_NUMBER, BLANK_LINE, WORD_TOO_LONG = 0, 1, 2, 3, 4, 5
+MAX_WORD_BYTES = 1 << 20  # a "word" longer than this is not a word: the file is not vectors
+
+SPACE, NEWLINE, CR, TAB = 32, 10, 13, 9
+EXACT_POWERS = np.array([10.0 ** k for k in range(23)])  # 10**0 .. 10**22 are exact doubles
+MAX_SIGNIFICANT = 18  # digits that surely fit an int64 mantissa (10**18 < 2**63)
+
+
+@numba.njit(inline="always", cache=True)
+def is_blank(byte):
+    return byte == SPACE or byte == TAB or byte == CR or byte == 11 or byte == 12
+
+
+@numba.njit(inline="always", cache=True)
+def _lower(byte):
+    return byte | 32 if 65 <= byte <= 90 else byte
+
+
+@numba.njit(inline="always", cache=True)
+def _matches_word(buf, pos, end, word):
+    """True if ``buf[pos:end]`` is ``word`` (lower-case ASCII bytes), ignoring case."""
+    if end - pos != len(word):
+        return False
+    for k in range(len(word)):
+        if _lower(buf[pos + k]) != word[k]:
+            return False
+    return True
+
+
+@numba.njit(cache=True)
+def _special(buf, pos, end, sign):
+    """nan / inf / infinity (any case) -> (value, ok)."""
+    if _matches_word(buf, pos, end, b"nan"):
+        return np.nan, True
+    if _matches_word(buf, pos, end, b"inf") or _matches_word(buf, pos, end, b"infinity"):
+        return sign * np.inf, True
+    return 0.0, False
+
+
+@numba.njit(cache=True)
+def _scale(mantissa, exponent):
+    """``mantissa * 10**exponent`` as a double (exact inputs on the fast path, see module doc)."""
+    value = float(mantissa)
+    if exponent == 0 or mantissa == 0:
+        return value
+    if exponent > 0:
+        while exponent > 22:  # beyond the exact powers: each step rounds once
+            value *= 1e22
+            exponent -= 22
+        return value * EXACT_POWERS[exponent]
+    exponent = -exponent
+    while exponent > 22:
+        value /= 1e22
+        exponent -= 22
+        if value == 0.0:
+            return 0.0
+    return value / EXACT_POWERS[exponent]
+
+
+@numba.njit(cache=True)
+def parse_float(buf, pos, end):
+    """Parse the number ``buf[pos:end]`` (the whole token): returns (value, ok)."""
+    if pos >= end:
+        return 0.0, False
+    sign = 1.0
+    if buf[pos] == 45 or buf[pos] == 43:  # '-' '+'
+        sign = -1.0 if buf[pos] == 45 else 1.0
+        pos += 1
+    mantissa, exponent, digits, significant = np.int64(0), 0, 0, 0
+    seen_point = False
+    i = pos
+    while i < end:
+        byte = buf[i]
+        if 48 <= byte <= 57:
+            digits += 1
+            if significant < MAX_SIGNIFICANT:
+                if mantissa > 0 or byte != 48:
+                    significant += 1
+                mantissa = mantissa * 10 + (byte - 48)
+                if seen_point:
+                    exponent -= 1
+            elif not seen_point:
+                exponent += 1  # digits past the 18th only move the point
+        elif byte == 46 and not seen_point:  # '.'
+            seen_point = True
+        else:
+            break
+        i += 1
+    if digits == 0:
+        return _special(buf, pos, end, sign)
+    if i < end and (buf[i] == 101 or buf[i] == 69):  # 'e' 'E'
+        i += 1
+        exp_sign = 1
+        if i < end and (buf[i] == 45 or buf[i] == 43):
+            exp_sign = -1 if buf[i] == 45 else 1
+            i += 1
+        if i >= end:
+            return 0.0, False
+        written = 0
+        while i < end and 48 <= buf[i] <= 57:
+            if written < 100000:  # 1e999999 is inf either way; don't overflow the int
+                written = written * 10 + (buf[i] - 48)
+            i += 1
+        exponent += exp_sign * written
+    if i != end:
+        return 0.0, False
+    return sign * _scale(mantissa, exponent), True
+
+
+@numba.njit(cache=True)
+def parse_text_rows(buf, at_eof, dims, max_rows, dest, word_start, word_end):
+    """Parse whole ``word x1 ... xD`` lines from ``buf`` into ``dest[0:rows]``.
+
+    A line is complete when its newline is in ``buf`` (or, at the end of the file, when
+    ``buf`` ends).  Returns ``(rows, consumed, error, error_offset)``: ``consumed`` is the
+    offset just past the last parsed line; on an error the line starting at
+    ``error_offset`` is the bad one (BLANK_LINE: a blank line, fine only at the end).
+    """
+    n = buf.shape[0]
+    pos, rows = 0, 0
+    while rows < max_rows and pos < n:
+        line_end = pos
+        while line_end < n and buf[line_end] != NEWLINE:
+            line_end += 1
+        if line_end == n and not at_eof:
+            break  # the rest of this line is in the next block
+        stop = line_end
+        while stop > pos and is_blank(buf[stop - 1]):
+            stop -= 1
+        if stop == pos:
+            return rows, pos, BLANK_LINE, pos
+        if buf[pos] == SPACE:
+            return rows, pos, EMPTY_WORD, pos
+        word_stop = pos
+        while word_stop < stop and buf[word_stop] != SPACE:
+            word_stop += 1
+        word_start[rows], word_end[rows] = pos, word_stop
+        i, count = word_stop, 0
+        while True:
+            while i < stop and is_blank(buf[i]):
+                i += 1
+            if i >= stop:
+                break
+            token = i
+            while i < stop and not is_blank(buf[i]):
+                i += 1
+            if count < dims:
+                value, ok = parse_float(buf, token, i)
+                if not ok:
+                    return rows, pos, NOT_A_NUMBER, pos
+                dest[rows, count] = value
+            count += 1
+        if count != dims:
+            return rows, pos, WRONG_COUNT, pos
+        rows += 1
+        pos = line_end + 1
+    return rows, min(pos, n), OK, 0
+
+
+@numba.njit(cache=True)
+def scan_binary_records(buf, at_eof, row_bytes, max_rows, word_start, word_end, vector_start):
+    """Find whole ``word " " float32[D]`` records (each optionally after newlines) in ``buf``.
+
+    Returns ``(rows, consumed, error, error_offset)``; stops before a record that is not
+    wholly in ``buf`` (the caller reads more, or reports truncation at the end of file).
+    """
+    n = buf.shape[0]
+    pos, rows = 0, 0
+    while rows < max_rows:
+        while pos < n and buf[pos] == NEWLINE:  # the "\n" ending the previous record
+            pos += 1
+        space = pos
+        while space < n and buf[space] != SPACE and space - pos <= MAX_WORD_BYTES:
+            space += 1
+        if space - pos > MAX_WORD_BYTES:
+            return rows, pos, WORD_TOO_LONG, pos
+        if space >= n or space + 1 + row_bytes > n:
+            break
+        if space == pos:
+            return rows, pos, EMPTY_WORD, pos
+        word_start[rows], word_end[rows], vector_start[rows] = pos, space, space + 1
+        rows += 1
+        pos = space + 1 + row_bytes
+    return rows, pos, OK, 0
+
+
+@numba.njit(cache=True)
+def gather_bytes(buf, starts, row_bytes, rows, dest):
+    """Copy ``buf[starts[r]:starts[r] + row_bytes]`` into ``dest[r]`` for r < rows (dest: uint8)."""
+    for r in range(rows):
+        s = starts[r]
+        for k in range(row_bytes):
+            dest[r, k] = buf[s + k]
+
+
+@numba.njit(cache=True)
+def gather_words(buf, word_start, word_end, rows, out):
+    """Copy the ``rows`` words into ``out``, each followed by one space; returns bytes used."""
+    used = 0
+    for r in range(rows):
+        for k in range(word_start[r], word_end[r]):
+            out[used] = buf[k]
+            used += 1
+        out[used] = SPACE
+        used += 1
+    return used
+
+
+@numba.njit(cache=True)
+def count_lines(buf):
+    """Number of newline bytes in ``buf``."""
+    total = 0
+    for byte in buf:
+        if byte == NEWLINE:
+            total += 1
+    return total
