@@ -4,6 +4,15 @@ Ray cluster (``wordvec.distributed``).  Ray itself is imported only when the fla
 import time
 
 from wordvec.cli.common import nonnegative_int, positive_int
+from wordvec.cli.train_options import COUNT_MODELS, glove_options, word2vec_options
+from wordvec.cli.train_output import report, save_trained
+from wordvec.data.corpus import Corpus
+from wordvec.data.encode import encode_corpus
+from wordvec.distributed import (DEFAULT_HOT_ROWS, DEFAULT_SYNC, DEFAULT_SYNC_EVERY, GLOVE_SYNC_EVERY, SYNC_MODES,
+                                 cluster, counting, training)
+from wordvec.errors import WordvecError
+from wordvec.models.glove import GloVe
+from wordvec.models.word2vec import Word2Vec
 
 RAY_HELP = ("run on a Ray cluster: ADDRESS (HOST:PORT of a `ray start --head`, or 'auto') or, "
             "without one, a private local cluster; needs the ray extra (pip install -e '.[ray]')")
@@ -16,8 +25,6 @@ def add_ray_argument(parser):
 
 
 def add_training_arguments(parser):
-    from wordvec.distributed import DEFAULT_HOT_ROWS, DEFAULT_SYNC, DEFAULT_SYNC_EVERY, GLOVE_SYNC_EVERY, SYNC_MODES
-
     group = add_ray_argument(parser)
     group.add_argument("--workers-per-node", type=positive_int, default=None, metavar="N",
                        help="with --ray: training workers (Ray actors, one core each) per node "
@@ -41,8 +48,6 @@ def add_training_arguments(parser):
 
 def count_vocabulary(args):
     """(vocabulary, invalid UTF-8 sequences replaced) counted on the cluster."""
-    from wordvec.distributed import cluster, counting
-
     with cluster.connect(args.ray):
         vocab, info = counting.count_vocabulary(
             args.corpus, min_count=args.min_count, max_vocab_size=args.max_vocab_size,
@@ -52,8 +57,6 @@ def count_vocabulary(args):
 
 def count_cooccurrences(args, dtype):
     """(vocabulary, X, info) counted on the cluster."""
-    from wordvec.distributed import cluster, counting
-
     with cluster.connect(args.ray):
         return counting.count_cooccurrences(
             args.corpus, window=args.window, symmetric=not args.asymmetric, weighting=args.weighting,
@@ -61,12 +64,8 @@ def count_cooccurrences(args, dtype):
             lowercase=args.lowercase, max_document_length=args.max_document_length, dtype=dtype)
 
 
-def train(args):
+def train(args, output_format):
     """``wordvec train --ray``: count on the cluster, then train data-parallel there."""
-    from wordvec.cli.train import COUNT_MODELS, report, save_trained, word2vec_options
-    from wordvec.distributed import cluster, counting, training
-    from wordvec.errors import WordvecError
-
     if args.model == "svd":
         raise WordvecError("--ray trains word2vec (sg, cbow) and glove; PPMI-SVD has no data-parallel "
                            "training (count its matrix with `wordvec cooccur --ray`)")
@@ -84,9 +83,6 @@ def train(args):
     started = time.perf_counter()
     with cluster.connect(args.ray):
         if args.model in COUNT_MODELS:
-            from wordvec.cli.train_count import glove_options
-            from wordvec.models.glove import GloVe
-
             model = GloVe(**glove_options(args))
             vocab, matrix, info = counting.count_cooccurrences(
                 args.corpus, window=model.window, symmetric=model.symmetric, weighting=model.weighting,
@@ -96,10 +92,6 @@ def train(args):
             model.counting = info
             training.train_glove(model, **options)
         else:
-            from wordvec.data.corpus import Corpus
-            from wordvec.data.encode import encode_corpus
-            from wordvec.models.word2vec import Word2Vec
-
             model = Word2Vec(**word2vec_options(args))
             vocab, _ = counting.count_vocabulary(
                 args.corpus, min_count=model.min_count, max_vocab_size=model.max_vocab_size,
@@ -110,5 +102,5 @@ def train(args):
     if not args.json:
         print(f"trained on the Ray cluster in {time.perf_counter() - started:.1f} s "
               f"({model.history[-1]['workers']} workers, {model.history[-1]['restarts']} restarts)")
-    save_trained(model, args.output)
+    save_trained(model, args.output, output_format)
     return report(model.wv, args, history=model.history)

@@ -1,18 +1,15 @@
 """``wordvec train``: learn vectors from a corpus and write them, then show what they learned."""
 
 import argparse
-import importlib
-import json
-import logging
 import os
 
-from wordvec.cli import ray_run, train_checkpoint, train_estimate
+from wordvec.cli import ray_run, train_checkpoint, train_count, train_estimate
 from wordvec.cli.common import add_corpus_arguments, finite_float, nonnegative_float, positive_float, ranged
-
-log = logging.getLogger(__name__)
-
-WORD2VEC_MODELS = ("sg", "cbow")
-COUNT_MODELS = ("glove", "svd")
+from wordvec.cli.train_options import COUNT_MODELS, WORD2VEC_MODELS, word2vec_options
+from wordvec.cli.train_output import report, save_trained
+from wordvec.errors import WordvecError
+from wordvec.io.outputs import check_vectors_output
+from wordvec.models.word2vec import Word2Vec
 
 EPILOG = """\
 output format, chosen by the extension of -o:
@@ -94,12 +91,7 @@ def register(subparsers):
                      help="longest character n-gram (default 6)")
     sub.add_argument("--bucket", type=ranged("bucket"), default=2_000_000, metavar="N",
                      help="n-gram hash buckets (rows of the n-gram matrix; default 2000000)")
-    try:
-        train_count = importlib.import_module("wordvec.cli.train_count")
-    except ModuleNotFoundError:  # count models not installed in this build
-        train_count = None
-    if train_count is not None:
-        train_count.add_arguments(parser)
+    train_count.add_arguments(parser)
     train_checkpoint.add_arguments(parser)
     train_estimate.add_arguments(parser)
     ray_run.add_training_arguments(parser)
@@ -115,80 +107,19 @@ def default_workers():
 
 def run(args):
     if args.model in COUNT_MODELS and args.subwords:
-        from wordvec.errors import WordvecError
-
         raise WordvecError(f"--subwords applies to --model sg or cbow, not {args.model}")
-    from wordvec.io.outputs import check_vectors_output
-
-    check_vectors_output(args.output, inputs=[args.corpus])  # before hours of training, not after
+    output_format = check_vectors_output(args.output, inputs=[args.corpus])  # before hours of training
     if args.ray is not None:
-        return ray_run.train(args)
+        return ray_run.train(args, output_format)
     if args.model in COUNT_MODELS:
-        from wordvec.cli import train_count
-
-        return train_count.run(args)
-    from wordvec.models.word2vec import Word2Vec
-
+        return train_count.run(args, output_format)
     train_checkpoint.check_arguments(args)
     options = word2vec_options(args)
     if args.dry_run:
         return train_estimate.dry_run(args, Word2Vec(**options))
     model = train_checkpoint.train_model(  # the model first: bad options before a missing corpus
         args, Word2Vec(**options), count=lambda model: model.build_vocab(corpus_file=args.corpus),
-        train=lambda model: model.train(corpus_file=args.corpus), corpus_parts=corpus_fingerprint(args))
-    save_trained(model, args.output)
+        train=lambda model: model.train(corpus_file=args.corpus), corpus_parts=train_checkpoint.corpus_fingerprint(args))
+    save_trained(model, args.output, output_format)
     train_checkpoint.finished(args)
     return report(model.wv, args, history=model.history, estimate=model.estimate_memory())
-
-
-
-def word2vec_options(args):
-    """``Word2Vec`` keyword arguments from the command line (all but the corpus)."""
-    return dict(
-        vector_size=args.vector_size, window=args.window or 5,
-        min_count=args.min_count, sg=int(args.model == "sg"), hs=int(args.loss == "hs"),
-        negative=args.negative if args.loss == "ns" else 0, ns_exponent=args.ns_exponent,
-        cbow_mean=0 if args.cbow_sum else 1, sample=args.sample, alpha=args.alpha,
-        min_alpha=args.min_alpha, epochs=args.epochs or 5, workers=args.workers, seed=args.seed,
-        max_vocab_size=args.max_vocab_size, loss="softmax" if args.loss == "softmax" else None,
-        progress=not args.no_progress, lowercase=args.lowercase,
-        max_document_length=args.max_document_length, shuffle=not args.no_shuffle,
-        subwords=args.subwords, min_n=args.min_n, max_n=args.max_n, bucket=args.bucket,
-        batched=args.batched, deterministic=args.deterministic)
-
-
-def corpus_fingerprint(args):
-    """What identifies the corpus a checkpoint was trained on (paths, sizes, mtimes, options)."""
-    from wordvec.data.corpus import Corpus
-    from wordvec.io.formats import json_safe
-
-    corpus = Corpus(args.corpus, lowercase=args.lowercase, max_document_length=args.max_document_length)
-    return json_safe(corpus.fingerprint_parts())
-
-
-def save_trained(model, output):
-    """Write a trained model: the full model for native paths, else just its vectors."""
-    from wordvec.io.formats import detect_format
-    from wordvec.vectors.files import save_vectors
-
-    if detect_format(output) == "native":
-        model.save(output)
-    else:
-        save_vectors(model.wv, output)
-    log.info("wrote %d vectors of size %d to %s", len(model.wv), model.wv.vector_size, output)
-
-
-def report(kv, args, history=(), estimate=None):
-    """Print the evaluation summary (a table, or JSON with --json)."""
-    evaluation = None
-    if not args.no_eval:
-        from wordvec.vectors.evaluate import evaluate_all, format_report
-
-        evaluation = evaluate_all(kv)
-        if not args.json:
-            print(format_report(evaluation))
-    if args.json:
-        print(json.dumps({"output": str(args.output), "words": len(kv), "vector_size": kv.vector_size,
-                          "history": list(history), "evaluation": evaluation,
-                          "memory_estimate": estimate.to_json() if estimate is not None else None}))
-    return 0

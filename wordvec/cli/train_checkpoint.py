@@ -14,7 +14,11 @@ import shutil
 import sys
 from pathlib import Path
 
+from wordvec.cli import train_estimate
+from wordvec.data.corpus import Corpus
 from wordvec.errors import WordvecError
+from wordvec.io import checkpoint
+from wordvec.io.formats import json_safe
 
 log = logging.getLogger(__name__)
 RESUMABLE = ("sg", "cbow", "glove")
@@ -39,10 +43,8 @@ def add_arguments(parser):
 
 
 def _every(text):
-    from wordvec.io.checkpoint import parse_every
-
     try:
-        return parse_every(text)
+        return checkpoint.parse_every(text)
     except WordvecError as error:
         raise argparse.ArgumentTypeError(str(error).replace(f"--checkpoint-every {text!r} ", "", 1)) from None
 
@@ -53,8 +55,6 @@ def checkpoint_path(args):
 
 def check_arguments(args):
     """Up-front checks (before the corpus is read); returns the parsed --checkpoint-every."""
-    from wordvec.io.checkpoint import FILE
-
     if args.model not in RESUMABLE:
         if args.resume or args.checkpoint_every or args.checkpoint:
             raise WordvecError(f"--checkpoint-every, --checkpoint and --resume apply to word2vec and GloVe; "
@@ -62,7 +62,7 @@ def check_arguments(args):
         return None
     every = args.checkpoint_every  # (kind, amount) from the argument type
     path = checkpoint_path(args)
-    if path.exists() and not (path / FILE).is_file():
+    if path.exists() and not (path / checkpoint.FILE).is_file():
         raise WordvecError(f"refusing to write checkpoints to {path}: it exists and is not a wordvec checkpoint "
                            f"(choose another with --checkpoint DIR)")
     if path.resolve() == Path(args.output).resolve():
@@ -79,8 +79,6 @@ def train_resumable(args, build, load, train, options, corpus_parts):
     on resume (JSON-safe); ``corpus_parts`` the corpus fingerprint.  Returns the trained
     model; the caller writes OUT and then calls :func:`finished`.
     """
-    from wordvec.io import checkpoint
-
     every = check_arguments(args)
     options = {k: v for k, v in options.items() if k not in IGNORED_OPTIONS}
     if args.resume:
@@ -106,8 +104,6 @@ def train_model(args, model, count, train, corpus_parts):
     options are checked before the corpus is fingerprinted): ``count(model)`` counts its
     corpus (vocabulary or co-occurrences) with this run's memory check; a resumed model
     is loaded from the checkpoint with this run's settings."""
-    from wordvec.cli import train_estimate
-
     model_class = type(model)
     return train_resumable(
         args, build=lambda: count(train_estimate.prepared(model, args)),
@@ -136,11 +132,15 @@ def resume_command(path):
 
 def finished(args):
     """OUT is written: the run's checkpoint is no longer needed."""
-    from wordvec.io.checkpoint import FILE
-
     if args.model not in RESUMABLE:
         return
     path = checkpoint_path(args)
-    if (path / FILE).is_file():
+    if (path / checkpoint.FILE).is_file():
         shutil.rmtree(path, ignore_errors=True)
         log.info("removed the checkpoint %s (the output is written)", path)
+
+
+def corpus_fingerprint(args):
+    """What identifies the corpus a checkpoint was trained on (paths, sizes, mtimes, options)."""
+    corpus = Corpus(args.corpus, lowercase=args.lowercase, max_document_length=args.max_document_length)
+    return json_safe(corpus.fingerprint_parts())

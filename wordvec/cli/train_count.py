@@ -4,10 +4,12 @@
 below) and, for these models, ``run``.
 """
 
+from wordvec.cli import train_checkpoint, train_estimate
 from wordvec.cli.common import finite_float, positive_float, ranged
-
-GLOVE_DEFAULTS = {"window": 10, "epochs": 15}
-SVD_DEFAULTS = {"window": 5}
+from wordvec.cli.train_options import glove_options, svd_options
+from wordvec.cli.train_output import report, save_trained
+from wordvec.models.glove import GloVe
+from wordvec.models.svd import PPMISVD
 
 
 def add_arguments(parser):
@@ -44,46 +46,20 @@ def add_arguments(parser):
                      help="power iterations of the randomized SVD (default 8)")
 
 
-def run(args):
-    from wordvec.cli import train_checkpoint, train_estimate
-    from wordvec.cli.train import corpus_fingerprint, report, save_trained
-
+def run(args, output_format):
     train_checkpoint.check_arguments(args)
-    common = common_options(args)
     if args.model == "glove":
-        from wordvec.models.glove import GloVe
-
         options = glove_options(args)
         if args.dry_run:
             return train_estimate.dry_run(args, GloVe(**options))
         model = train_checkpoint.train_model(  # the model first: bad options before a missing corpus
             args, GloVe(**options), count=lambda model: model.build_cooccurrence(corpus_file=args.corpus),
-            train=lambda model: model.train(), corpus_parts=corpus_fingerprint(args))
+            train=lambda model: model.train(), corpus_parts=train_checkpoint.corpus_fingerprint(args))
     else:
-        from wordvec.models.svd import PPMISVD
-
-        model = PPMISVD(window=args.window or SVD_DEFAULTS["window"], cds=args.cds, shift=args.shift,
-                        eig=args.eig, add_context=args.add_context, transform=args.transform,
-                        weighting=args.weighting or "uniform", solver=args.svd_solver,
-                        power_iterations=args.power_iterations, **common)
+        model = PPMISVD(**svd_options(args))
         if args.dry_run:
             return train_estimate.dry_run(args, model)
         train_estimate.prepared(model, args).fit(corpus_file=args.corpus)
-    save_trained(model, args.output)
+    save_trained(model, args.output, output_format)
     train_checkpoint.finished(args)
     return report(model.wv, args, history=model.history, estimate=model.estimate_memory())
-
-
-def common_options(args):
-    """Keyword arguments GloVe and PPMISVD share (all but the corpus)."""
-    return dict(vector_size=args.vector_size, min_count=args.min_count, symmetric=not args.asymmetric,
-                seed=args.seed, max_vocab_size=args.max_vocab_size, memory=args.memory,
-                lowercase=args.lowercase, max_document_length=args.max_document_length,
-                progress=not args.no_progress)
-
-
-def glove_options(args):
-    """``GloVe`` keyword arguments from the command line (all but the corpus)."""
-    return dict(window=args.window or GLOVE_DEFAULTS["window"], epochs=args.epochs or GLOVE_DEFAULTS["epochs"],
-                x_max=args.x_max, power=args.power, learning_rate=args.learning_rate, workers=args.workers,
-                weighting=args.weighting or "harmonic", output=args.glove_output, **common_options(args))

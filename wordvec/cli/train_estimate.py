@@ -6,6 +6,10 @@ module only prints it, or switches the check off.
 
 import json
 
+from wordvec.data.corpus import Corpus
+from wordvec.data.vocab import Vocabulary
+from wordvec.models import estimate
+
 
 def add_arguments(parser):
     group = parser.add_argument_group("memory")
@@ -25,10 +29,6 @@ def prepared(model, args):
 
 def dry_run(args, model):
     """Scan the vocabulary, print ``model.estimate_memory`` for it; train nothing."""
-    from wordvec.models import estimate
-    from wordvec.data.corpus import Corpus
-    from wordvec.data.vocab import Vocabulary
-
     corpus = Corpus(args.corpus, lowercase=args.lowercase, max_document_length=args.max_document_length)
     vocab = Vocabulary.build(corpus, min_count=args.min_count, max_vocab_size=args.max_vocab_size)
     plan = model.estimate_memory(len(vocab))

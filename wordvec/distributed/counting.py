@@ -24,6 +24,11 @@ import scipy.sparse
 
 from wordvec.distributed import cluster, require_ray
 from wordvec.distributed.pieces import plan_pieces
+from wordvec.data import cooccur
+from wordvec.data.cooccur import check_options, parse_memory, weight_scale
+from wordvec.data.encode import encode_corpus
+from wordvec.data.token_table import TokenTable
+from wordvec.data.vocab import Vocabulary
 from wordvec.errors import WordvecError
 
 log = logging.getLogger(__name__)
@@ -36,8 +41,6 @@ def _pieces(source, pieces, at):
 
 def _count_piece(piece, lowercase, max_document_length):
     """Words of one piece in first-seen order: (UTF-8 bytes joined, lengths, counts, decode errors)."""
-    from wordvec.data.token_table import TokenTable
-
     corpus = piece.corpus(lowercase, max_document_length)
     table = TokenTable()
     for block in corpus.blocks():
@@ -55,8 +58,6 @@ def count_vocabulary(source, min_count=5, max_vocab_size=None, lowercase=False,
 
     Returns (vocabulary, info) where info has the number of pieces and invalid UTF-8
     sequences replaced.  Needs a connection (``cluster.connect``)."""
-    from wordvec.data.vocab import Vocabulary
-
     ray = require_ray()
     if max_vocab_size is not None:
         raise WordvecError("--max-vocab-size cannot be combined with --ray: its pruning depends on the "
@@ -91,14 +92,10 @@ def count_vocabulary(source, min_count=5, max_vocab_size=None, lowercase=False,
 def _cooccur_piece(piece, words, options, bounds):
     """Map: count one piece's pairs in integer units; one CSR row block per reducer, then
     (pairs, tokens)."""
-    from wordvec.data.cooccur import count_cooccurrences
-    from wordvec.data.encode import encode_corpus
-    from wordvec.data.vocab import Vocabulary
-
     V = len(words)
     corpus = piece.corpus(options["lowercase"], options["max_document_length"])
     encoded = encode_corpus(corpus, Vocabulary(words, np.ones(V, np.int64)), use_cache=False)
-    counted = count_cooccurrences(encoded.ids, encoded.offsets, V, window=options["window"],
+    counted = cooccur.count_cooccurrences(encoded.ids, encoded.offsets, V, window=options["window"],
                                   symmetric=options["symmetric"], weighting=options["weighting"],
                                   memory=options["memory"], integer_units=True)
     matrix = counted.matrix
@@ -134,8 +131,6 @@ def count_cooccurrences(source, window=10, symmetric=True, weighting="harmonic",
     ``wordvec.data.cooccur.count_cooccurrences`` on the whole encoded corpus.
 
     ``memory`` bounds each map task.  Returns (vocabulary, matrix csr, info dict)."""
-    from wordvec.data.cooccur import check_options, parse_memory, weight_scale
-
     ray = require_ray()
     check_options(window, weighting)
     parse_memory(memory)

@@ -13,7 +13,7 @@ Pieces are listed in corpus order; merging per-piece results in that order repro
 import dataclasses
 import os
 
-from wordvec.data.corpus import _OPENERS, list_files
+from wordvec.data.corpus import Corpus, _OPENERS, list_files
 
 SEPARATORS = {"line": b"\n", "space": b" \n\t\r\x0b\x0c"}
 MIN_PIECE_BYTES = 1 << 20
@@ -26,8 +26,6 @@ class Piece:
     byte_range: tuple = None  # (start, end), or None for the whole file
 
     def corpus(self, lowercase, max_document_length):
-        from wordvec.data.corpus import Corpus
-
         return Corpus(self.path, lowercase=lowercase, max_document_length=max_document_length,
                       byte_range=self.byte_range)
 

@@ -50,7 +50,14 @@ import numpy as np
 from wordvec.data import schedule
 from wordvec.distributed import (DEFAULT_HOT_ROWS, DEFAULT_SYNC, DEFAULT_SYNC_EVERY, GLOVE_SYNC_EVERY,
                                  SYNC_MODES, cluster, require_ray)
+from wordvec.data.encode import EncodedCorpus
+from wordvec.data.vocab import Vocabulary
 from wordvec.errors import TrainingError, WordvecError
+from wordvec.kernels import glove as glove_kernels
+from wordvec.kernels import sync as sync_kernels
+from wordvec.models import word2vec
+from wordvec.models.glove import BLOCK, PARAMETERS
+from wordvec.models.word2vec import Word2Vec, load_kernels
 
 log = logging.getLogger(__name__)
 
@@ -73,11 +80,9 @@ def reference_row_deltas(current, base):
 
 def row_deltas(current, base):
     """``reference_row_deltas``, compiled (``wordvec.kernels.sync``)."""
-    from wordvec.kernels import sync as kernels
-
     rows = np.empty(len(current), np.int32)
     deltas = np.empty_like(current)
-    k = kernels.touched_row_deltas(_as_rows(current), _as_rows(base), rows, _as_rows(deltas))
+    k = sync_kernels.touched_row_deltas(_as_rows(current), _as_rows(base), rows, _as_rows(deltas))
     return rows[:k], deltas[:k]  # views of the first k rows: only those are serialised
 
 
@@ -88,9 +93,7 @@ def reference_add_row_deltas(array, rows, deltas, divisor):
 
 def add_row_deltas(array, rows, deltas, divisor):
     """``reference_add_row_deltas``, compiled (``wordvec.kernels.sync``)."""
-    from wordvec.kernels import sync as kernels
-
-    kernels.add_row_deltas(_as_rows(array), rows, _as_rows(deltas), divisor)
+    sync_kernels.add_row_deltas(_as_rows(array), rows, _as_rows(deltas), divisor)
 
 
 def hot_row_deltas(current, base, hot):
@@ -142,10 +145,6 @@ class Replica:
 
 class Word2VecReplica(Replica):
     def __init__(self, hyperparameters, vocabulary, shard, plan, params, sync, hot_rows=0):
-        from wordvec.data.encode import EncodedCorpus
-        from wordvec.models.word2vec import Word2Vec, load_kernels
-        from wordvec.data.vocab import Vocabulary
-
         load_kernels(text=False, vector_size=hyperparameters["vector_size"])
         words, counts, corpus_tokens, min_count = vocabulary
         model = Word2Vec(**hyperparameters, progress=False)
@@ -203,9 +202,7 @@ class Word2VecReplica(Replica):
 
 class GloVeReplica(Replica):
     def __init__(self, entries, options, params, sync):
-        from wordvec.kernels import glove as kernels
-
-        self.kernels = kernels
+        self.kernels = glove_kernels
         self.entries = np.array(entries)  # writable: one kernel signature with the model's own
         self.as_float = self.entries.view(np.float32)
         self.order = np.empty(len(self.entries), np.int32)
@@ -213,8 +210,6 @@ class GloVeReplica(Replica):
         super().__init__({name: np.array(values) for name, values in params.items()}, sync)
 
     def _train(self, epoch, round_index, rounds):
-        from wordvec.models.glove import BLOCK
-
         if self._shuffled_for != epoch:
             self.kernels.shuffle_order(self.order, self.options["order_seed"], epoch)
             self._shuffled_for = epoch
@@ -397,8 +392,6 @@ def train_word2vec(model, encoded, workers_per_node=None, sync=DEFAULT_SYNC, syn
     (``Word2VecReplica._hot_rows``) are synchronised more often, every ``hot_sync_every``
     words (default: a tenth of ``sync_every``): they are where the replicas drift apart
     fastest, and a few thousand rows cost little to send."""
-    from wordvec.models.word2vec import CHUNK_WORDS
-
     ray = require_ray()
     _check_sync(sync, sync_every)
     round_words, full_every = _round_plan(sync_every, hot_rows, hot_sync_every)
@@ -407,7 +400,7 @@ def train_word2vec(model, encoded, workers_per_node=None, sync=DEFAULT_SYNC, syn
     if N == 0:
         raise TrainingError("the corpus has no words of the vocabulary: an epoch would train nothing")
     offsets = np.asarray(encoded.offsets, dtype=np.int64)
-    chunk_bounds = schedule.chunk_bounds(offsets, CHUNK_WORDS)
+    chunk_bounds = schedule.chunk_bounds(offsets, word2vec.CHUNK_WORDS)  # read at call time: tests shrink it
     n_chunks = chunk_bounds.size - 1
     W = min(len(placement), n_chunks)
     # shard s: chunks cuts[s]..cuts[s+1]-1, about N / W tokens each
@@ -471,15 +464,12 @@ def train_word2vec(model, encoded, workers_per_node=None, sync=DEFAULT_SYNC, syn
 def train_glove(model, workers_per_node=None, sync=DEFAULT_SYNC, sync_every=GLOVE_SYNC_EVERY, on_round=None):
     """Train ``model`` (a ``GloVe`` with its co-occurrences set) for its remaining epochs
     with Ray workers, each on a random share of the non-zeros of X."""
-    from wordvec.kernels import glove as kernels
-    from wordvec.models.glove import PARAMETERS
-
     ray = require_ray()
     _check_sync(sync, sync_every)
     placement = plan_workers(workers_per_node)
     entries = model.entries()
     shuffled = np.empty(len(entries), np.int32)
-    kernels.shuffle_order(shuffled, model.seed, -1)  # a random share for each worker
+    glove_kernels.shuffle_order(shuffled, model.seed, -1)  # a random share for each worker
     W = min(len(placement), len(entries))
     cuts = np.linspace(0, len(entries), W + 1).astype(np.int64)
     shares = [ray.put(entries[np.sort(shuffled[cuts[s]:cuts[s + 1]])]) for s in range(W)]

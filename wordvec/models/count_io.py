@@ -20,6 +20,11 @@ from wordvec.io.arrays import FLOAT, INTEGER, check_csr
 from wordvec.io.atomic import saved_directory
 from wordvec.errors import FormatError, WordvecError
 from wordvec.io.formats import json_safe, read_model_array
+from wordvec.data.cooccur import count_cooccurrences
+from wordvec.data.corpus import Corpus
+from wordvec.data.encode import encode_corpus
+from wordvec.data.vocab import Vocabulary
+from wordvec.io import formats
 
 log = logging.getLogger(__name__)
 
@@ -32,11 +37,6 @@ def count_corpus(model, sentences, corpus_file):
 
     Returns (words, counts int64[V], X csr V x V, info dict with timing and pair counts).
     """
-    from wordvec.data.cooccur import count_cooccurrences
-    from wordvec.data.corpus import Corpus
-    from wordvec.data.encode import encode_corpus
-    from wordvec.data.vocab import Vocabulary
-
     if sentences is not None and corpus_file is not None:
         raise WordvecError("pass either sentences or corpus_file, not both")
     if sentences is not None and not isinstance(sentences, (str, os.PathLike)) and iter(sentences) is sentences:
@@ -55,8 +55,6 @@ def count_corpus(model, sentences, corpus_file):
 
 
 def save_model(model, path, tag, vectors, arrays, state, include_cooccurrence=True, extra_json=None):
-    from wordvec.io import formats
-
     if model.words is None:
         raise WordvecError("cannot save a model that has not been trained")
     path = Path(path)
@@ -74,8 +72,6 @@ def save_model(model, path, tag, vectors, arrays, state, include_cooccurrence=Tr
 
 def load_model(cls, path, tag):
     """Rebuild ``cls`` from a directory written by ``save_model``: returns (model, state)."""
-    from wordvec.io import formats
-
     path = saved_directory(path, formats.NATIVE_META)
     manifest = path / MANIFEST
     if not manifest.is_file():

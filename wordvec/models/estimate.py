@@ -30,6 +30,8 @@ import os
 import resource
 
 from wordvec.errors import WordvecError
+from wordvec.data.cooccur import parse_memory
+from wordvec.kernels import word2vec as kernels
 
 MB = 1 << 20
 FLOOR_KERNELS = 150 * MB      # Python + NumPy + Numba with the training kernels loaded
@@ -152,8 +154,6 @@ def word2vec(model, V, longest_document=None):
     """``Word2Vec``: input, output and inner-node matrices, subsampling and noise tables,
     the Huffman paths, and the kernels' buffers (per thread: hidden and error vectors,
     one document, the window, the output coefficients)."""
-    from wordvec.kernels import word2vec as kernels
-
     D, mode, rows = model.vector_size, model.mode, model.output_rows(V)
     arrays = {"vocabulary": vocabulary_bytes(V), "input vectors W_in": V * D * FLOAT32}
     if rows["W_out"]:
@@ -187,8 +187,6 @@ def glove(model, V, nnz=None):
               "AdaGrad accumulators": parameters}
     notes, earlier = (), {}
     if nnz is None:
-        from wordvec.data.cooccur import parse_memory
-
         earlier["co-occurrence counting (at most --memory)"] = parse_memory(model.memory)
         notes = ("the non-zeros of X are known after counting; training then needs 28 bytes per non-zero",)
     else:
@@ -208,8 +206,6 @@ def ppmi_svd(model, V, nnz=None):
     arrays = {"vocabulary": vocabulary_bytes(V)}
     notes, earlier = (), {}
     if nnz is None:
-        from wordvec.data.cooccur import parse_memory
-
         earlier["co-occurrence counting (at most --memory)"] = parse_memory(model.memory)
         notes = ("the non-zeros of X are known after counting; the transform needs 12 bytes per non-zero more",)
     else:

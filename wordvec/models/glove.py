@@ -35,6 +35,9 @@ from wordvec.errors import TrainingError, WordvecError
 from wordvec.io.formats import NATIVE_META, read_model_array
 from wordvec.io.history import append_epoch
 from wordvec.models import count_io
+from wordvec.data.cooccur import check_options, parse_memory
+from wordvec.kernels import glove as kernels
+from wordvec.vectors.keyed import KeyedVectors
 
 log = logging.getLogger(__name__)
 
@@ -73,8 +76,6 @@ class GloVe:
             self.train()
 
     def _validate(self):
-        from wordvec.data.cooccur import check_options, parse_memory
-
         for name in ("vector_size", "epochs", "workers", "min_count", "window", "seed", "max_document_length") + (
                 ("max_vocab_size",) if self.max_vocab_size is not None else ()):
             limits.check_int(name, getattr(self, name))  # the ranges the CLI checks too
@@ -141,8 +142,6 @@ class GloVe:
 
     def train(self, epochs=None):
         """Train ``epochs`` more epochs (default: up to ``self.epochs``); returns their history."""
-        from wordvec.kernels import glove as kernels
-
         if self.cooccurrence is None:
             raise WordvecError("nothing to train on: give a corpus or call set_cooccurrence first")
         if epochs is None:
@@ -228,8 +227,6 @@ class GloVe:
 
     @property
     def wv(self):
-        from wordvec.vectors.keyed import KeyedVectors
-
         if self.words is None:
             raise WordvecError("the model has no vocabulary yet; give it a corpus first")
         if getattr(self, "_wv", None) is None:

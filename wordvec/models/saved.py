@@ -16,6 +16,11 @@ import dataclasses
 from pathlib import Path
 
 from wordvec.errors import FormatError, WordvecError
+from wordvec.io import formats
+from wordvec.models.rnnlm import RNNLM
+from wordvec.models.window import WindowClassifier
+from wordvec.vectors.files import load_vectors
+from wordvec.vectors.keyed import KeyedVectors
 
 MODEL_TAGS = {"wordvec-word2vec": "word2vec", "wordvec-glove": "glove", "wordvec-ppmi-svd": "ppmi-svd",
               "wordvec-rnnlm": "rnnlm"}
@@ -47,8 +52,6 @@ class Saved:
 
 def describe(path, glove=False):
     """A :class:`Saved` for ``path`` (reads JSON only; raises WordvecError if unreadable)."""
-    from wordvec.io import formats
-
     path = Path(path)
     if not path.exists() and path.suffix.lower() != ".wv":
         raise WordvecError(f"cannot access {path}: no such file or directory")
@@ -107,17 +110,10 @@ def _history(meta):
 
 def load_keyed_vectors(path, glove=False, saved=None):
     """The word vectors of whatever ``path`` holds (see the module docstring)."""
-    from wordvec.vectors.keyed import KeyedVectors
-    from wordvec.vectors.files import load_vectors
-
     saved = saved or describe(path, glove)
     if saved.kind == "window":
-        from wordvec.models.window import WindowClassifier
-
         return WindowClassifier.load(path).wv
     if saved.kind == "rnnlm":
-        from wordvec.models.rnnlm import RNNLM
-
         model = RNNLM.load(path)
         return KeyedVectors(model.vocab.tokens, model.params["embedding"])
     return load_vectors(path, fmt="glove" if glove else None)

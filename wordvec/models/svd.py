@@ -38,6 +38,9 @@ from wordvec.errors import WordvecError
 from wordvec.io.formats import NATIVE_META, read_model_array
 from wordvec.io.history import append_epoch
 from wordvec.models import count_io
+from wordvec.data.cooccur import check_options, parse_memory
+from wordvec.kernels.sparse import csr_times_dense
+from wordvec.vectors.keyed import KeyedVectors
 
 log = logging.getLogger(__name__)
 
@@ -93,8 +96,6 @@ def orthonormal_basis(Y, passes=2, dtype=np.float64):
 
 def randomized_svd(M, k, power_iterations=8, oversample=20, seed=1, workers=2):
     """Rank-k SVD of sparse M (m x n): returns U (m x k), s (k), Ct (k x n), s descending."""
-    from wordvec.kernels.sparse import csr_times_dense
-
     rng = np.random.default_rng(seed)
     l = min(k + oversample, min(M.shape))
     M = scipy.sparse.csr_matrix(M, dtype=np.float32)
@@ -143,8 +144,6 @@ class PPMISVD:
             self.fit(sentences=sentences, corpus_file=corpus_file)
 
     def _validate(self):
-        from wordvec.data.cooccur import check_options, parse_memory
-
         for name in ("vector_size", "min_count", "window", "seed", "power_iterations", "max_document_length") + (
                 ("max_vocab_size",) if self.max_vocab_size is not None else ()):
             limits.check_int(name, getattr(self, name))  # the ranges the CLI checks too
@@ -220,8 +219,6 @@ class PPMISVD:
 
     @property
     def wv(self):
-        from wordvec.vectors.keyed import KeyedVectors
-
         if self.words is None:
             raise WordvecError("the model has no vectors yet; give it a corpus first")
         if self._wv is None:

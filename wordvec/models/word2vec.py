@@ -39,12 +39,19 @@ from wordvec import limits
 
 from wordvec.models import estimate
 
-from wordvec.data import schedule
+from wordvec.data import encode, schedule
+from wordvec.data.corpus import Corpus
+from wordvec.data.encode import encode_corpus
+from wordvec.data.subword import check_ngram_settings, ngram_table
+from wordvec.data.vocab import Vocabulary, alias_table
 from wordvec.errors import TrainingError, WordvecError
 from wordvec.io.history import append_epoch
+from wordvec.kernels import subword as subword_kernels
 from wordvec.kernels import word2vec as kernels
 from wordvec.memory import release_compiler_pages
 from wordvec.models import word2vec_io, word2vec_sync
+from wordvec.vectors.keyed import KeyedVectors
+from wordvec.vectors.subword import SubwordKeyedVectors
 
 log = logging.getLogger(__name__)
 
@@ -173,8 +180,6 @@ class Word2Vec:
         need(not (self.subwords and (self.batched or self.deterministic)),
              "subwords=True has its own kernels, which have no batched or deterministic mode yet")
         if self.subwords:
-            from wordvec.data.subword import check_ngram_settings
-
             check_ngram_settings(self.min_n, self.max_n, self.bucket)
 
     @property
@@ -198,8 +203,6 @@ class Word2Vec:
     # -- vocabulary and parameters -------------------------------------------------------
 
     def _corpus_of(self, sentences, corpus_file):
-        from wordvec.data.corpus import Corpus
-
         if sentences is not None and corpus_file is not None:
             raise WordvecError("pass either sentences or corpus_file, not both")
         if sentences is not None and not isinstance(sentences, (str, os.PathLike)):
@@ -213,8 +216,6 @@ class Word2Vec:
 
     def build_vocab(self, sentences=None, corpus_file=None):
         """Count the corpus, keep words seen ``min_count`` times, initialise the vectors."""
-        from wordvec.data.vocab import Vocabulary
-
         corpus = self._corpus_of(sentences, corpus_file)
         load_kernels(corpus.is_text, subwords=self.subwords, vector_size=self.vector_size)  # memory still empty
         vocab = Vocabulary.build(corpus, min_count=self.min_count, max_vocab_size=self.max_vocab_size)
@@ -249,10 +250,6 @@ class Word2Vec:
     def _init_subwords(self, rng=None, W_ngrams=None):
         """The vocabulary's n-gram table (CSR, ``wordvec.data.subword``) and, unless given, the
         n-gram rows, initialised like the word rows (uniform in ±0.5/D)."""
-        from wordvec.data.subword import ngram_table
-
-        from wordvec.kernels import subword as subword_kernels
-
         self.ngram_offsets, self.ngram_ids = ngram_table(self.vocab.words, self.min_n, self.max_n, self.bucket)
         self.ngram_overlaps = subword_kernels.bag_overlaps(self.ngram_offsets, self.ngram_ids)
         if W_ngrams is None:
@@ -270,13 +267,9 @@ class Word2Vec:
     @property
     def wv(self):
         """The input vectors as ``KeyedVectors`` (shares memory with the model)."""
-        from wordvec.vectors.keyed import KeyedVectors
-
         if self.vocab is None:
             raise WordvecError("the model has no vocabulary yet; call build_vocab or train first")
         if self._wv is None and self.subwords:  # composed vectors: a copy, made once per train
-            from wordvec.vectors.subword import SubwordKeyedVectors
-
             self._wv = SubwordKeyedVectors(self.vocab.words, self.composed_vectors(), self.W_ngrams,
                                            self.min_n, self.max_n, self.bucket, counts=self.vocab.counts)
         if self._wv is None:
@@ -286,8 +279,6 @@ class Word2Vec:
     def composed_vectors(self):
         """Subword models: each vocabulary word's vector, the mean (or sum, ``cbow_mean=0``)
         of its own row and its n-gram rows (V x D float32)."""
-        from wordvec.kernels import subword as subword_kernels
-
         out = np.empty_like(self.W_in)
         subword_kernels.compose_vectors(self.W_in, self.W_ngrams, self.ngram_offsets, self.ngram_ids,
                                         bool(self.cbow_mean), out)
@@ -298,8 +289,6 @@ class Word2Vec:
     def train(self, sentences=None, corpus_file=None, epochs=None):
         """Train ``epochs`` more epochs (default: the rest of the plan) on the given corpus,
         or on the one ``build_vocab`` read; returns ``self.history`` entries of this call."""
-        from wordvec.data.encode import encode_corpus
-
         if self.vocab is None:
             if sentences is None and corpus_file is None:
                 raise WordvecError("nothing to train on: pass sentences or corpus_file")
@@ -374,8 +363,6 @@ def load_kernels(text=True, subwords=False, *, vector_size):
     count and encode text, then hand back the LLVM pages that loading touched
     (``wordvec.memory``).  Called before the counts and vectors exist, so that the
     process's peak memory is not LLVM's pages on top of the model's."""
-    from wordvec.data import encode
-
     if text:
         encode.load_kernels()
     tiny = np.zeros((1, vector_size), np.float32)
@@ -387,8 +374,6 @@ def load_kernels(text=True, subwords=False, *, vector_size):
         negative=1, share_negatives=True, batched=False, alpha=0.025, min_alpha=0.0001, words_before=0,
         total_words=1, seed=np.uint64(0))
     if subwords:
-        from wordvec.kernels import subword as subword_kernels
-
         subword_kernels.train_chunk(
             read_only(np.zeros(1, np.int32)), np.zeros(2, np.int64), 0, 0, tiny, tiny,
             np.zeros(2, np.int64), np.zeros(1, np.int32), np.ones(1, np.float32), tiny, tiny,
@@ -403,8 +388,6 @@ class _EpochRunner:
     """Runs epochs over an encoded corpus with ``model.workers`` threads."""
 
     def __init__(self, model, encoded):
-        from wordvec.data.vocab import alias_table
-
         self.model, self.encoded = model, encoded
         self.ids, self.offsets = read_only(encoded.ids), np.ascontiguousarray(encoded.offsets, dtype=np.int64)
         self.bounds = schedule.chunk_bounds(self.offsets, CHUNK_WORDS)
@@ -439,8 +422,6 @@ class _EpochRunner:
     def _train_documents(self, begin, end, words_before, seed, matrices=None):
         m = self.model
         if m.subwords:
-            from wordvec.kernels import subword as subword_kernels
-
             return subword_kernels.train_chunk(
                 self.ids, self.offsets, begin, end, m.W_in, m.W_ngrams, m.ngram_offsets, m.ngram_ids,
                 m.ngram_overlaps, self.W_out, self.W_inner, self.points, self.codes, self.lengths, self.keep, self.noise,

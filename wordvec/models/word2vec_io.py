@@ -26,6 +26,9 @@ import numpy as np
 from wordvec.io.atomic import saved_directory
 from wordvec.errors import FormatError, WordvecError
 from wordvec.io.formats import json_safe, read_model_array
+from wordvec.data.vocab import Vocabulary
+from wordvec.io import formats
+from wordvec.vectors.subword import NGRAM_VECTORS
 
 FORMAT = "wordvec-word2vec"
 VERSION = 1
@@ -35,8 +38,6 @@ MANIFEST = "model.json"
 
 
 def save_model(model, path, extra_json=None):
-    from wordvec.io import formats
-
     if model.vocab is None:
         raise WordvecError("cannot save a model without a vocabulary; call build_vocab or train first")
     path = Path(path)
@@ -63,9 +64,6 @@ def save_model(model, path, extra_json=None):
 
 
 def load_model(cls, path):
-    from wordvec.io import formats
-    from wordvec.data.vocab import Vocabulary
-
     path = saved_directory(path, formats.NATIVE_META)
     manifest = path / MANIFEST
     if not manifest.is_file():
@@ -85,8 +83,6 @@ def load_model(cls, path):
                              min_count=model.min_count)
     V, D = len(model.vocab), model.vector_size
     if model.subwords:
-        from wordvec.vectors.subword import NGRAM_VECTORS
-
         vectors = read_model_array(path, WORD_ROWS, shape=(V, D))
         model._init_subwords(W_ngrams=read_model_array(path, NGRAM_VECTORS, shape=(model.bucket, D)).astype(
             np.float32, copy=False))
