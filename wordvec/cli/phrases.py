@@ -13,9 +13,11 @@ examples:
   wordvec train phrased.txt -o vectors.bin --model sg              # vectors for the phrases
 
 scores:
-  default  (count(ab) - min_count) / (count(a) count(b)) * N, N = tokens of the corpus
-           (Mikolov et al. 2013 and word2phrase; gensim's default multiplies by its
-           vocabulary size instead, so gensim's threshold T is N/|vocab| times ours)
+  default  (count(ab) - min_count) / (count(a) count(b)) * N, N = tokens of the corpus:
+           word2phrase's scale (Mikolov et al. 2013).  gensim's default multiplies by
+           |vocab| (its distinct words and pairs) instead, so our threshold T finds the
+           phrases gensim finds at T * |vocab| / N; for gensim's scale itself, use
+           wordvec.models.phrases.Phrases in Python (gensim's class, same phrases)
   npmi     normalised pointwise mutual information in [-1, 1], as gensim's npmi
 """
 
