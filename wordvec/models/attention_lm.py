@@ -41,6 +41,7 @@ from wordvec.math.softmax_ce import (
     softmax_cross_entropy_forward,
 )
 from wordvec.models.lm_base import LanguageModel
+from wordvec.models.lm_training import batchify
 
 ATTENTION_CELLS = ("attention",)
 
@@ -177,8 +178,6 @@ class AttentionLM(LanguageModel):
         by a window that starts C/2 tokens earlier, so every token but the first C/2 of
         a piece sees at least C/2 tokens of context (C = context).  ``bptt`` is ignored.
         """
-        from wordvec.models.lm_training import batchify
-
         inputs, targets = batchify(stream, batch_size, pad=True)
         C = self.config["context"]
         stride, L = max(1, C // 2), inputs.shape[1]

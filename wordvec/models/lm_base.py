@@ -4,12 +4,17 @@ sampling, ``fit``, ``save`` and ``load``.
 
 A subclass provides ``loss_and_grads``, ``initial_state``, ``step_logits`` and
 ``evaluate`` (see :class:`wordvec.models.rnnlm.RNNLM` and
-:class:`wordvec.models.attention_lm.AttentionLM`).
+:class:`wordvec.models.attention_lm.AttentionLM`).  The trainer
+(:mod:`~wordvec.models.lm_training`) and the checkpoint format
+(:mod:`~wordvec.models.lm_checkpoint`) sit below this module and know no model class:
+``load`` hands the checkpoint reader ``from_config``, which builds the right model.
 """
 
 import numpy as np
 
 from wordvec.errors import WordvecError
+from wordvec.models.lm_checkpoint import load_checkpoint, save_checkpoint
+from wordvec.models.lm_training import train
 
 
 class LanguageModel:
@@ -72,17 +77,17 @@ class LanguageModel:
 
     def fit(self, train_stream, valid_stream=None, **options):
         """Train in place; see :func:`wordvec.models.lm_training.train` for the options."""
-        from wordvec.models.lm_training import train
-
         return train(self, train_stream, valid_stream, **options)
 
     def save(self, path):
-        from wordvec.models.lm_checkpoint import save_checkpoint
-
         save_checkpoint(self, path)
 
     @classmethod
     def load(cls, path):
-        from wordvec.models.lm_checkpoint import load_checkpoint
+        """The model saved at ``path``, of the class ``from_config`` picks for its config."""
+        return load_checkpoint(path, cls.from_config)
 
-        return load_checkpoint(path)
+    @classmethod
+    def from_config(cls, vocab, config):
+        """An untrained model for a saved ``config``; the checkpoint reader fills its parameters."""
+        return cls(vocab, **config)

@@ -1,5 +1,7 @@
-"""Native checkpoints for :class:`wordvec.models.rnnlm.RNNLM`: a directory of ``.npy``
-arrays plus one JSON file, never pickle.
+"""Native checkpoints for the language models (:class:`wordvec.models.rnnlm.RNNLM`,
+:class:`wordvec.models.attention_lm.AttentionLM`): a directory of ``.npy`` arrays plus
+one JSON file, never pickle.  This module knows no model class: ``load_checkpoint`` is
+given the function that builds an untrained model from the saved config.
 
     MODEL/model.json          format, config (hyperparameters), vocabulary tokens,
                               per-epoch history, training state (optimizer name and
@@ -21,9 +23,11 @@ import os
 
 import numpy as np
 
+from wordvec.data.lm_data import LMVocab
+from wordvec.errors import FormatError, WordvecError
 from wordvec.io.arrays import one_line, read_array
 from wordvec.io.atomic import atomic_directory, save_json, save_npy, saved_directory
-from wordvec.errors import FormatError, WordvecError
+from wordvec.models.lm_training import OPTIMIZERS
 
 FORMAT, VERSION = "wordvec-rnnlm", 1
 CHECKPOINT_ENTRIES = {"model.json", "params", "state", "steps.npy"}
@@ -81,11 +85,9 @@ def _load_array(path, directory, name, shape=None):
         raise _corrupt(path, f"{os.path.join(directory, name)}.npy: {error.problem}") from None
 
 
-def load_checkpoint(path):
-    from wordvec.data.lm_data import LMVocab
-    from wordvec.models.attention_lm import ATTENTION_CELLS, AttentionLM
-    from wordvec.models.rnnlm import RNNLM
-
+def load_checkpoint(path, model_for_config):
+    """The model saved at ``path``: ``model_for_config(vocab, config)`` builds it untrained
+    (``LanguageModel.from_config``), then every array is checked and put in place."""
     path = os.fspath(saved_directory(path, "model.json"))
     meta_file = os.path.join(path, "model.json")
     if not os.path.exists(path):
@@ -104,9 +106,7 @@ def load_checkpoint(path):
     try:
         _check_tokens(path, meta["vocabulary"])
         _check_size(path, meta["config"], len(meta["vocabulary"]["tokens"]))
-        # (the attention LM shares the format; config["cell"] tells the two apart)
-        model_class = AttentionLM if meta["config"].get("cell") in ATTENTION_CELLS else RNNLM
-        model = model_class(LMVocab.from_json(meta["vocabulary"]), **meta["config"])
+        model = model_for_config(LMVocab.from_json(meta["vocabulary"]), meta["config"])
         expected = meta["params"]
         if set(expected) != set(model.params):
             raise _corrupt(path, "its parameter list does not match its configuration")
@@ -160,8 +160,6 @@ def _number(value):
 def _check_training_state(path, model):
     """What ``lm_training.train`` reads back on --resume is present and well-typed, so a
     damaged checkpoint is refused here rather than failing inside the training loop."""
-    from wordvec.models.lm_training import OPTIMIZERS
-
     history, training = model.history, model.training_state
     if not all(isinstance(h, dict) and type(h.get("epoch")) is int and isinstance(h.get("complete", True), bool)
                and all(_number(h[k]) for k in ("train_loss", "valid_loss", "tokens", "seconds") if k in h)

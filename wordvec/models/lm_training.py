@@ -13,6 +13,7 @@ import numpy as np
 
 from wordvec.errors import TrainingError, WordvecError
 from wordvec.io.history import append_epoch
+from wordvec.kernels.adam import adam_update
 from wordvec.math.softmax_ce import IGNORE
 
 logger = logging.getLogger(__name__)
@@ -128,8 +129,6 @@ class Adam:
     name = "adam"
 
     def __init__(self, params, lr, beta1=0.9, beta2=0.999, eps=1e-8):
-        from wordvec.kernels.adam import adam_update
-
         self.lr, self.beta1, self.beta2, self.eps, self.t = lr, beta1, beta2, eps, 0
         self.m = {k: np.zeros_like(v) for k, v in params.items()}
         self.v = {k: np.zeros_like(v) for k, v in params.items()}
@@ -156,8 +155,6 @@ class Adam:
 
     def step(self, params, grads):
         """:meth:`step_reference`, bit for bit, in one compiled pass per array."""
-        from wordvec.kernels.adam import adam_update
-
         step_size = self._step_size()
         for name, g in grads.items():
             p, m, v = params[name], self.m[name], self.v[name]

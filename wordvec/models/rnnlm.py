@@ -41,7 +41,9 @@ from wordvec.math.softmax_ce import (
     softmax_cross_entropy_backward,
     softmax_cross_entropy_forward,
 )
+from wordvec.models.attention_lm import ATTENTION_CELLS, AttentionLM
 from wordvec.models.lm_base import LanguageModel
+from wordvec.models.lm_training import batchify
 
 CELLS = ("rnn", "lstm", "lstm-attention")
 
@@ -86,6 +88,14 @@ class RNNLM(LanguageModel):
         self.history = []  # one dict per epoch (see lm_training)
         self.steps = []  # one (tokens seen, loss, gradient norm before clipping) per update
         self.training_state = {}  # optimizer name, its arrays, rng state, ... (lm_training)
+
+    @classmethod
+    def from_config(cls, vocab, config):
+        """The attention LM shares the checkpoint format, and ``RNNLM.load`` is the one loader
+        of both (the CLI's, the report's): config["cell"] tells them apart."""
+        if config.get("cell") in ATTENTION_CELLS:
+            return AttentionLM(vocab, **config)
+        return cls(vocab, **config)
 
     def estimate_memory(self, batch_size=32, bptt=32, optimizer="adam"):
         """What this model and its training allocate (parameters, gradients, optimizer
@@ -252,8 +262,6 @@ class RNNLM(LanguageModel):
         predicted; it is cut into ``batch_size`` contiguous pieces scored in parallel
         (each piece starts from a zero state), the tail padded with IGNORE targets.
         """
-        from wordvec.models.lm_training import batchify
-
         inputs, targets = batchify(stream, batch_size, pad=True)
         state, total, count = self.initial_state(inputs.shape[0]), 0.0, 0
         for start in range(0, inputs.shape[1], bptt):

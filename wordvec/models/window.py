@@ -30,6 +30,7 @@ from wordvec.io.atomic import atomic_directory, save_json, save_npy, saved_direc
 from wordvec.errors import TrainingError, WordvecError
 from wordvec.io.history import append_epoch
 from wordvec.math.window import window_forward, window_loss_and_gradients
+from wordvec.vectors.keyed import KeyedVectors
 
 logger = logging.getLogger(__name__)
 
@@ -320,8 +321,6 @@ class WindowClassifier:
     @property
     def wv(self):
         """The (possibly fine-tuned) embedding E as KeyedVectors, PAD and UNK included."""
-        from wordvec.vectors.keyed import KeyedVectors
-
         return KeyedVectors(list(self.words), self.E.copy())
 
     CONFIG_KEYS = ("classes", "window", "context", "hidden", "case_size", "fine_tune", "l2", "optimizer",

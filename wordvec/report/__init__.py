@@ -23,9 +23,14 @@ import math
 
 import numpy as np
 
+from wordvec.io.atomic import atomic_write
 from wordvec.io.history import normalise
-from wordvec.report import page, plots
+from wordvec.models.lm_training import blas_threads
+from wordvec.models.rnnlm import RNNLM
 from wordvec.models.saved import describe, load_keyed_vectors
+from wordvec.report import page, plots
+from wordvec.vectors.evaluate import evaluate_all, is_syntactic
+from wordvec.vectors.projection import explained_variance, pca_2d
 
 NEIGHBOURS = 8
 SAMPLE_WORDS = 5
@@ -50,8 +55,6 @@ def build_report(path, glove=False, top=300, evaluate=True, samples=5, seed=1):
 
 def write_report(path, output, **options):
     """Build the report on ``path`` and write it atomically to ``output``."""
-    from wordvec.io.atomic import atomic_write
-
     html = build_report(path, **options)
     with atomic_write(output, "w", encoding="utf-8") as handle:
         handle.write(html)
@@ -127,8 +130,6 @@ def _loss_caption(kind):
 
 
 def _evaluation(kv):
-    from wordvec.vectors.evaluate import evaluate_all, is_syntactic
-
     result = evaluate_all(kv)
     html = ""
     analogy = result["analogy"]
@@ -193,8 +194,6 @@ def _neighbours(kv):
 
 
 def _map(kv, top):
-    from wordvec.vectors.projection import explained_variance, pca_2d
-
     n = min(top, len(kv))
     if n < 3:
         return ""
@@ -212,9 +211,6 @@ def _map(kv, top):
 
 
 def _samples(path, n, seed):
-    from wordvec.models.lm_training import blas_threads
-    from wordvec.models.rnnlm import RNNLM
-
     if n < 1:
         return ""
     model = RNNLM.load(path)

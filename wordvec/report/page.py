@@ -6,6 +6,9 @@ Everything user-controlled (words, file names, hyperparameter values) goes throu
 
 import html
 import math
+import re
+
+from wordvec import __version__
 
 CSS = """
 :root { --ink:#1f2933; --muted:#616e7c; --line:#e4e7eb; --accent:#2563eb; --paper:#ffffff; --band:#f5f7fa; }
@@ -101,10 +104,6 @@ def section(title, body):
 
 def document(title, sections):
     """The whole page: header, a contents bar linking the sections, the sections."""
-    import re
-
-    from wordvec import __version__
-
     links = []
     for block in sections:
         match = re.match(r'<section id="([^"]+)"><h2>([^<]+)</h2>', block)

@@ -7,26 +7,9 @@
 Every ``run_*`` returns ({"task", "valid", "test", "history"}, trained model).
 """
 
+from wordvec.tasks.charlm import run_charlm
+from wordvec.tasks.ner import run_ner
+from wordvec.tasks.pos import run_pos
+from wordvec.tasks.sentiment import run_sentiment
 
-def run_ner(*args, **kwargs):
-    from wordvec.tasks.ner import run_ner as run
-
-    return run(*args, **kwargs)
-
-
-def run_pos(*args, **kwargs):
-    from wordvec.tasks.pos import run_pos as run
-
-    return run(*args, **kwargs)
-
-
-def run_sentiment(*args, **kwargs):
-    from wordvec.tasks.sentiment import run_sentiment as run
-
-    return run(*args, **kwargs)
-
-
-def run_charlm(*args, **kwargs):
-    from wordvec.tasks.charlm import run_charlm as run
-
-    return run(*args, **kwargs)
+__all__ = ["run_charlm", "run_ner", "run_pos", "run_sentiment"]

@@ -14,6 +14,8 @@ character (including the end-of-line newline) on valid and test.
 import numpy as np
 
 from wordvec.errors import WordvecError
+from wordvec.io.atomic import atomic_write
+from wordvec.models.window import WindowClassifier
 from wordvec.tasks.data import read_lines
 
 END = "\n"
@@ -29,8 +31,6 @@ def split_lines(lines):
 def run_charlm(data, window=4, hidden=0, epochs=None, seed=1, plot=None, vectors=None, fine_tune=False,
                vector_size=10, **options):
     """Train on the train lines, early-stop on valid cross-entropy; optional 2-D plot of E."""
-    from wordvec.models.window import WindowClassifier
-
     if vectors is not None:
         raise WordvecError("the charlm task learns its character embeddings itself; --vectors does not apply")
     splits = {name: [list(line.lower()) + [END] for line in lines] for name, lines in split_lines(read_lines(data)).items()}
@@ -72,7 +72,6 @@ def plot_embeddings(model, path):
         import matplotlib.pyplot as plt
     except ImportError:
         raise WordvecError("plotting needs matplotlib (pip install 'wordvec[plot]')") from None
-    from wordvec.io.atomic import atomic_write
 
     rows = [i for i, w in enumerate(model.words) if w in model.class_index]
     E = model.E[rows].astype(np.float64)

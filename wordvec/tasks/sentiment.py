@@ -17,7 +17,7 @@ import numpy as np
 
 from wordvec.errors import TrainingError
 from wordvec.math.window import average_loss_and_gradients
-from wordvec.models.window import UNK, optimizer_step
+from wordvec.models.window import UNK, WindowClassifier, optimizer_step
 from wordvec.tasks.data import read_sst
 from wordvec.tasks.tagging import check_dimension, load_task_vectors, tagging_vocabulary
 
@@ -29,8 +29,6 @@ class AveragedVectorClassifier:
 
     def __init__(self, num_classes, words, vectors=None, vector_size=50, fine_tune=True, l2=0.0,
                  optimizer="adagrad", alpha=0.05, batch_size=32, epochs=30, patience=5, seed=1):
-        from wordvec.models.window import WindowClassifier
-
         # Borrow the window classifier's vocabulary and embedding initialisation (M = 1).
         base = WindowClassifier(list(range(num_classes)), words=words, vectors=vectors, window=0,
                                 vector_size=vector_size, case_size=0, fine_tune=fine_tune, seed=seed)

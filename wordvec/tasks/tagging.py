@@ -12,6 +12,8 @@ from collections import Counter
 import numpy as np
 
 from wordvec.errors import WordvecError
+from wordvec.models.window import WindowClassifier
+from wordvec.vectors.files import load_vectors
 
 logger = logging.getLogger(__name__)
 
@@ -25,8 +27,6 @@ def load_task_vectors(vectors):
     if vectors is None or not isinstance(vectors, (str, os.PathLike)):
         kv = vectors
     else:
-        from wordvec.vectors.files import load_vectors
-
         if not os.path.exists(vectors):
             raise WordvecError(f"the vector file {vectors} does not exist")
         try:
@@ -67,8 +67,6 @@ def train_tagger(splits, score, vectors=None, fine_tune=False, hidden=0, window=
     """Train a WindowClassifier on splits["train"], early-stopping on score(model, valid, gold_tags).
 
     Returns (model, {split: WindowData}) for "valid" and "test"."""
-    from wordvec.models.window import WindowClassifier
-
     kv = load_task_vectors(vectors)
     check_dimension(kv, options.get("vector_size"))
     settings = dict(TAGGER_DEFAULTS, alpha=HIDDEN_ALPHA if hidden else TAGGER_DEFAULTS["alpha"])
