@@ -14,6 +14,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from processes import run_reaped
+
 # "wordvec: error: ..." from WordvecError, "wordvec COMMAND: error: ..." from argparse
 ERROR_LINE = re.compile(r"^wordvec(?: [a-z-]+)*: error: ")
 
@@ -32,16 +34,16 @@ def run_cli(*argv, cwd=None, env=None, timeout=120, stdin=subprocess.DEVNULL):
     """``wordvec ARGV...`` in a fresh interpreter; returns the CompletedProcess (text)."""
     full_env = dict(os.environ)
     full_env.update(env or {})
-    return subprocess.run([sys.executable, "-m", "wordvec", *map(str, argv)], cwd=cwd, env=full_env,
-                          stdin=stdin, capture_output=True, text=True, timeout=timeout)
+    return run_reaped([sys.executable, "-m", "wordvec", *map(str, argv)], cwd=cwd, env=full_env,
+                      stdin=stdin, capture_output=True, text=True, timeout=timeout)
 
 
 def run_cli_measured(*argv, env=None, timeout=120):
     """``run_cli`` that also returns the child's peak resident memory in bytes."""
     with tempfile.NamedTemporaryFile(suffix=".maxrss") as record:
         full_env = dict(os.environ, WORDVEC_TEST_MAXRSS=record.name, **(env or {}))
-        result = subprocess.run([sys.executable, "-c", _MEASURED, *map(str, argv)], env=full_env,
-                                stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=timeout)
+        result = run_reaped([sys.executable, "-c", _MEASURED, *map(str, argv)], env=full_env,
+                            stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=timeout)
         text = Path(record.name).read_text()
     return result, int(text) * 1024 if text else None
 

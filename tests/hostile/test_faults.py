@@ -46,11 +46,12 @@ SAVERS = {
 }
 
 
-def _start_saver(kind, path, start=1, count=10**6):
+def _start_saver(children, kind, path, start=1, count=10**6):
+    """A process saving ``count`` times to ``path``, printing each value saved (killed, with
+    its process group, when the test ends: see ``children`` in tests/conftest.py)."""
     script = ("import sys\nimport numpy as np\nPATH = " + repr(str(path)) + "\n" + textwrap.dedent(SAVERS[kind])
               + f"\nfor value in range({start}, {start + count}):\n    save(value)\n    print(value, flush=True)\n")
-    return subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
+    return children.popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
 def _saved_value(kind, path):
@@ -83,54 +84,60 @@ def _wait_for_saves(process, n):
 
 
 @pytest.mark.parametrize("kind", sorted(SAVERS))
-def test_kill_9_during_repeated_saves_leaves_a_complete_save(kind, tmp_path):
+def test_kill_9_during_repeated_saves_leaves_a_complete_save(kind, tmp_path, children):
     path = tmp_path / ("out.bin" if kind == "binary" else "out.wv")
     for attempt, delay in enumerate((0.0, 0.013, 0.037)):
-        saver = _start_saver(kind, path, start=100 * attempt + 1)
+        saver = _start_saver(children, kind, path, start=100 * attempt + 1)
         _wait_for_saves(saver, 2)
         time.sleep(delay)
         saver.kill()  # SIGKILL: no cleanup of any kind
         saver.wait()
         assert _saved_value(kind, path) >= 100 * attempt + 1
     # the next save cleans up what the killed processes left, and is itself complete
-    finished = _start_saver(kind, path, start=1000, count=1)
-    assert finished.wait(timeout=120) == 0, finished.stderr.read()
+    finished = _start_saver(children, kind, path, start=1000, count=1)
+    _, stderr = finished.communicate(timeout=120)
+    assert finished.returncode == 0, stderr[-2000:]
     assert _saved_value(kind, path) == 1000
     assert _leftovers(path) == []
 
 
 @pytest.mark.parametrize("kind", ["native", "lm"])
-def test_sigint_during_a_save_cleans_up_at_once(kind, tmp_path):
+def test_sigint_during_a_save_cleans_up_at_once(kind, tmp_path, children):
     path = tmp_path / "out.wv"
-    saver = _start_saver(kind, path)
+    saver = _start_saver(children, kind, path)
     _wait_for_saves(saver, 3)
     saver.send_signal(signal.SIGINT)
-    saver.wait(timeout=180)  # generous: a loaded machine can take long to fsync
+    # communicate drains both pipes, so the saver can never block on a full one; generous:
+    # a loaded machine can take long to fsync
+    _, stderr = saver.communicate(timeout=180)
+    assert saver.returncode in (-signal.SIGINT, 130, 1), stderr[-2000:]  # stopped by the Ctrl-C
+    assert "KeyboardInterrupt" in stderr, stderr[-2000:]
     assert _saved_value(kind, path) >= 3
     assert [name for name in _leftovers(path) if ".tmp-" in name] == []
 
 
 @pytest.mark.parametrize("kind", ["native", "lm", "binary"])
-def test_concurrent_writers_of_one_path_both_finish(kind, tmp_path):
+def test_concurrent_writers_of_one_path_both_finish(kind, tmp_path, children):
     path = tmp_path / ("out.bin" if kind == "binary" else "out.wv")
-    writers = [_start_saver(kind, path, start=start, count=12) for start in (1000, 2000)]
+    writers = [_start_saver(children, kind, path, start=start, count=12) for start in (1000, 2000)]
     for writer in writers:
-        assert writer.wait(timeout=120) == 0, writer.stderr.read()[-2000:]
+        _, stderr = writer.communicate(timeout=120)
+        assert writer.returncode == 0, stderr[-2000:]
     assert _saved_value(kind, path) in (1011, 2011)
     assert _leftovers(path) == []
 
 
-def test_sigint_during_training_keeps_the_old_output(base, tmp_path):
+def test_sigint_during_training_keeps_the_old_output(base, tmp_path, children):
     """Ctrl-C in a long `wordvec train`: exit 130, one line, the previous output untouched."""
     corpus = tmp_path / "corpus.txt"
     corpus.write_text(world.corpus_text(lines=4000), encoding="utf-8")
     out = tmp_path / "vec.bin"
     world.copy_into(base, ["vec.bin"], tmp_path)
     before = digest(out)
-    process = subprocess.Popen([sys.executable, "-m", "wordvec", "train", str(corpus), "-o", str(out),
-                                "--min-count", "1", "--epochs", "500", "--workers", "1", "--no-progress",
-                                "--no-eval"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               env=dict(os.environ, WORDVEC_CACHE=str(tmp_path / "cache")))
+    process = children.popen([sys.executable, "-m", "wordvec", "train", str(corpus), "-o", str(out),
+                              "--min-count", "1", "--epochs", "500", "--workers", "1", "--no-progress",
+                              "--no-eval"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             env=dict(os.environ, WORDVEC_CACHE=str(tmp_path / "cache")))
     for line in process.stderr:  # wait until training has begun
         if "epoch" in line.lower() or "training" in line.lower():
             break

@@ -17,10 +17,9 @@ import fcntl
 import json
 import logging
 import os
+import secrets
 import shutil
-import signal
 import tempfile
-import threading
 from pathlib import Path
 
 import numpy as np
@@ -35,45 +34,34 @@ def atomic_write(path, mode="wb", encoding=None):
     directory = os.path.dirname(os.path.abspath(path))
     os.makedirs(directory, exist_ok=True)
     remove_stale_temporaries(directory, os.path.basename(path))
-    held = _hold_interrupts()
+    tmp = _temporary_name(directory, os.path.basename(path), ".tmp")
     try:
-        fd, tmp = tempfile.mkstemp(prefix=_temporary_prefix(os.path.basename(path)), suffix=".tmp", dir=directory)
-    except BaseException:
-        _release_interrupts(held)
-        raise
-    try:
-        _release_interrupts(held)  # a Ctrl-C held back lands here, where the cleanup below sees it
-        os.fchmod(fd, 0o666 & ~current_umask())  # mkstemp makes files private (0600); use the usual mode
+        # the name is fixed before the file exists, so a Ctrl-C at any point (even between
+        # the creation and the assignment) lands where this cleanup removes it; no signal is
+        # blocked (a SIGINT blocked in the main thread goes to a BLAS/Numba thread, and
+        # CPython then notices it only at its next explicit check: a Ctrl-C lost for minutes)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666)  # 0666 less the umask
         with os.fdopen(fd, mode, encoding=encoding) as handle:
             yield handle
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
+    except BaseException as error:
+        if not _is_clash(error, tmp):
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(tmp)
         raise
 
 
-def _hold_interrupts():
-    """Hold SIGINT back (main thread, POSIX) while a temporary is created, so a Ctrl-C
-    cannot land between its creation and the ``try`` whose cleanup removes it; returns
-    what ``_release_interrupts`` restores."""
-    if hasattr(signal, "pthread_sigmask") and threading.current_thread() is threading.main_thread():
-        return signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    return None
+def _temporary_name(directory, name, suffix=""):
+    """A fresh ``.NAME.tmp-PID-RANDOM`` path in ``directory`` (created by the caller with
+    O_EXCL / mkdir, so a clash fails instead of sharing)."""
+    return os.path.join(directory, f"{_temporary_prefix(name)}{secrets.token_hex(8)}{suffix}")
 
 
-def _release_interrupts(held):
-    if held is not None:
-        signal.pthread_sigmask(signal.SIG_SETMASK, held)
-
-
-def current_umask():
-    """The process's umask (reading it means setting it, so it is set back at once)."""
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
+def _is_clash(error, tmp):
+    """True if ``error`` says ``tmp`` already existed: then it is not ours to remove."""
+    return isinstance(error, FileExistsError) and error.filename == os.fspath(tmp)
 
 
 def save_json(path, obj):
@@ -186,15 +174,9 @@ def atomic_directory(path, check_replaceable=None):
     if check_replaceable is not None:
         check_existing(path, check_replaceable)  # before the work, not only at the swap
     remove_stale_temporaries(parent, path.name)
-    held = _hold_interrupts()
+    tmp = Path(_temporary_name(parent, path.name))
     try:
-        tmp = Path(tempfile.mkdtemp(prefix=_temporary_prefix(path.name), dir=parent))
-    except BaseException:
-        _release_interrupts(held)
-        raise
-    try:
-        _release_interrupts(held)  # a Ctrl-C held back lands here, where the cleanup below sees it
-        os.chmod(tmp, 0o777 & ~current_umask())  # mkdtemp makes it private (0700)
+        tmp.mkdir(mode=0o777)  # 0777 less the umask; a Ctrl-C here lands in the cleanup below (see atomic_write)
         yield tmp
         with _directory_lock(parent):
             if path.exists() or path.is_symlink():
@@ -208,8 +190,9 @@ def atomic_directory(path, check_replaceable=None):
             fsync_directory(parent)
             for old in old_saves(path):  # ours, and any a crash left behind: path is complete now
                 shutil.rmtree(old, ignore_errors=True)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
+    except BaseException as error:
+        if not _is_clash(error, tmp):
+            shutil.rmtree(tmp, ignore_errors=True)
         raise
 
 
