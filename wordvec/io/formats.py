@@ -306,11 +306,17 @@ def read_native(path, mmap_mode=None):
     if not npy_path.is_file():
         raise FormatError(path, None, f"{NATIVE_VECTORS} is missing")
     vectors = read_array(npy_path, (len(words), dims), finite=False, mmap_mode=mmap_mode)
-    if vectors.dtype != np.float32:
+    if vectors.dtype not in (np.float32, np.float16):  # float16: a compact save, kept half-size
         vectors = vectors.astype(np.float32)
     if mmap_mode is None:
         _check_finite(npy_path, words, vectors, 0)
     return words, vectors, counts
+
+
+def read_native_vocab(path):
+    """``(words, counts, vector_size)`` of a native directory's checked ``vocab.json``."""
+    meta = _read_meta(Path(path) / NATIVE_META)
+    return meta["words"], meta.get("counts"), meta["vector_size"]
 
 
 def read_json_object(path):

@@ -2,22 +2,40 @@
 
 The one place that knows both kinds of vectors (plain ``KeyedVectors`` and subword
 ``SubwordKeyedVectors``), so neither of their modules imports the other.
+
+Memory-mapping a word2vec file: ``load_vectors("vectors.bin", mmap_mode="r")`` parses it
+once into a native cache beside it (``vectors.bin.wv``: ``vectors.npy`` + ``vocab.json``,
+plus ``source.json`` naming the size and modification time of the file it came from) and
+maps that; the next call (in any process: they share the pages) only opens the cache.
+A cache whose source has changed is rebuilt; one that cannot be written (a read-only
+directory) is skipped with a warning and the file is read into memory.
 """
 
+import json
+import logging
+import os
 from pathlib import Path
 
-from wordvec.errors import WordvecError
+from wordvec.errors import FormatError, WordvecError
 from wordvec.io import formats
+from wordvec.vectors import compact, reading
 from wordvec.vectors.keyed import KeyedVectors
 from wordvec.vectors.subword import SubwordKeyedVectors
 
+logger = logging.getLogger(__name__)
 
-def load_vectors(path, fmt=None, mmap_mode=None):
+CACHE_SUFFIX, CACHE_SOURCE = ".wv", "source.json"
+
+
+def load_vectors(path, limit=None, dtype=None, mmap_mode=None, fmt=None):
     """Load vectors in any supported format, chosen by ``fmt`` or by the path.
 
     ``.bin`` word2vec binary; ``.txt``/``.vec`` word2vec text (a file without the
     ``V D`` header is read as GloVe); ``.glove`` or ``fmt="glove"`` headerless GloVe text;
-    a directory or ``.wv`` path the native format.
+    each optionally compressed (``.gz``, ``.bz2``, ``.xz``); a directory or ``.wv`` path
+    the native format (also compact int8/float16 saves of ``wordvec convert``).
+    ``limit=N`` keeps the first N words; ``dtype="float16"`` halves the matrix;
+    ``mmap_mode="r"`` maps a native save, or a native cache of a word2vec file (see above).
     """
     maybe_native = Path(path).suffix.lower() == ".wv" or (fmt is not None
                                                           and formats.detect_format(path, fmt) == "native")
@@ -25,23 +43,75 @@ def load_vectors(path, fmt=None, mmap_mode=None):
         raise WordvecError(f"cannot access {path}: no such file or directory")
     kind = formats.detect_format(path, fmt)
     if kind == "native":
-        if SubwordKeyedVectors.is_saved_at(path):  # vectors for unseen words from n-grams
-            return SubwordKeyedVectors.load(path, mmap_mode=mmap_mode)
-        return KeyedVectors.load(path, mmap_mode=mmap_mode)
+        return _first(_load_native(path, mmap_mode, dtype), limit)
     if Path(path).is_dir():
         raise WordvecError(f"{path} is a directory; only the native format is a directory")
+    if mmap_mode is not None and dtype is None:
+        return _first(_mapped(path, kind, fmt, mmap_mode), limit)
+    return KeyedVectors(*_read(path, kind, fmt, limit, dtype))
+
+
+def _read(path, kind, fmt, limit, dtype):
     if kind == "binary":
-        return KeyedVectors(*formats.read_word2vec_binary(path))
+        return reading.read_word2vec_binary(path, limit=limit, dtype=dtype)
     if kind == "glove":
-        return KeyedVectors(*formats.read_glove(path))
+        return reading.read_glove(path, limit=limit, dtype=dtype)
     header = True if fmt is not None else None  # by extension: accept headerless GloVe .txt too
-    return KeyedVectors(*formats.read_word2vec_text(path, header=header))
+    return reading.read_word2vec_text(path, header=header, limit=limit, dtype=dtype)
+
+
+def _load_native(path, mmap_mode, dtype):
+    if compact.is_compact_save(path):
+        return compact.CompactKeyedVectors.load(path, mmap_mode=mmap_mode)
+    if SubwordKeyedVectors.is_saved_at(path):  # vectors for unseen words from n-grams
+        kv = SubwordKeyedVectors.load(path, mmap_mode=mmap_mode)
+    else:
+        kv = KeyedVectors.load(path, mmap_mode=mmap_mode)
+    if dtype is not None and kv.vectors.dtype != reading.target_dtype(path, dtype):
+        kv.vectors = kv.vectors.astype(reading.target_dtype(path, dtype))
+    return kv
+
+
+def _first(kv, limit):
+    """The first ``limit`` words of ``kv`` (a view: a mapped matrix stays mapped)."""
+    if limit is None or limit >= len(kv) or not type(kv) is KeyedVectors:
+        return kv
+    limit = max(0, int(limit))
+    counts = None if kv.counts is None else kv.counts[:limit]
+    return KeyedVectors(kv.index_to_key[:limit], kv.vectors[:limit], counts)
+
+
+def _source_stamp(path):
+    stat = os.stat(path)
+    return {"source": os.path.basename(path), "size": stat.st_size, "mtime_ns": stat.st_mtime_ns}
+
+
+def _mapped(path, kind, fmt, mmap_mode):
+    """The word2vec file mapped through its native cache, (re)built if needed (see module doc)."""
+    cache = Path(str(path) + CACHE_SUFFIX)
+    stamp = _source_stamp(path)
+    try:
+        if json.loads((cache / CACHE_SOURCE).read_text(encoding="utf-8")) == stamp:
+            return KeyedVectors.load(cache, mmap_mode=mmap_mode)
+    except (OSError, ValueError):
+        pass
+    words, vectors, counts = _read(path, kind, fmt, None, None)
+    try:
+        formats.write_native(cache, words, vectors, counts, extra_json={CACHE_SOURCE: stamp})
+    except (OSError, WordvecError, FormatError) as error:
+        logger.warning("%s: could not write the memory-mappable cache %s (%s); reading into memory", path, cache, error)
+        return KeyedVectors(words, vectors, counts)
+    logger.info("%s: wrote the memory-mappable cache %s", path, cache)
+    del vectors  # the parsed copy goes; the mapped one stays
+    return KeyedVectors.load(cache, mmap_mode=mmap_mode)
 
 
 def save_vectors(kv, path, fmt=None):
     """Save ``kv`` in the format chosen by ``fmt`` or by the extension (see ``load_vectors``)."""
     kind = formats.detect_format(path, fmt)
-    if kind == "native":
+    if kind == "native" and (isinstance(kv, compact.CompactKeyedVectors) or kv.vectors.dtype != "float32"):
+        compact.save_compact(path, kv)
+    elif kind == "native":
         kv.save(path)
     elif kind == "binary":
         formats.write_word2vec_binary(path, kv.index_to_key, kv.vectors)

@@ -29,7 +29,7 @@ import numpy as np
 
 from wordvec.io import formats
 from wordvec.errors import VocabularyError, WordvecError
-from wordvec.vectors import gensim_eval
+from wordvec.vectors import gensim_eval, reading, search
 from wordvec.vectors.unit import ANALOGY_METHODS, unit_rows
 
 logger = logging.getLogger(__name__)
@@ -46,6 +46,8 @@ class KeyedVectors:
     ``kv.vectors`` clears the cache, and after changing it in place call ``reset_norms()``.
     """
 
+    STORED_DTYPES = (np.float32, np.float16)  # kept as given (float16: half-size storage)
+
     def __init__(self, words, vectors=None, counts=None, *, count=0, dtype=np.float32):
         self.expandos = {}  # gensim's extra per-key attributes (get_vecattr / set_vecattr)
         if isinstance(words, Integral):  # gensim's KeyedVectors(vector_size, count=0): an empty table
@@ -54,8 +56,8 @@ class KeyedVectors:
         if vectors is None:
             raise WordvecError("KeyedVectors needs words and their vectors, or gensim's KeyedVectors(vector_size)")
         words = list(words)
-        if isinstance(vectors, np.memmap) and vectors.dtype == np.float32:
-            matrix = vectors  # keep a memory-mapped array mapped
+        if isinstance(vectors, np.ndarray) and vectors.dtype in self.STORED_DTYPES:
+            matrix = vectors  # keep a memory-mapped array mapped, a float16 one half-size
         else:
             matrix = np.asarray(vectors, dtype=np.float32)
         if matrix.ndim != 2:
@@ -63,7 +65,7 @@ class KeyedVectors:
         if matrix.shape[0] != len(words):
             raise WordvecError(f"{len(words)} words but {matrix.shape[0]} vectors")
         self.index_to_key = words
-        self.key_to_index = {word: i for i, word in enumerate(words)}
+        self.key_to_index = dict(zip(words, range(len(words))))  # (C speed for 3M words)
         if len(self.key_to_index) != len(words):
             seen = set()
             repeated = next(w for w in words if w in seen or seen.add(w))
@@ -99,6 +101,7 @@ class KeyedVectors:
     def reset_norms(self):
         """Forget the cached unit-norm matrix (call after editing ``vectors`` in place)."""
         self._unit = None
+        self._inverse_norms = None  # of the blocked search (wordvec.vectors.search)
 
     @property
     def vector_size(self):
@@ -188,21 +191,80 @@ class KeyedVectors:
             return self.unit_vectors
         return self.unit_vectors[: max(0, int(restrict_vocab))]
 
-    def most_similar(self, positive=None, negative=None, topn=10, restrict_vocab=None):
+    def most_similar(self, positive=None, negative=None, topn=10, restrict_vocab=None, approximate=False):
         """Words closest in cosine to the mean of the unit ``positive`` minus ``negative`` terms.
 
         Terms are words or vectors (or ``(term, weight)`` pairs), as in gensim; the query
         words themselves are not returned.  ``restrict_vocab=N`` searches only the first N
-        words; ``topn=None`` returns the array of all cosines.
+        words; ``topn=None`` returns the array of all cosines.  ``approximate=True`` asks
+        the attached approximate index (``wordvec.vectors.ann``) instead of every row.
         """
         terms = self._query_terms(positive, 1.0) + self._query_terms(negative, -1.0)
         if not terms:
             raise WordvecError("most_similar needs at least one word or vector")
         mean = sum(weight * vector for _, vector, weight in terms) / sum(abs(w) for _, _, w in terms)
         mean = unit_rows(mean)
-        scores = self._restricted_units(restrict_vocab) @ mean
         exclude = {self.key_to_index[word] for word, _, _ in terms if word in self.key_to_index}
+        if topn is not None and (approximate or self._uses_blocks()):
+            return self._search(mean[None, :], [sorted(exclude)], topn, restrict_vocab, approximate)[0]
+        if topn is None and self._uses_blocks():
+            n_rows = self._n_searched(restrict_vocab)
+            return search.all_cosines(self._rows, n_rows, mean, self._norms_for(n_rows))
+        scores = self._restricted_units(restrict_vocab) @ mean
         return self._top(scores, topn, exclude)
+
+    # -- many queries at once, in blocks (wordvec.vectors.search) ------------------------
+
+    def most_similar_batch(self, words, topn=10, restrict_vocab=None, approximate=False):
+        """``[kv.most_similar(w, topn=topn) for w in words]`` as one blocked product (or one
+        call of the approximate index): a list of [(word, cosine)] lists, one per word."""
+        rows = [self.get_index(word) for word in words]
+        queries = unit_rows(np.concatenate([self._rows(i, i + 1) for i in rows])) if rows else \
+            np.zeros((0, self.vector_size), dtype=np.float32)
+        return self._search(queries, [[i] for i in rows], topn, restrict_vocab, approximate)
+
+    def _rows(self, start, stop):
+        """float32 rows ``start:stop`` of the stored matrix (a compact subclass decodes its own)."""
+        return np.asarray(self._vectors[start:stop], dtype=np.float32)
+
+    def _uses_blocks(self):
+        """Search block by block instead of through the cached unit matrix when that copy
+        would cost a float32 matrix as big as (or bigger than) the stored one."""
+        matrix = self._vectors
+        return self._unit is None and (matrix.dtype != np.float32 or isinstance(matrix, np.memmap)
+                                       or matrix.size > search.BIG_MATRIX)
+
+    def _n_searched(self, restrict_vocab):
+        return len(self) if restrict_vocab is None else min(len(self), max(0, int(restrict_vocab)))
+
+    def _norms_for(self, n_rows):
+        if self._inverse_norms is None:
+            self._inverse_norms = search.norms_of(self._rows, len(self), self.vector_size)
+        return self._inverse_norms[:n_rows]
+
+    def _search(self, queries, excluded, topn, restrict_vocab, approximate):
+        """Top ``topn`` per unit query row, skipping each query's ``excluded`` rows."""
+        if isinstance(topn, Integral) and topn < 1:
+            return [[] for _ in excluded]
+        n_rows = self._n_searched(restrict_vocab)
+        extra = max((len(e) for e in excluded), default=0)
+        if approximate:
+            index, scores = self._approximate_index().query(queries, topn + extra, n_rows)
+        else:
+            pairs = search.exclusion_pairs(excluded)
+            cached = None if self._inverse_norms is None else self._inverse_norms[:n_rows]
+            index, scores, norms = search.top_k(self._rows, n_rows, queries, topn + extra, cached, pairs)
+            if cached is None and n_rows == len(self):
+                self._inverse_norms = norms
+        return [[(self.index_to_key[i], float(c)) for i, c in zip(row, cos) if i >= 0 and i not in skip][:topn]
+                for row, cos, skip in zip(index.tolist(), scores.tolist(), map(set, excluded))]
+
+    def _approximate_index(self):
+        ann = getattr(self, "ann_index", None)
+        if ann is None:
+            raise WordvecError("approximate=True needs an approximate index: wordvec.vectors.ann.attach_index(kv, path) "
+                               "(build one with `wordvec index VECTORS`)")
+        return ann
 
     def most_similar_cosmul(self, positive=None, negative=None, topn=10, restrict_vocab=None, epsilon=1e-6):
         """3CosMul: rank words by prod (1+cos)/2 over ``positive`` / (prod over ``negative`` + epsilon).
@@ -501,9 +563,13 @@ class KeyedVectors:
             formats.write_word2vec_text(path, self.index_to_key, self._vectors)
 
     @classmethod
-    def load_word2vec_format(cls, path, binary=None):
-        """word2vec text or binary; ``binary=None`` decides by extension (.bin) or by content."""
+    def load_word2vec_format(cls, path, binary=None, limit=None, no_header=False, datatype=None):
+        """word2vec text or binary (gensim's arguments); ``binary=None`` decides by extension
+        (.bin, also inside .gz/.bz2/.xz) or by content; ``limit=N`` the first N words;
+        ``no_header`` GloVe text; ``datatype`` float32 (default) or float16."""
         if binary is None:
             binary = formats.detect_format(path) == "binary"
-        reader = formats.read_word2vec_binary if binary else formats.read_word2vec_text
-        return cls(*reader(path))
+        dtype = None if datatype is None else np.dtype(datatype).name
+        if binary:
+            return cls(*reading.read_word2vec_binary(path, limit=limit, dtype=dtype))
+        return cls(*reading.read_word2vec_text(path, header=not no_header, limit=limit, dtype=dtype))

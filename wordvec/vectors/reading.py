@@ -36,7 +36,7 @@ def _plain_size(path, handle):
     return os.fstat(handle.fileno()).st_size if isinstance(handle, io.BufferedReader) else None
 
 
-def _target_dtype(path, dtype):
+def target_dtype(path, dtype):
     key = None if dtype is None else np.dtype(dtype).name
     if key not in DTYPES:
         raise WordvecError(f"cannot load {path} as {dtype}: choose float32 or float16")
@@ -184,7 +184,7 @@ def read_word2vec_text(path, header=True, limit=None, dtype=None):
     ``dtype="float16"`` stores the matrix at half size (parsed through float32)."""
     if header is None:
         header = has_word2vec_header(path)
-    dtype = _target_dtype(path, dtype)
+    dtype = target_dtype(path, dtype)
     limit = None if limit is None else max(0, int(limit))
     try:
         with open_bytes(path) as handle:
@@ -250,7 +250,7 @@ def read_glove(path, limit=None, dtype=None):
 
 def read_word2vec_binary(path, limit=None, dtype=None):
     """Read the C tool's binary format (optionally compressed), ``limit``/``dtype`` as for text."""
-    dtype = _target_dtype(path, dtype)
+    dtype = target_dtype(path, dtype)
     limit = None if limit is None else max(0, int(limit))
     try:
         with open_bytes(path) as handle:
