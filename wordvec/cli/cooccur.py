@@ -1,9 +1,15 @@
 """``wordvec cooccur``: count a corpus's word-word co-occurrence matrix and save it (.npz)."""
 
 import argparse
+import sys
 
 from wordvec.cli import ray_run
 from wordvec.cli.common import add_corpus_arguments, ranged
+from wordvec.data.cooccur import count_cooccurrences, parse_memory, save_cooccurrence
+from wordvec.data.corpus import Corpus
+from wordvec.data.encode import encode_corpus
+from wordvec.data.vocab import Vocabulary
+from wordvec.io.outputs import check_output
 
 EPILOG = """\
 The matrix is saved in SciPy's sparse .npz layout (scipy.sparse.load_npz reads it),
@@ -42,14 +48,6 @@ def register(subparsers):
 
 
 def run(args):
-    import sys
-
-    from wordvec.data.cooccur import count_cooccurrences, parse_memory, save_cooccurrence
-    from wordvec.data.corpus import Corpus
-    from wordvec.data.encode import encode_corpus
-    from wordvec.io.outputs import check_output
-    from wordvec.data.vocab import Vocabulary
-
     parse_memory(args.memory)  # a bad size fails before the corpus is read
     check_output(args.output, inputs=[args.corpus])
     if args.ray is not None:
@@ -72,8 +70,6 @@ def run(args):
 
 
 def _run_on_ray(args):
-    from wordvec.data.cooccur import save_cooccurrence
-
     vocab, matrix, info = ray_run.count_cooccurrences(args, "float64" if args.float64 else "float32")
     save_cooccurrence(args.output, matrix, vocab.words, vocab.counts, window=args.window,
                       symmetric=not args.asymmetric, weighting=args.weighting)

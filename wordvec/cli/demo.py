@@ -5,6 +5,13 @@ import time
 from pathlib import Path
 
 from wordvec.cli.common import ranged
+from wordvec.cli.train import default_workers
+from wordvec.data import synthetic
+from wordvec.data.corpus import Corpus
+from wordvec.data.encode import default_cache_dir
+from wordvec.data.vocab import Vocabulary
+from wordvec.models.word2vec import Word2Vec
+from wordvec.vectors.evaluate import evaluate_all, evaluate_analogies, format_report
 
 EPILOG = """\
 The built-in corpus is generated on the fly (no download): English-like text whose
@@ -45,11 +52,6 @@ def register(subparsers):
 
 
 def run(args):
-    from wordvec.cli.train import default_workers
-    from wordvec.data.corpus import Corpus
-    from wordvec.data.encode import default_cache_dir
-    from wordvec.data.vocab import Vocabulary
-
     if args.corpus:
         corpus_path, questions = Path(args.corpus), None
     else:
@@ -64,16 +66,12 @@ def run(args):
     if questions is not None:
         _show_synthetic_results(model.wv, questions)
     else:
-        from wordvec.vectors.evaluate import evaluate_all, format_report
-
         print(format_report(evaluate_all(model.wv)))
     _show_neighbours(model.wv, [w for w in NEIGHBOUR_WORDS if w in model.wv] or model.wv.index_to_key[100:104])
     return 0
 
 
 def _synthetic_files(directory, tokens):
-    from wordvec.data import synthetic
-
     directory.mkdir(parents=True, exist_ok=True)
     corpus = directory / f"synthetic-{tokens}.txt"
     questions = directory / "synthetic-questions.txt"
@@ -86,8 +84,6 @@ def _synthetic_files(directory, tokens):
 
 
 def _train(corpus_path, args, workers):
-    from wordvec.models.word2vec import Word2Vec
-
     print(f"training {args.model}, {args.vector_size} dimensions, {args.epochs} epochs, {workers} threads ...")
     start = time.perf_counter()
     model = Word2Vec(corpus_file=str(corpus_path), sg=int(args.model == "sg"), vector_size=args.vector_size,
@@ -100,8 +96,6 @@ def _train(corpus_path, args, workers):
 
 
 def _show_synthetic_results(kv, questions):
-    from wordvec.vectors.evaluate import evaluate_analogies
-
     result = evaluate_analogies(kv, questions, restrict_vocab=None)
     print(f"analogies solved: {result['total']:.1%} of {result['questions']:,} "
           f"(3CosAdd over the whole vocabulary)")

@@ -11,10 +11,19 @@ a directory (npy + JSON), rewritten after every epoch; `--resume` continues it.
 """
 
 import json
+import logging
 import math
+import os
 import sys
 
 from wordvec.cli.common import fraction, nonnegative_float, positive_float, ranged
+from wordvec.data.lm_data import LMVocab, read_lines, require_tokens
+from wordvec.errors import WordvecError
+from wordvec.io.outputs import DIRECTORY, check_output
+from wordvec.models.attention_lm import AttentionLM
+from wordvec.models.lm_checkpoint import check_replaceable
+from wordvec.models.lm_training import blas_threads
+from wordvec.models.rnnlm import RNNLM
 
 # Architecture options default to None so that --resume can tell "given" from "default".
 ARCHITECTURE_DEFAULTS = {"level": "char", "cell": "lstm", "hidden": 128, "embedding": 64}
@@ -82,9 +91,6 @@ def register(subparsers):
 
 
 def _load_for_resume(args):
-    from wordvec.errors import WordvecError
-    from wordvec.models.rnnlm import RNNLM
-
     model = RNNLM.load(args.output)
     have = {"level": model.vocab.level, "cell": model.config["cell"], "hidden": model.config["hidden_size"],
             "embedding": model.config["embedding_size"]}
@@ -96,10 +102,6 @@ def _load_for_resume(args):
 
 
 def _new_model(args, opts, vocab):
-    from wordvec.errors import WordvecError
-    from wordvec.models.attention_lm import AttentionLM
-    from wordvec.models.rnnlm import RNNLM
-
     if opts["cell"] == "attention":
         if args.blocks < 1:
             raise WordvecError("--blocks must be at least 1")
@@ -112,14 +114,6 @@ def _new_model(args, opts, vocab):
 
 
 def run_train(args):
-    import logging
-    import os
-
-    from wordvec.errors import WordvecError
-    from wordvec.data.lm_data import LMVocab, read_lines, require_tokens
-    from wordvec.models.lm_checkpoint import check_replaceable
-    from wordvec.io.outputs import DIRECTORY, check_output
-
     if args.bptt < 1:
         raise WordvecError(f"--bptt must be at least 1 (a sequence length of {args.bptt} trains nothing)")
     if args.epochs < 1 or args.batch_size < 1:
@@ -157,11 +151,6 @@ def run_train(args):
 
 
 def run_eval(args):
-    import logging
-
-    from wordvec.models.lm_training import blas_threads
-    from wordvec.models.rnnlm import RNNLM
-
     model = RNNLM.load(args.model)
     stream = model.vocab.encode_file(args.file)
     unknown = model.vocab.unknown_rate(stream)
@@ -180,10 +169,6 @@ def run_eval(args):
 
 
 def run_sample(args):
-    from wordvec.errors import WordvecError
-    from wordvec.models.lm_training import blas_threads
-    from wordvec.models.rnnlm import RNNLM
-
     if args.n < 1 or args.max_length < 1:
         raise WordvecError("-n and --max-length must be at least 1")
     model = RNNLM.load(args.model)

@@ -4,6 +4,8 @@ import argparse
 import time
 
 from wordvec.cli.common import add_corpus_arguments, ranged
+from wordvec.data.phrases import phrase_corpus
+from wordvec.io.outputs import check_output
 
 EPILOG = """\
 examples:
@@ -44,9 +46,6 @@ def register(subparsers):
 
 
 def run(args):
-    from wordvec.io.outputs import check_output
-    from wordvec.data.phrases import phrase_corpus
-
     check_output(args.output, inputs=[args.corpus])  # before the passes, not after
     if args.export:
         check_output(args.export, inputs=[args.corpus, args.output])

@@ -3,6 +3,7 @@
 import argparse
 
 from wordvec.cli.common import nonnegative_int, positive_int
+from wordvec.report import write_report
 
 
 def register(subparsers):
@@ -32,8 +33,6 @@ def register(subparsers):
 
 
 def run(args):
-    from wordvec.report import write_report
-
     write_report(args.path, args.output, glove=args.glove, top=args.top, evaluate=args.evaluate,
                  samples=args.samples)
     print(f"wrote {args.output}")

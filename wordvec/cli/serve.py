@@ -3,6 +3,9 @@
 import argparse
 
 from wordvec.cli.common import nonnegative_int
+from wordvec.models.lm_training import blas_threads
+from wordvec.models.saved import load_keyed_vectors
+from wordvec.serve import make_server
 
 
 def port_number(text):
@@ -33,10 +36,6 @@ def register(subparsers):
 
 
 def run(args):
-    from wordvec.models.lm_training import blas_threads
-    from wordvec.models.saved import load_keyed_vectors
-    from wordvec.serve import make_server
-
     kv = load_keyed_vectors(args.vectors, glove=args.glove)
     server = make_server(kv, args.host, args.port, source=args.vectors)
     host, port = server.server_address[:2]

@@ -10,6 +10,13 @@ import json
 import os
 
 from wordvec.cli.common import nonnegative_float, positive_float, ranged
+from wordvec.errors import WordvecError
+from wordvec.io.outputs import DIRECTORY, check_output
+from wordvec.models.window import check_replaceable
+from wordvec.tasks.charlm import run_charlm
+from wordvec.tasks.ner import run_ner
+from wordvec.tasks.pos import run_pos
+from wordvec.tasks.sentiment import run_sentiment
 
 TASKS = {
     "ner": ("named-entity recognition on CoNLL-2003; entity-level F1 as conlleval",
@@ -66,8 +73,6 @@ def register(subparsers):
 
 
 def run(args):
-    from wordvec.errors import WordvecError
-
     for option in ("hidden", "epochs", "batch_size", "patience", "vector_size"):
         value = getattr(args, option, None)
         if value is not None and value < (0 if option in ("hidden", "patience") else 1):
@@ -80,17 +85,10 @@ def run(args):
     if args.window is not None:
         common["window"] = args.window
     if args.task == "charlm":
-        from wordvec.tasks.charlm import run_charlm
-
         result, model = run_charlm(args.data, plot=args.plot, **common)
     else:
         common.update(vectors=args.vectors, fine_tune=args.fine_tune)
-        if args.task == "ner":
-            from wordvec.tasks.ner import run_ner as runner
-        elif args.task == "pos":
-            from wordvec.tasks.pos import run_pos as runner
-        else:
-            from wordvec.tasks.sentiment import run_sentiment as runner
+        runner = {"ner": run_ner, "pos": run_pos, "sentiment": run_sentiment}[args.task]
         result, model = runner(args.data, **common)
     if getattr(args, "save", None):
         model.save(args.save)
@@ -106,9 +104,6 @@ PLOT_FORMATS = (".png", ".pdf", ".svg", ".jpg", ".jpeg", ".eps", ".ps", ".tif", 
 
 def _check_outputs(args):
     """--plot and --save are checked before training, so a bad path does not cost the run."""
-    from wordvec.errors import WordvecError
-    from wordvec.io.outputs import DIRECTORY, check_output
-
     inputs = [args.data, getattr(args, "vectors", None)]
     if getattr(args, "plot", None):
         if os.path.splitext(args.plot)[1].lower() not in PLOT_FORMATS:
@@ -116,8 +111,6 @@ def _check_outputs(args):
                                f"use one of {', '.join(PLOT_FORMATS)}")
         check_output(args.plot, inputs)
     if getattr(args, "save", None):
-        from wordvec.models.window import check_replaceable
-
         check_output(args.save, inputs, DIRECTORY, replaceable=check_replaceable)
 
 

@@ -5,6 +5,9 @@ import time
 
 from wordvec.cli import ray_run
 from wordvec.cli.common import add_corpus_arguments, ranged
+from wordvec.data.corpus import Corpus
+from wordvec.data.vocab import Vocabulary
+from wordvec.io.outputs import check_output
 
 EPILOG = """\
 examples:
@@ -29,10 +32,6 @@ def register(subparsers):
 
 
 def run(args):
-    from wordvec.data.corpus import Corpus
-    from wordvec.io.outputs import check_output
-    from wordvec.data.vocab import Vocabulary
-
     if args.output:
         check_output(args.output, inputs=[args.corpus])
     start = time.perf_counter()
