@@ -1,0 +1,321 @@
+"""Labelled documents in fastText's format, encoded into the rows the classifier reads.
+
+A line is one document: whitespace-separated tokens, those starting with the label
+prefix (``__label__``) are its labels, the others its words; fastText ends every line
+with the token ``</s>`` (EOS), which is a word of the dictionary like any other. This
+module follows fastText's ``Dictionary`` (dictionary.cc) so that row ids are fastText's
+and its ``.bin`` files can be read and written:
+
+* the dictionary holds the words (count >= min_count) sorted by count, then the labels
+  (count >= min_count_label) sorted by count; ties keep first-seen order;
+* a document's *bag* of input rows (``getLine``/``addSubwords``): each known word's row
+  (with ``maxn > 0``: the word's row then its character n-grams' rows, hashed into
+  ``bucket`` rows after the words by ``wordvec.data.subword``); an unknown word adds only
+  its character n-grams; then the word n-grams (``addWordNgrams``): for every start i
+  and every j up to i + word_ngrams - 1, h = h * 116049371 + hash_j over 64-bit
+  unsigned integers, starting from hash_i, where hash_k is fastText's 32-bit hash of the
+  k-th word *sign-extended* from int32 (fastText keeps them in a ``vector<int32_t>``);
+  the row is nwords + h % bucket. Unknown words take part in word n-grams too;
+* a pruned (quantized with ``--cutoff``) dictionary keeps a map bucket -> row for the
+  n-grams it kept; the others are dropped from bags.
+
+Text is handled as bytes: tokens split on ASCII whitespace (and NUL), as fastText's
+``readWord``; ``\\n`` becomes the EOS token.
+"""
+
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numba
+import numpy as np
+
+from wordvec.data.corpus import list_files, open_binary
+from wordvec.data.subword import _fnv1a_int8, ngram_table
+from wordvec.errors import WordvecError
+
+EOS = "</s>"
+NGRAM_MULTIPLIER = np.uint64(116049371)
+BLOCK_BYTES = 1 << 23
+
+
+def to_bytes(token):
+    return token.encode("utf-8", "surrogateescape")
+
+
+def to_text(token):
+    return token.decode("utf-8", "surrogateescape")
+
+
+def split_tokens(data):
+    """fastText's tokens of a byte string: whitespace-separated, ``\\n`` -> EOS."""
+    return data.replace(b"\0", b" ").replace(b"\n", b" </s> ").split()
+
+
+def text_blocks(path):
+    """Byte blocks of a file or directory (plain or compressed), each ending at a line end."""
+    for file in list_files(path):
+        rest = b""
+        with open_binary(file) as handle:
+            while True:
+                block = handle.read(BLOCK_BYTES)
+                if not block:
+                    break
+                cut = block.rfind(b"\n") + 1
+                if cut == 0:
+                    rest += block
+                    continue
+                yield rest + block[:cut]
+                rest = block[cut:]
+        if rest:
+            yield rest + b"\n"
+
+
+@dataclass
+class TokenScan:
+    """The text as ids into a table of distinct tokens (first-seen order)."""
+    tokens: list = field(default_factory=list)        # distinct tokens (bytes)
+    index: dict = field(default_factory=dict)         # bytes -> position in ``tokens``
+    stream: list = field(default_factory=list)        # int32 arrays, one per block
+
+    def add(self, data):
+        index = self.index
+        ids = [index.setdefault(t, len(index)) for t in split_tokens(data)]
+        if len(index) > len(self.tokens):
+            self.tokens.extend(list(index)[len(self.tokens):])
+        self.stream.append(np.array(ids, dtype=np.int32))
+
+    def ids(self):
+        return np.concatenate(self.stream) if self.stream else np.zeros(0, np.int32)
+
+
+def scan_text(source):
+    """Scan a path (file/directory) or a list of lines into a :class:`TokenScan`."""
+    scan = TokenScan()
+    if isinstance(source, (list, tuple)):
+        scan.add(("\n".join(source) + "\n").encode("utf-8", "surrogateescape"))
+    else:
+        for block in text_blocks(source):
+            scan.add(block)
+    return scan
+
+
+@dataclass(frozen=True)
+class LabelDictionary:
+    """fastText's supervised Dictionary: words, labels, counts and the n-gram settings."""
+    words: list
+    word_counts: np.ndarray
+    labels: list
+    label_counts: np.ndarray
+    ntokens: int
+    label_prefix: str = "__label__"
+    word_ngrams: int = 1
+    bucket: int = 0
+    minn: int = 0
+    maxn: int = 0
+    prune_index: dict = None  # bucket -> kept n-gram row (quantized with a cutoff), or None
+
+    @property
+    def nwords(self):
+        return len(self.words)
+
+    @property
+    def n_buckets(self):
+        """Input rows after the words: ``bucket``, or the kept n-grams when pruned."""
+        return len(self.prune_index) if self.prune_index is not None else self.bucket
+
+    @property
+    def n_rows(self):
+        return self.nwords + self.n_buckets
+
+    @cached_property
+    def word_index(self):
+        return {to_bytes(w): i for i, w in enumerate(self.words)}
+
+    @cached_property
+    def label_index(self):
+        return {to_bytes(w): i for i, w in enumerate(self.labels)}
+
+    @cached_property
+    def bucket_rows(self):
+        """int32[bucket]: the input row of each n-gram bucket (-1: pruned away)."""
+        if self.prune_index is None:
+            return np.arange(self.nwords, self.nwords + self.bucket, dtype=np.int32)
+        rows = np.full(self.bucket, -1, dtype=np.int32)
+        for b, r in self.prune_index.items():
+            rows[b] = self.nwords + r
+        return rows
+
+    def encode(self, scan):
+        """The documents of ``scan`` as bags of input rows and label ids (:class:`Encoded`)."""
+        info = token_info(self, scan.tokens)
+        ids = scan.ids()
+        return Encoded(*encode_documents(ids, info.eos, *info.arrays(), self.bucket_rows, self.word_ngrams,
+                                         self.bucket))
+
+    def encode_lines(self, lines):
+        return self.encode(scan_text(list(lines)))
+
+
+@dataclass(frozen=True)
+class Encoded:
+    rows: np.ndarray            # int32: input rows of all documents
+    row_offsets: np.ndarray     # int64[n_docs + 1]
+    labels: np.ndarray          # int32: label ids of all documents
+    label_offsets: np.ndarray   # int64[n_docs + 1]
+    doc_tokens: np.ndarray      # int64[n_docs]: tokens read (words, labels, EOS), as fastText counts
+
+    @property
+    def n_docs(self):
+        return len(self.doc_tokens)
+
+
+@dataclass(frozen=True)
+class TokenInfo:
+    """Per distinct token: its own rows (CSR), label id (-1: a word), signed 32-bit hash."""
+    row_offsets: np.ndarray
+    rows: np.ndarray
+    label: np.ndarray
+    hashes: np.ndarray
+    eos: int
+
+    def arrays(self):
+        return self.row_offsets, self.rows, self.label, self.hashes
+
+
+def token_info(dictionary, tokens):
+    """What each distinct token contributes to a bag (fastText's addSubwords)."""
+    prefix = to_bytes(dictionary.label_prefix)
+    word_index, label_index = dictionary.word_index, dictionary.label_index
+    eos_bytes = to_bytes(EOS)
+    n = len(tokens)
+    label = np.full(n, -1, dtype=np.int32)
+    is_label = np.zeros(n, dtype=bool)
+    word_id = np.full(n, -1, dtype=np.int64)
+    for i, token in enumerate(tokens):
+        if token.startswith(prefix):
+            is_label[i] = True
+            label[i] = label_index.get(token, -1)
+        else:
+            word_id[i] = word_index.get(token, -1)
+    label[is_label & (label < 0)] = -2  # an unknown label: neither word nor label
+    lists = [[] for _ in range(n)]
+    if dictionary.maxn > 0:
+        subwords = [i for i in range(n) if not is_label[i] and tokens[i] != eos_bytes]
+        offsets, ngram_ids = ngram_table([to_text(tokens[i]).encode("utf-8", "replace").decode("utf-8")
+                                          for i in subwords], dictionary.minn, dictionary.maxn, dictionary.bucket)
+        bucket_rows = dictionary.bucket_rows
+        for k, i in enumerate(subwords):
+            rows = bucket_rows[ngram_ids[offsets[k]:offsets[k + 1]]]
+            lists[i] = rows[rows >= 0].tolist()
+    for i in range(n):
+        if word_id[i] >= 0:
+            lists[i].insert(0, int(word_id[i]))
+    row_offsets = np.zeros(n + 1, dtype=np.int64)
+    row_offsets[1:] = np.cumsum([len(x) for x in lists])
+    rows = np.fromiter((r for x in lists for r in x), dtype=np.int32, count=int(row_offsets[-1]))
+    eos = tokens.index(eos_bytes) if eos_bytes in tokens else -1
+    return TokenInfo(row_offsets, rows, label, token_hashes(tokens), eos)
+
+
+def token_hashes(tokens):
+    """fastText's hash of each token, as the int32 it keeps (sign included)."""
+    starts = np.zeros(len(tokens) + 1, dtype=np.int64)
+    np.cumsum([len(t) for t in tokens], out=starts[1:])
+    buf = np.frombuffer(b"".join(tokens), dtype=np.uint8)
+    return _hash_all(buf, starts)
+
+
+@numba.njit(cache=True)
+def _hash_all(buf, starts):
+    out = np.empty(starts.shape[0] - 1, dtype=np.int32)
+    for i in range(out.shape[0]):
+        h = np.int64(_fnv1a_int8(buf, starts[i], starts[i + 1]))
+        out[i] = np.int32(h - (1 << 32) if h >= (1 << 31) else h)  # C's int32_t(uint32_t)
+    return out
+
+
+@numba.njit(cache=True)
+def _document_bag(ids, begin, end, tok_offsets, tok_rows, tok_label, tok_hash, bucket_rows, word_ngrams,
+                  bucket, out_rows, n_rows, out_labels, n_labels, hashes):
+    """Append one document's rows and labels (fastText's getLine); returns the new counts."""
+    n_hashes = 0
+    for p in range(begin, end):
+        t = ids[p]
+        if tok_label[t] == -1:  # a word (known or not)
+            for q in range(tok_offsets[t], tok_offsets[t + 1]):
+                if out_rows.shape[0] > 0:
+                    out_rows[n_rows] = tok_rows[q]
+                n_rows += 1
+            hashes[n_hashes] = tok_hash[t]
+            n_hashes += 1
+        elif tok_label[t] >= 0:
+            if out_labels.shape[0] > 0:
+                out_labels[n_labels] = tok_label[t]
+            n_labels += 1
+    if bucket > 0:
+        for i in range(n_hashes):
+            h = np.uint64(np.int64(hashes[i]))
+            for j in range(i + 1, min(n_hashes, i + word_ngrams)):
+                h = h * np.uint64(116049371) + np.uint64(np.int64(hashes[j]))
+                row = bucket_rows[np.int64(h % np.uint64(bucket))]
+                if row >= 0:
+                    if out_rows.shape[0] > 0:
+                        out_rows[n_rows] = row
+                    n_rows += 1
+    return n_rows, n_labels
+
+
+@numba.njit(cache=True)
+def _encode_pass(ids, eos, tok_offsets, tok_rows, tok_label, tok_hash, bucket_rows, word_ngrams, bucket,
+                 row_offsets, label_offsets, doc_tokens, out_rows, out_labels):
+    hashes = np.zeros(ids.shape[0] + 1, dtype=np.int32)
+    d, begin, n_rows, n_labels = 0, 0, 0, 0
+    for p in range(ids.shape[0]):
+        if ids[p] != eos and p != ids.shape[0] - 1:
+            continue
+        n_rows, n_labels = _document_bag(ids, begin, p + 1, tok_offsets, tok_rows, tok_label, tok_hash,
+                                         bucket_rows, word_ngrams, bucket, out_rows, n_rows, out_labels,
+                                         n_labels, hashes)
+        doc_tokens[d] = p + 1 - begin
+        d += 1
+        row_offsets[d] = n_rows
+        label_offsets[d] = n_labels
+        begin = p + 1
+    return d
+
+
+def encode_documents(ids, eos, tok_offsets, tok_rows, tok_label, tok_hash, bucket_rows, word_ngrams, bucket):
+    """Bags of all documents in the token stream ``ids`` (documents end at EOS)."""
+    n_docs = int(np.count_nonzero(ids == eos)) + 1
+    row_offsets = np.zeros(n_docs + 1, dtype=np.int64)
+    label_offsets = np.zeros(n_docs + 1, dtype=np.int64)
+    doc_tokens = np.zeros(n_docs, dtype=np.int64)
+    args = (ids, eos, tok_offsets, tok_rows, tok_label, tok_hash, bucket_rows, max(word_ngrams, 1), bucket)
+    d = _encode_pass(*args, row_offsets, label_offsets, doc_tokens, np.zeros(0, np.int32), np.zeros(0, np.int32))
+    rows = np.zeros(max(row_offsets[d], 1), dtype=np.int32)
+    labels = np.zeros(max(label_offsets[d], 1), dtype=np.int32)
+    _encode_pass(*args, row_offsets, label_offsets, doc_tokens, rows, labels)
+    return rows, row_offsets[:d + 1].copy(), labels, label_offsets[:d + 1].copy(), doc_tokens[:d].copy()
+
+
+def build_dictionary(scan, label_prefix="__label__", min_count=1, min_count_label=0, word_ngrams=1,
+                     bucket=2_000_000, minn=0, maxn=0, source="the training data"):
+    """fastText's Dictionary of a training text: counts, thresholds, sorted by count."""
+    ids = scan.ids()
+    counts = np.bincount(ids, minlength=len(scan.tokens)).astype(np.int64)
+    prefix = to_bytes(label_prefix)
+    is_label = np.array([t.startswith(prefix) for t in scan.tokens], dtype=bool)
+    keep_word = ~is_label & (counts >= min_count)
+    keep_label = is_label & (counts >= min_count_label)
+    words = np.flatnonzero(keep_word)
+    words = words[np.argsort(-counts[words], kind="stable")]
+    labels = np.flatnonzero(keep_label)
+    labels = labels[np.argsort(-counts[labels], kind="stable")]
+    if len(labels) == 0:
+        raise WordvecError(f"{source} has no labels starting with {label_prefix!r} "
+                           f"(a line looks like '{label_prefix}pos some words')")
+    if word_ngrams <= 1 and maxn == 0:
+        bucket = 0  # fastText too: no n-gram rows are needed
+    return LabelDictionary([to_text(scan.tokens[i]) for i in words], counts[words],
+                           [to_text(scan.tokens[i]) for i in labels], counts[labels], int(len(ids)),
+                           label_prefix, int(word_ngrams), int(bucket), int(minn), int(maxn))

@@ -1,0 +1,348 @@
+"""fastText's model files, ``.bin`` (dense) and ``.ftz`` (quantized), read and written.
+
+The layout, all little-endian, as fastText 0.9.2 writes it (fasttext.cc saveModel,
+args.cc, dictionary.cc, densematrix.cc, quantmatrix.cc, productquantizer.cc):
+
+    int32 magic 793712314, int32 version 12
+    args:   int32 dim, ws, epoch, minCount, neg, wordNgrams, loss, model, bucket, minn,
+            maxn, lrUpdateRate; float64 t            (loss 1 hs 2 ns 3 softmax 4 ova;
+                                                     model 1 cbow 2 skipgram 3 supervised)
+    dictionary: int32 size, nwords, nlabels; int64 ntokens, pruneidx_size;
+            size × (word bytes, NUL, int64 count, int8 type 0 word / 1 label);
+            pruneidx_size × (int32 bucket, int32 row)
+    bool quant_input; input matrix; bool qout; output matrix, each either
+      dense:     int64 m, int64 n, float32[m × n] row-major
+      quantized: bool qnorm, int64 m, int64 n, int32 codesize, uint8 codes[codesize],
+                 a product quantizer (int32 dim, nsubq, dsub, lastdsub,
+                 float32 centroids[dim × 256]) and, with qnorm, uint8 norm_codes[m] and
+                 the norms' quantizer (dim 1).
+
+Reading streams the file and checks every count against the bytes left before it
+allocates, so a damaged or hostile file fails with one sentence naming it
+(``FormatError``), never a huge allocation or a crash.
+"""
+
+import os
+import struct
+from dataclasses import dataclass
+
+import numpy as np
+
+from wordvec.errors import FormatError
+from wordvec.io.atomic import atomic_write
+
+MAGIC = 793712314
+VERSION = 12
+KSUB = 256
+INT_ARGS = ("dim", "ws", "epoch", "min_count", "neg", "word_ngrams", "loss", "model", "bucket", "minn", "maxn",
+            "lr_update_rate")
+LOSS_NAMES = {1: "hs", 2: "ns", 3: "softmax", 4: "ova"}
+MODEL_NAMES = {1: "cbow", 2: "skipgram", 3: "supervised"}
+MAX_DIM = 1 << 20
+
+
+@dataclass(frozen=True)
+class ProductQuantizer:
+    """k-means codebooks: sub-vector m of a row is one of 256 centroids (8-bit codes)."""
+    dim: int
+    dsub: int
+    centroids: np.ndarray  # float32[dim * 256], fastText's layout (see centroid_block)
+
+    @property
+    def nsubq(self):
+        return -(-self.dim // self.dsub)
+
+    @property
+    def lastdsub(self):
+        return self.dim - (self.nsubq - 1) * self.dsub
+
+    def centroid_block(self, m):
+        """float32[256, d_m]: the centroids of sub-quantizer m."""
+        d = self.lastdsub if m == self.nsubq - 1 else self.dsub
+        start = m * KSUB * self.dsub
+        return self.centroids[start:start + KSUB * d].reshape(KSUB, d)
+
+
+@dataclass(frozen=True)
+class QuantizedMatrix:
+    """fastText's QuantMatrix: codes uint8[m, nsubq], optional quantized row norms."""
+    rows: int
+    cols: int
+    codes: np.ndarray
+    pq: ProductQuantizer
+    norm_codes: np.ndarray = None
+    norm_pq: ProductQuantizer = None
+
+    @property
+    def qnorm(self):
+        return self.norm_codes is not None
+
+    def dense(self):
+        """The float32[m, n] matrix the codes stand for."""
+        out = np.empty((self.rows, self.cols), dtype=np.float32)
+        codes = self.codes.reshape(self.rows, self.pq.nsubq)
+        for m in range(self.pq.nsubq):
+            block = self.pq.centroid_block(m)
+            out[:, m * self.pq.dsub:m * self.pq.dsub + block.shape[1]] = block[codes[:, m]]
+        if self.qnorm:
+            out *= self.norm_pq.centroids[self.norm_codes][:, None]
+        return out
+
+
+@dataclass
+class FastTextModel:
+    """Everything a fastText model file holds."""
+    args: dict              # INT_ARGS and 't'
+    words: list             # str, words then labels (surrogateescape for non-UTF-8 bytes)
+    counts: np.ndarray      # int64
+    types: np.ndarray       # uint8: 0 word, 1 label
+    ntokens: int
+    prune_index: dict       # bucket -> row among the kept n-grams; None when not pruned
+    input: object           # float32 ndarray or QuantizedMatrix
+    output: object
+
+    @property
+    def nwords(self):
+        return int(np.count_nonzero(self.types == 0))
+
+    @property
+    def loss_name(self):
+        return LOSS_NAMES.get(self.args["loss"], "softmax")
+
+    @property
+    def model_name(self):
+        return MODEL_NAMES.get(self.args["model"], "supervised")
+
+
+# ---------------------------------------------------------------------------- reading
+
+class _Reader:
+    """Sequential reads that know how many bytes are left, for one-sentence errors."""
+
+    def __init__(self, handle, path, size):
+        self.handle, self.path, self.size, self.pos = handle, path, size, 0
+        self.buffer, self.buffer_pos = b"", 0
+
+    def fail(self, problem):
+        raise FormatError(self.path, None, f"not a valid fastText model: {problem} (at byte {self.tell()})")
+
+    def tell(self):
+        return self.pos - (len(self.buffer) - self.buffer_pos)
+
+    def left(self):
+        return self.size - self.tell()
+
+    def _drain(self):
+        if self.buffer_pos < len(self.buffer):
+            self.handle.seek(self.tell())
+            self.pos = self.tell()
+        self.buffer, self.buffer_pos = b"", 0
+
+    def read(self, n, what):
+        if n > self.left():
+            self.fail(f"the file ends inside {what} ({n} bytes needed, {self.left()} left)")
+        if self.buffer_pos + n <= len(self.buffer):
+            data = self.buffer[self.buffer_pos:self.buffer_pos + n]
+            self.buffer_pos += n
+            return data
+        self._drain()
+        data = self.handle.read(n)
+        self.pos += len(data)
+        if len(data) != n:
+            self.fail(f"the file ends inside {what}")
+        return data
+
+    def unpack(self, fmt, what):
+        return struct.unpack("<" + fmt, self.read(struct.calcsize("<" + fmt), what))
+
+    def cstring(self, what):
+        """Bytes up to a NUL, read through a buffer (vocabularies have millions of words)."""
+        while True:
+            end = self.buffer.find(b"\0", self.buffer_pos)
+            if end >= 0:
+                data = self.buffer[self.buffer_pos:end]
+                self.buffer_pos = end + 1
+                return data
+            chunk = self.handle.read(1 << 20)
+            if not chunk:
+                self.fail(f"the file ends inside {what}")
+            self.buffer = self.buffer[self.buffer_pos:] + chunk
+            self.buffer_pos = 0
+            self.pos += len(chunk)
+
+    def array(self, dtype, count, what):
+        itemsize = np.dtype(dtype).itemsize
+        if count < 0 or count * itemsize > self.left():
+            self.fail(f"{what} claims {count} values but only {self.left()} bytes are left")
+        self._drain()
+        data = np.fromfile(self.handle, dtype=dtype, count=count)
+        self.pos += data.nbytes
+        if data.size != count:
+            self.fail(f"the file ends inside {what}")
+        return data
+
+
+def read_fasttext(path):
+    """Read a fastText ``.bin``/``.ftz`` file into a :class:`FastTextModel`."""
+    path = os.fspath(path)
+    with open(path, "rb") as handle:
+        reader = _Reader(handle, path, os.fstat(handle.fileno()).st_size)
+        magic, version = reader.unpack("ii", "the header")
+        if magic != MAGIC:
+            reader.fail("wrong magic number (is it a fastText .bin or .ftz file?)")
+        if version not in (11, 12):
+            reader.fail(f"unsupported version {version} (fastText writes 12)")
+        args = _read_args(reader, version)
+        words, counts, types, ntokens, prune_index = _read_dictionary(reader)
+        model = FastTextModel(args, words, counts, types, ntokens, prune_index, None, None)
+        quantized_input = _read_bool(reader, "the input matrix flag")
+        model.input = _read_matrix(reader, quantized_input, "the input matrix")
+        quantized_output = _read_bool(reader, "the output matrix flag")
+        model.output = _read_matrix(reader, quantized_output, "the output matrix")
+        if reader.left() != 0:
+            reader.fail(f"{reader.left()} unexpected bytes after the output matrix")
+    _check_shapes(reader, model)
+    return model
+
+
+def _read_bool(reader, what):
+    (value,) = reader.unpack("B", what)
+    if value > 1:
+        reader.fail(f"{what} is {value}, not 0 or 1")
+    return bool(value)
+
+
+def _read_args(reader, version):
+    values = reader.unpack("12i", "the arguments") + reader.unpack("d", "the arguments")
+    args = dict(zip(INT_ARGS + ("t",), values))
+    if not 1 <= args["dim"] <= MAX_DIM:
+        reader.fail(f"dim {args['dim']} is out of range")
+    if args["loss"] not in LOSS_NAMES or args["model"] not in MODEL_NAMES:
+        reader.fail(f"unknown loss {args['loss']} or model {args['model']}")
+    for name in ("bucket", "minn", "maxn", "word_ngrams"):
+        if args[name] < 0:
+            reader.fail(f"{name} is negative ({args[name]})")
+    if args["maxn"] > 0 and not 1 <= args["minn"] <= args["maxn"]:
+        reader.fail(f"minn {args['minn']} and maxn {args['maxn']} are inconsistent")
+    if version == 11 and args["model"] == 3:
+        args["maxn"] = 0  # version 11 supervised models had no character n-grams
+    return args
+
+
+def _read_dictionary(reader):
+    size, nwords, nlabels = reader.unpack("iii", "the dictionary header")
+    ntokens, prune_size = reader.unpack("qq", "the dictionary header")
+    if size < 0 or nwords < 0 or nlabels < 0 or nwords + nlabels != size:
+        reader.fail(f"dictionary sizes disagree (size {size}, {nwords} words, {nlabels} labels)")
+    if size * 10 > reader.left():  # each entry takes at least NUL + int64 + int8
+        reader.fail(f"the dictionary claims {size} entries, more than the file can hold")
+    words, counts, types = [], np.zeros(size, dtype=np.int64), np.zeros(size, dtype=np.uint8)
+    for i in range(size):
+        words.append(reader.cstring("the dictionary").decode("utf-8", "surrogateescape"))
+        counts[i], types[i] = reader.unpack("qB", "the dictionary")
+        if types[i] > 1 or counts[i] < 0:
+            reader.fail(f"dictionary entry {i} has type {types[i]} and count {counts[i]}")
+    if np.count_nonzero(types == 0) != nwords:
+        reader.fail(f"the dictionary has {np.count_nonzero(types == 0)} words where its header says {nwords}")
+    prune_index = None
+    if prune_size >= 0:
+        pairs = reader.array("<i4", 2 * prune_size, "the pruned n-gram index").reshape(-1, 2)
+        if np.any(pairs[:, 1] < 0) or np.any(pairs[:, 1] >= max(prune_size, 1)) or np.any(pairs[:, 0] < 0):
+            reader.fail("the pruned n-gram index has an out-of-range entry")
+        prune_index = dict(zip(pairs[:, 0].tolist(), pairs[:, 1].tolist()))
+    return words, counts, types, int(ntokens), prune_index
+
+
+def _read_matrix(reader, quantized, what):
+    if not quantized:
+        rows, cols = reader.unpack("qq", what)
+        if rows < 0 or cols < 0:
+            reader.fail(f"{what} has a negative shape")
+        return reader.array("<f4", rows * cols, what).reshape(rows, cols)
+    qnorm = _read_bool(reader, what)
+    rows, cols = reader.unpack("qq", what)
+    (codesize,) = reader.unpack("i", what)
+    codes = reader.array("u1", codesize, what)
+    pq = _read_pq(reader, what)
+    if rows < 0 or pq.dim != cols or codesize != rows * pq.nsubq:
+        reader.fail(f"{what}: {codesize} codes do not fit {rows} rows of {cols} values")
+    norm_codes = norm_pq = None
+    if qnorm:
+        norm_codes = reader.array("u1", rows, what)
+        norm_pq = _read_pq(reader, what)
+        if norm_pq.dim != 1:
+            reader.fail(f"{what}: the norms' quantizer has dimension {norm_pq.dim}, not 1")
+    return QuantizedMatrix(rows, cols, codes, pq, norm_codes, norm_pq)
+
+
+def _read_pq(reader, what):
+    dim, nsubq, dsub, lastdsub = reader.unpack("iiii", what)
+    if not (1 <= dim <= MAX_DIM and 1 <= dsub <= dim):
+        reader.fail(f"{what}: product quantizer with dim {dim} and dsub {dsub}")
+    pq = ProductQuantizer(dim, dsub, None)
+    if (nsubq, lastdsub) != (pq.nsubq, pq.lastdsub):
+        reader.fail(f"{what}: product quantizer sizes disagree ({nsubq} parts of {dsub}, last {lastdsub})")
+    return ProductQuantizer(dim, dsub, reader.array("<f4", dim * KSUB, what))
+
+
+def _check_shapes(reader, model):
+    nwords = model.nwords
+    nlabels = len(model.words) - nwords
+    n_in = model.input.shape[0] if isinstance(model.input, np.ndarray) else model.input.rows
+    cols_in = model.input.shape[1] if isinstance(model.input, np.ndarray) else model.input.cols
+    buckets = len(model.prune_index) if model.prune_index is not None else model.args["bucket"]
+    if cols_in != model.args["dim"] or n_in != nwords + buckets:
+        reader.fail(f"the input matrix is {n_in} x {cols_in}, but {nwords} words + {buckets} buckets "
+                    f"of dimension {model.args['dim']} were declared")
+    n_out = model.output.shape[0] if isinstance(model.output, np.ndarray) else model.output.rows
+    expected = nlabels if model.args["model"] == 3 else nwords
+    if n_out != expected:
+        reader.fail(f"the output matrix has {n_out} rows where {expected} are needed")
+    if model.args["model"] == 3 and nlabels == 0:
+        reader.fail("a supervised model without labels")
+
+
+# ---------------------------------------------------------------------------- writing
+
+def write_fasttext(path, model):
+    """Write ``model`` (a :class:`FastTextModel`) as fastText's file, atomically."""
+    with atomic_write(path, "wb") as out:
+        out.write(struct.pack("<ii", MAGIC, VERSION))
+        out.write(struct.pack("<12i", *(int(model.args[name]) for name in INT_ARGS)))
+        out.write(struct.pack("<d", float(model.args["t"])))
+        _write_dictionary(out, model)
+        for matrix in (model.input, model.output):
+            out.write(struct.pack("<?", isinstance(matrix, QuantizedMatrix)))
+            _write_matrix(out, matrix)
+
+
+def _write_dictionary(out, model):
+    nwords = model.nwords
+    prune = model.prune_index
+    out.write(struct.pack("<iiiqq", len(model.words), nwords, len(model.words) - nwords, model.ntokens,
+                          -1 if prune is None else len(prune)))
+    entry = struct.Struct("<qb")
+    out.write(b"".join(word.encode("utf-8", "surrogateescape") + b"\0" + entry.pack(int(count), int(kind))
+                       for word, count, kind in zip(model.words, model.counts, model.types)))
+    if prune:
+        out.write(np.array(list(prune.items()), dtype="<i4").tobytes())
+
+
+def _write_matrix(out, matrix):
+    if not isinstance(matrix, QuantizedMatrix):
+        matrix = np.ascontiguousarray(matrix, dtype="<f4")
+        out.write(struct.pack("<qq", *matrix.shape))
+        for start in range(0, matrix.shape[0], 1 << 16):  # bounded temporary copies
+            out.write(matrix[start:start + (1 << 16)].tobytes())
+        return
+    out.write(struct.pack("<?qqi", matrix.qnorm, matrix.rows, matrix.cols, matrix.codes.size))
+    out.write(np.ascontiguousarray(matrix.codes, dtype=np.uint8).tobytes())
+    _write_pq(out, matrix.pq)
+    if matrix.qnorm:
+        out.write(np.ascontiguousarray(matrix.norm_codes, dtype=np.uint8).tobytes())
+        _write_pq(out, matrix.norm_pq)
+
+
+def _write_pq(out, pq):
+    out.write(struct.pack("<iiii", pq.dim, pq.nsubq, pq.dsub, pq.lastdsub))
+    out.write(np.ascontiguousarray(pq.centroids, dtype="<f4").tobytes())

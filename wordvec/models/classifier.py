@@ -1,0 +1,495 @@
+"""Text classification as fastText's supervised mode: ``Classifier`` and ``train_supervised``.
+
+The math is ``wordvec.math.classifier`` (a document's hidden vector is the mean of its
+input rows; softmax, hierarchical softmax or one-vs-all output), the compiled SGD is
+``wordvec.kernels.classifier``, the text encoding ``wordvec.data.labels``. Files:
+``wordvec.models.classifier_files`` (fastText ``.bin``/``.ftz`` and the native format).
+
+    model = Classifier.train("imdb.train", epoch=10, lr=0.5, word_ngrams=2)
+    model.predict("a great movie", k=2)     # (('__label__pos', '__label__neg'), array([...]))
+    model.test("imdb.test")                 # (N, P@1, R@1)
+    model.save("imdb.bin")                  # fastText's format; fastText loads it
+
+fastText's keyword names (``input, lr, dim, epoch, wordNgrams, minCount, minCountLabel,
+minn, maxn, bucket, loss, thread, label, pretrainedVectors, seed``) are accepted too.
+"""
+
+import logging
+import os
+import threading
+import time
+from dataclasses import dataclass, field, fields, replace
+
+import numpy as np
+
+from wordvec.data.huffman import build_huffman
+from wordvec.data.labels import EOS, LabelDictionary, build_dictionary, scan_text, to_bytes, token_info
+from wordvec.errors import WordvecError
+from wordvec.io.fasttext_bin import ProductQuantizer, QuantizedMatrix
+from wordvec.kernels import classifier as kernels
+from wordvec.kernels import quantize as quantize_kernels
+from wordvec.math import product_quantizer as pq
+from wordvec.models.classifier_files import ClassifierParts, config_dict, load_parts, save_parts
+
+log = logging.getLogger(__name__)
+
+FASTTEXT_KEYWORDS = {"input": "input", "wordNgrams": "word_ngrams", "minCount": "min_count",
+                     "minCountLabel": "min_count_label", "thread": "threads", "pretrainedVectors": "pretrained_vectors",
+                     "lrUpdateRate": "lr_update_rate", "verbose": "verbose"}
+LOSSES = ("softmax", "hs", "ova")
+SLICES_PER_EPOCH = 20  # kernel calls per thread and epoch: how often the progress line moves
+
+
+@dataclass(frozen=True)
+class ClassifierConfig:
+    """Training settings; defaults are fastText's for ``supervised``."""
+    lr: float = 0.1
+    dim: int = 100
+    epoch: int = 5
+    word_ngrams: int = 1
+    min_count: int = 1
+    min_count_label: int = 0
+    minn: int = 0
+    maxn: int = 0
+    bucket: int = 2_000_000
+    loss: str = "softmax"
+    threads: int = 2
+    label: str = "__label__"
+    pretrained_vectors: str = None
+    seed: int = 0
+    lr_update_rate: int = 100  # kept for fastText's .bin header only
+    verbose: int = 1
+
+    def checked(self):
+        if self.loss not in LOSSES:
+            raise WordvecError(f"loss must be one of {', '.join(LOSSES)}, not {self.loss!r}")
+        for name in ("dim", "epoch", "threads", "word_ngrams"):
+            if int(getattr(self, name)) < 1:
+                raise WordvecError(f"{name} must be at least 1, not {getattr(self, name)}")
+        if not self.lr > 0:
+            raise WordvecError(f"lr must be > 0, not {self.lr}")
+        if self.maxn > 0 and not 1 <= self.minn <= self.maxn:
+            raise WordvecError(f"character n-grams need 1 <= minn <= maxn, not minn={self.minn} maxn={self.maxn}")
+        if (self.maxn > 0 or self.word_ngrams > 1) and self.bucket < 1:
+            raise WordvecError("n-grams need bucket >= 1")
+        if not self.label:
+            raise WordvecError("the label prefix must not be empty")
+        return self
+
+
+def config_from_options(options):
+    """A ClassifierConfig from wordvec's or fastText's keyword names; returns (config, input)."""
+    names = {f.name for f in fields(ClassifierConfig)}
+    values, source = {}, None
+    for key, value in options.items():
+        key = FASTTEXT_KEYWORDS.get(key, key)
+        if key == "input":
+            source = value
+        elif key in names:
+            values[key] = value
+        else:
+            raise WordvecError(f"unknown training option {key!r}")
+    return ClassifierConfig(**values).checked(), source
+
+
+@dataclass
+class Classifier:
+    """A trained classifier: dictionary, input rows (words + n-gram buckets), output rows."""
+    dictionary: object
+    W_in: np.ndarray
+    W_out: np.ndarray
+    config: ClassifierConfig
+    history: list = field(default_factory=list)   # per epoch: loss, seconds, validation P@1
+    quantized: object = None                       # a QuantizedMatrix when read from/made for .ftz
+    model: str = "supervised"                      # or 'skipgram'/'cbow' for fastText's unsupervised .bin
+
+    # ------------------------------------------------------------------ training
+    @classmethod
+    def train(cls, path=None, valid=None, **options):
+        config, source = config_from_options(options)
+        path = path if path is not None else source
+        if path is None:
+            raise WordvecError("train needs the training file (path or input=...)")
+        return train_classifier(path, config, valid)
+
+    # ------------------------------------------------------------------ reading out
+    @property
+    def labels(self):
+        return list(self.dictionary.labels)
+
+    @property
+    def words(self):
+        return list(self.dictionary.words)
+
+    def get_labels(self):
+        return self.labels
+
+    def get_words(self):
+        return self.words
+
+    @property
+    def loss_code(self):
+        return kernels.LOSS_CODES[self.config.loss]
+
+    def hs_tree(self):
+        return build_huffman(self.dictionary.label_counts)
+
+    def get_word_vector(self, word):
+        """Mean of the word's rows (its own and its character n-grams'); an unknown word
+        gets its character n-grams only, and zeros without them (as fastText)."""
+        if "\n" in word or " " in word:
+            raise WordvecError("get_word_vector takes one word (no spaces or newlines)")
+        info = self._token_rows([to_bytes(word)])
+        rows = info[1][info[0][0]:info[0][1]]
+        if word == EOS and self.dictionary.maxn > 0:
+            rows = rows[:1]
+        return self._mean(rows)
+
+    def get_sentence_vector(self, text):
+        """Mean of the line's bag (words, n-grams, EOS), fastText's supervised sentence vector."""
+        if "\n" in text:
+            raise WordvecError("get_sentence_vector processes one line at a time (remove '\\n')")
+        encoded = self.dictionary.encode_lines([text])
+        return self._mean(encoded.rows[encoded.row_offsets[0]:encoded.row_offsets[1]])
+
+    def _token_rows(self, tokens):
+        info = token_info(self.dictionary, tokens)
+        return info.row_offsets, info.rows
+
+    def _mean(self, rows):
+        if len(rows) == 0:
+            return np.zeros(self.W_in.shape[1], dtype=np.float32)
+        return self.W_in[rows].astype(np.float64).mean(axis=0).astype(np.float32)
+
+    # ------------------------------------------------------------------ prediction
+    def probabilities(self, encoded):
+        """float64[n_docs, n_labels]: p(label | document) for every encoded document."""
+        n_labels = len(self.dictionary.labels)
+        out = np.zeros((encoded.n_docs, n_labels), dtype=np.float64)
+        tree = self.hs_tree()
+        kernels.predict_all(self.W_in, self.W_out, encoded.rows, encoded.row_offsets, self.loss_code,
+                            tree.points, tree.codes, tree.lengths, n_labels, out)
+        return out
+
+    def top_k(self, encoded, k=1, threshold=0.0):
+        """Per document: (label ids, probabilities), best first, as fastText's predict:
+        at most k labels (k = -1: all) with probability >= threshold; none for a
+        document with no known token."""
+        probabilities = self.probabilities(encoded)
+        k = probabilities.shape[1] if k is None or k < 0 else min(int(k), probabilities.shape[1])
+        order = np.argsort(-probabilities, axis=1, kind="stable")[:, :k]
+        empty = np.diff(encoded.row_offsets) == 0
+        results = []
+        for d in range(encoded.n_docs):
+            ids = order[d]
+            p = probabilities[d, ids]
+            keep = p >= threshold
+            results.append(([], np.zeros(0)) if empty[d] else (ids[keep], p[keep]))
+        return results
+
+    def predict(self, text, k=1, threshold=0.0):
+        """fastText's ``predict``: a string gives (labels tuple, probabilities array); a
+        list of strings gives (list of label lists, list of probability arrays)."""
+        single = isinstance(text, str)
+        lines = [text] if single else list(text)
+        for line in lines:
+            if "\n" in line:
+                raise WordvecError("predict processes one line at a time (remove '\\n')")
+        results = self.top_k(self.dictionary.encode_lines(lines), k, threshold)
+        names = self.dictionary.labels
+        labels = [[names[i] for i in ids] for ids, _ in results]
+        probabilities = [np.asarray(p, dtype=np.float64) for _, p in results]
+        if single:
+            return tuple(labels[0]), probabilities[0]
+        return labels, probabilities
+
+    def test(self, path, k=1, threshold=0.0):
+        """fastText's ``test``: (N, precision at k, recall at k)."""
+        meter = self.test_meter(path, k, threshold)
+        return meter.n, meter.precision, meter.recall
+
+    def test_meter(self, path, k=1, threshold=0.0):
+        encoded = self.dictionary.encode(scan_text(path))
+        return Meter.from_predictions(encoded, self.top_k(encoded, k, threshold), len(self.dictionary.labels))
+
+    # ------------------------------------------------------------------ files
+    def save(self, path):
+        """``.bin``/``.ftz``: fastText's format; a directory or ``.wv``: the native one."""
+        save_parts(ClassifierParts(self.dictionary, self.W_in, self.W_out, config_dict(self.config),
+                                   self.history, self.quantized, self.model), path)
+
+    def save_model(self, path):  # fastText's name
+        self.save(path)
+
+    @classmethod
+    def load(cls, path):
+        """Read a fastText ``.bin``/``.ftz`` (supervised, or skipgram/cbow for word
+        vectors) or a native directory."""
+        parts = load_parts(path)
+        names = {f.name for f in fields(ClassifierConfig)}
+        config = ClassifierConfig(**{k: v for k, v in parts.config.items() if k in names})
+        return cls(parts.dictionary, parts.W_in, parts.W_out, config, parts.history, parts.quantized, parts.model)
+
+    def quantize(self, cutoff=0, retrain=False, qnorm=False, dsub=2, **retrain_options):
+        """fastText's ``quantize`` (see :func:`quantize_classifier`); returns a new model."""
+        return quantize_classifier(self, cutoff=cutoff, retrain=retrain, qnorm=qnorm, dsub=dsub, **retrain_options)
+
+
+@dataclass
+class Meter:
+    """fastText's Meter: N, P@k, R@k, and per-label counts."""
+    n: int
+    predicted: int
+    gold: int
+    predicted_gold: int
+    per_label: np.ndarray  # int64[n_labels, 3]: predicted, gold, predicted-and-gold
+
+    @property
+    def precision(self):
+        return self.predicted_gold / self.predicted if self.predicted else float("nan")
+
+    @property
+    def recall(self):
+        return self.predicted_gold / self.gold if self.gold else float("nan")
+
+    @classmethod
+    def from_predictions(cls, encoded, results, n_labels):
+        per_label = np.zeros((n_labels, 3), dtype=np.int64)
+        n = predicted = gold = hits = 0
+        for d, (ids, _) in enumerate(results):
+            truth = encoded.labels[encoded.label_offsets[d]:encoded.label_offsets[d + 1]]
+            if len(truth) == 0 or encoded.row_offsets[d + 1] == encoded.row_offsets[d]:
+                continue  # fastText tests only lines with a label and a known token
+            n += 1
+            gold += len(truth)
+            predicted += len(ids)
+            np.add.at(per_label[:, 1], truth, 1)
+            for label in ids:
+                per_label[label, 0] += 1
+                if label in truth:
+                    per_label[label, 2] += 1
+                    hits += 1
+        return cls(n, predicted, gold, hits, per_label)
+
+    def label_scores(self):
+        """Per label: (precision, recall, F1) with NaN where undefined."""
+        p, g, pg = self.per_label.T.astype(np.float64)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            precision, recall = pg / p, pg / g
+            f1 = 2 * precision * recall / (precision + recall)
+        return precision, recall, f1
+
+
+def train_supervised(*args, **options):
+    """fastText's ``train_supervised``: ``train_supervised(input='data.train', epoch=25, ...)``."""
+    return Classifier.train(*args, **options)
+
+
+# ---------------------------------------------------------------------- the training run
+
+def train_classifier(path, config, valid=None):
+    started = time.perf_counter()
+    scan = scan_text(path)
+    dictionary = build_dictionary(scan, config.label, config.min_count, config.min_count_label,
+                                  config.word_ngrams, config.bucket, config.minn, config.maxn, source=str(path))
+    encoded = dictionary.encode(scan)
+    del scan
+    log.info("read %d tokens: %d words, %d labels, %d documents (%.1f s)", dictionary.ntokens,
+             dictionary.nwords, len(dictionary.labels), encoded.n_docs, time.perf_counter() - started)
+    rng = np.random.default_rng(config.seed)
+    W_in = rng.uniform(-1.0 / config.dim, 1.0 / config.dim, size=(dictionary.n_rows, config.dim)).astype(np.float32)
+    if config.pretrained_vectors:
+        _load_pretrained(W_in, dictionary, config.pretrained_vectors)
+    W_out = np.zeros((len(dictionary.labels), config.dim), dtype=np.float32)
+    model = Classifier(dictionary, W_in, W_out, config)
+    valid_encoded = dictionary.encode(scan_text(valid)) if valid else None
+    run_epochs(model, encoded, valid_encoded)
+    return model
+
+
+def _load_pretrained(W_in, dictionary, path):
+    vectors = _load_vectors(path)
+    if vectors.vectors.shape[1] != W_in.shape[1]:
+        raise WordvecError(f"{path}: the pretrained vectors have dimension {vectors.vectors.shape[1]}, "
+                           f"but dim is {W_in.shape[1]}")
+    found = 0
+    for i, word in enumerate(dictionary.words):
+        j = vectors.key_to_index.get(word)
+        if j is not None:
+            W_in[i] = vectors.vectors[j]
+            found += 1
+    log.info("pretrained vectors: %d of %d words found in %s", found, dictionary.nwords, path)
+
+
+def thread_ranges(doc_tokens, n_threads):
+    """Contiguous document ranges with about the same number of tokens each."""
+    cumulative = np.cumsum(doc_tokens)
+    total = cumulative[-1] if len(cumulative) else 0
+    cuts = np.searchsorted(cumulative, [total * t / n_threads for t in range(1, n_threads)], side="right")
+    bounds = [0, *cuts.tolist(), len(doc_tokens)]
+    return [(bounds[t], bounds[t + 1]) for t in range(n_threads)]
+
+
+def run_epochs(model, encoded, valid=None):
+    config = model.config
+    tree = model.hs_tree()
+    tokens_per_epoch = int(encoded.doc_tokens.sum())
+    if tokens_per_epoch == 0 or len(encoded.labels) == 0:
+        raise WordvecError("the training data has no labelled documents")
+    total = config.epoch * tokens_per_epoch
+    ranges = thread_ranges(encoded.doc_tokens, config.threads)
+    progress = ProgressLine(total, config.threads, config.lr, enabled=config.verbose > 0)
+    for epoch in range(config.epoch):
+        started = time.perf_counter()
+        results = [None] * config.threads
+
+        def work(t, begin, end):
+            results[t] = _train_thread(model, encoded, tree, begin, end, epoch * tokens_per_epoch, total,
+                                       config.threads, config.seed * 7919 + epoch * 104729 + t + 1, progress, t)
+
+        threads = [threading.Thread(target=work, args=(t, *ranges[t]), daemon=True) for t in range(config.threads)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        if any(r is None for r in results):
+            raise WordvecError("a training thread failed; see the log above")
+        loss = sum(r[0] for r in results) / max(1, sum(r[1] for r in results))
+        if not np.isfinite(loss):
+            raise WordvecError(f"the loss diverged in epoch {epoch + 1} (lr {config.lr} is too high)")
+        record = {"epoch": epoch + 1, "loss": loss, "seconds": time.perf_counter() - started}
+        if valid is not None:
+            record["valid_p@1"] = Meter.from_predictions(valid, model.top_k(valid, 1), len(model.labels)).precision
+        model.history.append(record)
+        progress.epoch_done(loss)
+    progress.close()
+
+
+def _train_thread(model, encoded, tree, begin, end, tokens_before, total, n_threads, seed, progress, t):
+    state = np.array([seed], dtype=np.uint64)
+    loss = examples = done = 0
+    bounds = np.linspace(begin, end, SLICES_PER_EPOCH + 1).astype(np.int64)
+    for a, b in zip(bounds[:-1], bounds[1:]):
+        part = kernels.train_range(model.W_in, model.W_out, encoded.rows, encoded.row_offsets, encoded.labels,
+                                   encoded.label_offsets, encoded.doc_tokens, a, b, model.loss_code, tree.points,
+                                   tree.codes, tree.lengths, model.config.lr, tokens_before + n_threads * done,
+                                   total, n_threads, state)
+        loss, examples, done = loss + part[0], examples + part[1], done + part[2]
+        progress.update(t, part[2], part[0], part[1])
+    return loss, examples, done
+
+
+class ProgressLine:
+    """fastText's progress line: Progress, words/sec/thread, lr, loss (on stderr)."""
+
+    def __init__(self, total, n_threads, lr, enabled=True):
+        self.total, self.n_threads, self.lr = total, n_threads, lr
+        self.enabled = enabled and os.environ.get("WORDVEC_NO_PROGRESS") is None
+        self.tokens = [0] * n_threads
+        self.loss, self.examples = [0.0] * n_threads, [0] * n_threads
+        self.started = time.perf_counter()
+        self.lock = threading.Lock()
+        self.bar = None
+        if self.enabled:
+            from tqdm import tqdm
+            self.bar = tqdm(total=100, bar_format="Progress: {n:5.1f}% {postfix}", leave=True)
+
+    def update(self, t, tokens, loss, examples):
+        with self.lock:
+            self.tokens[t] += tokens
+            self.loss[t] += loss
+            self.examples[t] += examples
+            if self.bar is not None:
+                done = sum(self.tokens)
+                seconds = max(time.perf_counter() - self.started, 1e-9)
+                self.bar.n = 100.0 * done / self.total
+                self.bar.set_postfix_str(
+                    f"words/sec/thread: {done / seconds / self.n_threads:8.0f} "
+                    f"lr: {self.lr * max(0.0, 1 - done / self.total):9.6f} "
+                    f"avg.loss: {sum(self.loss) / max(1, sum(self.examples)):9.6f}", refresh=False)
+                self.bar.refresh()
+
+    def epoch_done(self, loss):
+        log.debug("epoch loss %.6f", loss)
+
+    def close(self):
+        if self.bar is not None:
+            self.bar.close()
+
+
+def with_config(model, **changes):
+    return replace(model, config=replace(model.config, **changes))
+
+
+# ---------------------------------------------------------------------- quantization
+
+def quantize_classifier(model, cutoff=0, retrain=False, qnorm=False, dsub=2, input=None, epoch=None, lr=None,
+                        threads=None):
+    """fastText's ``quantize``: optionally keep only the ``cutoff`` input rows of largest
+    norm (EOS always first) and retrain on them, then product-quantize the input matrix
+    (``wordvec.math.product_quantizer``). Returns a new Classifier; ``model`` is unchanged."""
+    if model.model != "supervised":
+        raise WordvecError("only supervised models can be quantized (as in fastText)")
+    if model.quantized is not None:
+        raise WordvecError("this model is already quantized")
+    if not 1 <= dsub <= model.W_in.shape[1]:
+        raise WordvecError(f"dsub must be between 1 and dim ({model.W_in.shape[1]}), not {dsub}")
+    dictionary, W_in = model.dictionary, model.W_in
+    if 0 < cutoff < W_in.shape[0]:
+        dictionary, W_in = prune_rows(dictionary, W_in, select_rows(dictionary, W_in, cutoff))
+    out = Classifier(dictionary, np.ascontiguousarray(W_in), model.W_out.copy(), model.config, list(model.history))
+    if retrain:
+        if input is None:
+            raise WordvecError("retraining after the cutoff needs the training data (input)")
+        changes = {k: v for k, v in (("epoch", epoch), ("lr", lr), ("threads", threads)) if v is not None}
+        out.config = replace(out.config, **changes).checked()
+        run_epochs(out, dictionary.encode(scan_text(input)))
+    if out.W_in.shape[0] < pq.KSUB:
+        raise WordvecError(f"quantization needs at least {pq.KSUB} input rows; the model has {out.W_in.shape[0]}")
+    out.quantized = quantize_matrix(out.W_in, dsub, qnorm)
+    out.W_in = out.quantized.dense()
+    return out
+
+
+def select_rows(dictionary, W_in, cutoff):
+    """fastText's selectEmbeddings: the EOS row, then the rows of largest norm."""
+    norms = np.linalg.norm(W_in.astype(np.float64), axis=1)
+    order = np.argsort(-norms, kind="stable")
+    eos = dictionary.word_index.get(to_bytes(EOS), -1)
+    if eos >= 0:
+        order = np.concatenate([[eos], order[order != eos]])
+    return order[:cutoff]
+
+
+def prune_rows(dictionary, W_in, kept):
+    """fastText's Dictionary::prune: kept words in id order, then the kept n-gram rows in
+    the order given, with a bucket -> row map for the n-grams."""
+    nwords = dictionary.nwords
+    words = np.sort(kept[kept < nwords])
+    ngram_rows = kept[kept >= nwords]
+    if dictionary.prune_index is None:
+        buckets = ngram_rows - nwords
+    else:
+        bucket_of_row = {r: b for b, r in dictionary.prune_index.items()}
+        buckets = np.array([bucket_of_row[r - nwords] for r in ngram_rows], dtype=np.int64)
+    pruned = LabelDictionary([dictionary.words[i] for i in words], dictionary.word_counts[words],
+                             list(dictionary.labels), dictionary.label_counts, dictionary.ntokens,
+                             dictionary.label_prefix, dictionary.word_ngrams, dictionary.bucket, dictionary.minn,
+                             dictionary.maxn, {int(b): j for j, b in enumerate(buckets)})
+    return pruned, W_in[np.concatenate([words, ngram_rows]).astype(np.int64)]
+
+
+def quantize_matrix(W, dsub, qnorm):
+    """A QuantizedMatrix of W (rows divided by their quantized norms with ``qnorm``)."""
+    X = W.astype(np.float32)
+    norm_codes = norm_pq = None
+    if qnorm:
+        norms = np.linalg.norm(X, axis=1).astype(np.float32)
+        X = X / np.where(norms > 0, norms, 1.0)[:, None]
+        norm_centroids = pq.train_product_quantizer(norms[:, None], 1, assign=quantize_kernels.nearest_centroids)
+        norm_codes = pq.encode(norms[:, None], norm_centroids, 1, quantize_kernels.nearest_centroids)[:, 0]
+        norm_pq = ProductQuantizer(1, 1, norm_centroids)
+    centroids = pq.train_product_quantizer(X, dsub, assign=quantize_kernels.nearest_centroids)
+    codes = pq.encode(X, centroids, dsub, quantize_kernels.nearest_centroids)
+    return QuantizedMatrix(W.shape[0], W.shape[1], codes.reshape(-1), ProductQuantizer(W.shape[1], dsub, centroids),
+                           norm_codes, norm_pq)
