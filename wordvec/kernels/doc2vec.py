@@ -11,8 +11,8 @@ learning rate of each document a pure function of its position in the whole run,
 
 :func:`infer_documents` trains new documents' rows against frozen word and output rows
 (gensim's ``infer_vector``), a whole file of documents in one call.  Each document's
-random numbers come from (seed, its index) alone, so the result does not depend on how
-many threads share the documents or which one runs which.
+random numbers come from (seed, its words) alone, so the result does not depend on
+where it stands, how many threads share the documents or which one runs which.
 
 Every example performs exactly one reference step (``wordvec.math.doc2vec``): the
 scores from the rows before the step, ``neu1e = -alpha dJ/dh`` accumulated from the
@@ -307,12 +307,18 @@ def train_documents_compiled(ids, offsets, doc_rows, doc_begin, doc_end, P, W_in
 
 
 @jit
-def document_seed(seed, d):
-    """The random state of document d: splitmix64 of (seed, d) -- independent of threads."""
-    z = seed + np.uint64(0x9E3779B97F4A7C15) * (np.uint64(d) + np.uint64(1))
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
+def document_seed(ids, start, stop, seed):
+    """The random state of the document ``ids[start:stop]``: splitmix64 steps over the
+    seed and its words.  A pure function of (seed, the document's words): the same text
+    gets the same vector wherever it stands in a file, alone or in a batch, on any
+    number of threads."""
+    z = seed ^ np.uint64(stop - start)
+    for i in range(start, stop + 1):
+        z += np.uint64(0x9E3779B97F4A7C15) + (np.uint64(ids[i]) if i < stop else np.uint64(0))
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        z = z ^ (z >> np.uint64(31))
+    return z
 
 
 def infer_documents(ids, offsets, doc_begin, doc_end, out, W_in, W_out, W_inner, points, codes, lengths, keep,
@@ -339,7 +345,7 @@ def infer_documents_compiled(ids, offsets, doc_begin, doc_end, out, W_in, W_out,
     context = np.zeros(2 * window, dtype=np.int32)
     last_loss = 0.0
     for d in range(doc_begin, doc_end):
-        state[0] = document_seed(seed, d)
+        state[0] = document_seed(ids, offsets[d], offsets[d + 1], seed)
         for i in range(D):
             out[d, i] = np.float32((uniform(state) - 0.5) / D)
         for epoch in range(epochs):

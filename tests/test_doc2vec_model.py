@@ -1,0 +1,127 @@
+"""Doc2Vec end to end: topic documents recovered, rows aligned with lines, inference
+reproducible, native save/load, tags, and bad arguments refused in one sentence."""
+
+import numpy as np
+import pytest
+
+from wordvec.errors import WordvecError
+from wordvec.models.doc2vec import Doc2Vec, is_doc2vec_model
+
+D = 32  # one vector size for every test: one compiled kernel
+
+
+def topic_documents(n_docs=300, topics=5, words_per_topic=40, length=60, seed=0):
+    """Documents whose words come from a Dirichlet mixture of a few topics, each topic
+    its own set of words: a document is recognisable by its mixture and its draws."""
+    rng = np.random.default_rng(seed)
+    documents = []
+    for _ in range(n_docs):
+        mixture = rng.dirichlet([0.3] * topics)
+        topic = rng.choice(topics, size=length, p=mixture)
+        word = rng.integers(0, words_per_topic, size=length)
+        documents.append([f"t{t}w{w}" for t, w in zip(topic, word)])
+    return documents
+
+
+def _model(documents, **kwargs):
+    settings = dict(vector_size=D, min_count=1, epochs=30, sample=0, workers=2, window=3)
+    settings.update(kwargs)
+    return Doc2Vec(documents=documents, **settings)
+
+
+def _self_recovery(model, documents):
+    """Share of documents whose inferred copy has the document itself as nearest row."""
+    inferred = model.infer_vectors(documents)
+    inferred /= np.linalg.norm(inferred, axis=1, keepdims=True)
+    nearest = np.argmax(inferred @ model.dv.unit_vectors.T, axis=1)
+    return float(np.mean(nearest == np.arange(len(documents))))
+
+
+@pytest.fixture(scope="module")
+def documents():
+    return topic_documents()
+
+
+@pytest.fixture(scope="module")
+def dbow(documents):
+    return _model(documents, dm=0)
+
+
+@pytest.mark.parametrize("dm", [0, 1])
+def test_an_inferred_copy_of_a_training_document_finds_itself(documents, dbow, dm):
+    model = dbow if dm == 0 else _model(documents, dm=1)
+    assert model.history[-1]["loss"] < model.history[0]["loss"]
+    assert _self_recovery(model, documents) >= 0.95
+
+
+def test_documents_of_one_topic_are_nearer_than_documents_of_another(dbow):
+    pure = [[f"t{t}w{w}" for w in np.random.default_rng(t).integers(0, 40, 60)] for t in (0, 0, 3)]
+    a, b, c = (dbow.infer_vector(doc) for doc in pure)
+    cos = lambda x, y: x @ y / np.linalg.norm(x) / np.linalg.norm(y)  # noqa: E731
+    assert cos(a, b) > cos(a, c) + 0.2
+
+
+def test_inference_is_reproducible_and_batched_equals_single(dbow, documents):
+    one = dbow.infer_vector(documents[7])
+    np.testing.assert_array_equal(one, dbow.infer_vector(documents[7]))
+    batch = dbow.infer_vectors(documents[:10], workers=3)
+    np.testing.assert_array_equal(batch[7], one)
+    assert not np.array_equal(dbow.infer_vector(documents[7], seed=2), one)
+    assert dbow.infer_vector(["never", "seen"]).shape == (D,)  # no known word: the random start
+
+
+def test_rows_follow_lines_and_int_keys_work(tmp_path):
+    path = tmp_path / "docs.txt"
+    lines = ["a b c a b", "", "c d e c d", "a b c a b"]
+    path.write_text("\n".join(lines) + "\n")
+    model = Doc2Vec(corpus_file=str(path), dm=0, vector_size=D, min_count=1, epochs=2, workers=1)
+    assert model.dv.vectors.shape == (4, D)
+    assert model.dv.index_to_key == ["0", "1", "2", "3"]
+    np.testing.assert_array_equal(model.dv[2], model.dv.vectors[2])
+    np.testing.assert_array_equal(model.dv["2"], model.dv[2])
+    assert [key for key, _ in model.dv.most_similar(0, topn=3)] != [] and "0" not in dict(model.dv.most_similar(0))
+    assert model.dv.similarity(0, 3) == pytest.approx(model.dv.similarity("0", "3"))
+
+
+def test_first_token_tags_share_a_row(tmp_path):
+    path = tmp_path / "tagged.txt"
+    path.write_text("pos good fine great\nneg bad awful poor\npos great good nice\n")
+    model = Doc2Vec(corpus_file=str(path), dm=1, vector_size=D, min_count=1, epochs=3, workers=1, tags="first-token")
+    assert model.dv.index_to_key == ["pos", "neg"]
+    assert "pos" not in model.wv and "good" in model.wv
+
+
+def test_save_and_load_round_trip(dbow, documents, tmp_path):
+    dbow.save(tmp_path / "m.d2v")
+    assert is_doc2vec_model(tmp_path / "m.d2v")
+    loaded = Doc2Vec.load(tmp_path / "m.d2v")
+    np.testing.assert_array_equal(loaded.dv.vectors, dbow.dv.vectors)
+    np.testing.assert_array_equal(loaded.wv.vectors, dbow.wv.vectors)
+    assert loaded.config == dbow.config and loaded.history == dbow.history
+    np.testing.assert_array_equal(loaded.infer_vector(documents[3]), dbow.infer_vector(documents[3]))
+    assert not any(p.suffix == ".pkl" for p in (tmp_path / "m.d2v").iterdir())
+
+
+def test_dbow_words_trains_the_word_vectors(documents):
+    plain = _model(documents[:60], dm=0, epochs=2)
+    with_words = _model(documents[:60], dm=0, epochs=2, dbow_words=1)
+    fresh = Doc2Vec(vector_size=D, min_count=1).build_vocab(documents[:60])
+    np.testing.assert_array_equal(plain.wv.vectors, fresh.wv.vectors)  # PV-DBOW leaves words alone
+    assert not np.array_equal(with_words.wv.vectors, fresh.wv.vectors)
+
+
+@pytest.mark.parametrize("kwargs, phrase", [
+    (dict(dm=2), "dm must be 0 or 1"),
+    (dict(negative=0, hs=0), "no output layer"),
+    (dict(alpha=-1.0), "alpha must be a positive number"),
+    (dict(tags="words"), "tags must be one of"),
+    (dict(vector_size=0), "vector_size"),
+])
+def test_bad_settings_are_refused_in_one_sentence(kwargs, phrase):
+    with pytest.raises(WordvecError, match=phrase):
+        Doc2Vec(**kwargs)
+
+
+def test_infer_vector_refuses_a_string(dbow):
+    with pytest.raises(WordvecError, match="list of tokens"):
+        dbow.infer_vector("a whole string")
