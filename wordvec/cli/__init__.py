@@ -27,6 +27,7 @@ COMMAND_MODULES = [
     "vectors",
     "cooccur",
     "task",
+    "classify",
     "lm",
     "report",
     "serve",

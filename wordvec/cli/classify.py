@@ -1,0 +1,190 @@
+"""`wordvec classify train|test|predict|quantize`: fastText's supervised mode.
+
+    fastText                                            wordvec
+    fasttext supervised -input T -output M [opts]       wordvec classify train T -o M.bin [opts]
+    fasttext test M.bin TEST [k] [th]                   wordvec classify test M.bin TEST [-k K] [--threshold TH]
+    fasttext test-label M.bin TEST [k] [th]             wordvec classify test M.bin TEST --per-label
+    fasttext predict[-prob] M.bin FILE|- [k] [th]       wordvec classify predict M.bin FILE|- [-k K] [--probabilities]
+    fasttext quantize -input T -output M [opts]         wordvec classify quantize M.bin -o M.ftz [--cutoff N]
+                                                          [--retrain --input T] [--qnorm] [--dsub 2]
+
+MODEL is a fastText ``.bin``/``.ftz`` file (written by fastText or by wordvec) or a
+native directory / ``.wv``; ``-o`` picks the format by the name the same way.
+"""
+
+import argparse
+import json
+import sys
+
+from wordvec.cli.common import nonnegative_float, nonnegative_int, positive_float, positive_int
+from wordvec.data.labels import TokenScan, text_blocks
+from wordvec.errors import WordvecError
+from wordvec.models.classifier import Classifier, ClassifierConfig, Meter, train_classifier
+
+DEFAULTS = ClassifierConfig()
+
+
+def register(subparsers):
+    parser = subparsers.add_parser("classify", help="text classification as fastText's supervised mode "
+                                   "(train, test, predict, quantize; reads and writes fastText .bin/.ftz)",
+                                   description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    commands = parser.add_subparsers(dest="classify_command", metavar="COMMAND", required=True)
+    _register_train(commands)
+    _register_test(commands)
+    _register_predict(commands)
+    _register_quantize(commands)
+
+
+def _register_train(commands):
+    sub = commands.add_parser("train", help="train a classifier on fastText-format lines (__label__x words ...)")
+    sub.add_argument("train", metavar="TRAIN", help="training file or directory (plain, .gz, .bz2, .xz)")
+    sub.add_argument("-o", "--output", required=True, metavar="MODEL",
+                     help="MODEL.bin: fastText's format; a directory or NAME.wv: wordvec's native format")
+    sub.add_argument("--valid", metavar="FILE", help="report P@1 on this file after every epoch")
+    sub.add_argument("--lr", type=positive_float, default=DEFAULTS.lr, help="learning rate (default 0.1)")
+    sub.add_argument("--epoch", type=positive_int, default=DEFAULTS.epoch, help="epochs (default 5)")
+    sub.add_argument("--dim", type=positive_int, default=DEFAULTS.dim, help="vector size (default 100)")
+    sub.add_argument("--word-ngrams", type=positive_int, default=1, help="word n-grams up to N (default 1)")
+    sub.add_argument("--min-count", type=nonnegative_int, default=1, help="minimal word count (default 1)")
+    sub.add_argument("--min-count-label", type=nonnegative_int, default=0, help="minimal label count (default 0)")
+    sub.add_argument("--minn", type=nonnegative_int, default=0, help="shortest character n-gram (default 0: none)")
+    sub.add_argument("--maxn", type=nonnegative_int, default=0, help="longest character n-gram (default 0: none)")
+    sub.add_argument("--bucket", type=nonnegative_int, default=DEFAULTS.bucket, help="n-gram buckets (default 2000000)")
+    sub.add_argument("--loss", choices=("softmax", "hs", "ova"), default="softmax", help="output layer (default softmax)")
+    sub.add_argument("--threads", type=positive_int, default=DEFAULTS.threads, help="training threads (default 2)")
+    sub.add_argument("--label", default="__label__", help="label prefix (default __label__)")
+    sub.add_argument("--pretrained-vectors", metavar="VEC", help="initialise word rows from these vectors (.vec, ...)")
+    sub.add_argument("--seed", type=nonnegative_int, default=0, help="random seed (default 0)")
+    sub.add_argument("--no-progress", action="store_true", help="no progress line")
+    sub.set_defaults(run=run_train)
+
+
+def _register_test(commands):
+    sub = commands.add_parser("test", help="N, P@k and R@k on a labelled file, as fastText's test")
+    sub.add_argument("model", metavar="MODEL")
+    sub.add_argument("test", metavar="TEST")
+    sub.add_argument("-k", type=positive_int, default=1, help="labels predicted per line (default 1)")
+    sub.add_argument("--threshold", type=nonnegative_float, default=0.0, help="minimal probability (default 0)")
+    sub.add_argument("--per-label", action="store_true", help="also precision, recall and F1 of every label")
+    sub.add_argument("--json", action="store_true", help="print one JSON object instead")
+    sub.set_defaults(run=run_test)
+
+
+def _register_predict(commands):
+    sub = commands.add_parser("predict", help="the most likely labels of every line, as fastText's predict")
+    sub.add_argument("model", metavar="MODEL")
+    sub.add_argument("input", metavar="FILE", help="one document per line; - reads standard input")
+    sub.add_argument("-k", type=int, default=1, help="labels per line (default 1; -1: all)")
+    sub.add_argument("--threshold", type=nonnegative_float, default=0.0, help="minimal probability (default 0)")
+    sub.add_argument("--probabilities", action="store_true", help="print each label's probability after it "
+                     "(fastText's predict-prob)")
+    sub.set_defaults(run=run_predict)
+
+
+def _register_quantize(commands):
+    sub = commands.add_parser("quantize", help="shrink a model by product quantization (fastText's .ftz)")
+    sub.add_argument("model", metavar="MODEL")
+    sub.add_argument("-o", "--output", required=True, metavar="SMALL", help="SMALL.ftz (or a native directory)")
+    sub.add_argument("--cutoff", type=nonnegative_int, default=0, help="keep only the N input rows of largest norm")
+    sub.add_argument("--retrain", action="store_true", help="retrain after the cutoff (needs --input)")
+    sub.add_argument("--input", metavar="TRAIN", help="training data for --retrain")
+    sub.add_argument("--epoch", type=positive_int, help="epochs of the retraining (default: the model's)")
+    sub.add_argument("--lr", type=positive_float, help="learning rate of the retraining (default: the model's)")
+    sub.add_argument("--threads", type=positive_int, help="threads of the retraining")
+    sub.add_argument("--qnorm", action="store_true", help="quantize the row norms separately")
+    sub.add_argument("--dsub", type=positive_int, default=2, help="values per sub-vector (default 2)")
+    sub.set_defaults(run=run_quantize)
+
+
+def run_train(args):
+    config = ClassifierConfig(lr=args.lr, dim=args.dim, epoch=args.epoch, word_ngrams=args.word_ngrams,
+                              min_count=args.min_count, min_count_label=args.min_count_label, minn=args.minn,
+                              maxn=args.maxn, bucket=args.bucket, loss=args.loss, threads=args.threads,
+                              label=args.label, pretrained_vectors=args.pretrained_vectors, seed=args.seed,
+                              verbose=0 if args.no_progress or args.quiet else 1).checked()
+    model = train_classifier(args.train, config, args.valid)
+    for record in model.history:
+        extra = f" valid P@1 {record['valid_p@1']:.4f}" if "valid_p@1" in record else ""
+        print(f"epoch {record['epoch']}: loss {record['loss']:.6f}{extra}", file=sys.stderr)
+    model.save(args.output)
+    return 0
+
+
+def run_test(args):
+    model = Classifier.load(args.model)
+    _check_supervised(model, args.model)
+    meter = model.test_meter(args.test, args.k, args.threshold)
+    if args.json:
+        print(json.dumps({"N": meter.n, f"P@{args.k}": meter.precision, f"R@{args.k}": meter.recall}))
+        return 0
+    if args.per_label:
+        _print_per_label(model, meter)
+    print(f"N\t{meter.n}\nP@{args.k}\t{_g3(meter.precision)}\nR@{args.k}\t{_g3(meter.recall)}")
+    return 0
+
+
+def _g3(value):
+    """C++'s ``setprecision(3)`` of a double, as fastText prints it."""
+    return "-nan" if value != value else f"{value:.3g}"
+
+
+def _print_per_label(model, meter: Meter):
+    precision, recall, f1 = meter.label_scores()
+    for i, label in enumerate(model.labels):
+        print(f"F1-Score : {_score(f1[i])}  Precision : {_score(precision[i])}  "
+              f"Recall : {_score(recall[i])}   {label}")
+
+
+def _score(value):
+    return "--------" if value != value else f"{value:.6f}"
+
+
+def run_predict(args):
+    model = Classifier.load(args.model)
+    _check_supervised(model, args.model)
+    source = sys.stdin.buffer if args.input == "-" else None
+    blocks = _stdin_blocks(source) if source is not None else text_blocks(args.input)
+    out = sys.stdout
+    names = model.labels
+    for block in blocks:
+        scan = TokenScan()
+        scan.add(block if block.endswith(b"\n") else block + b"\n")
+        encoded = model.dictionary.encode(scan)
+        lines = []
+        for ids, probabilities in model.top_k(encoded, args.k, args.threshold):
+            if args.probabilities:
+                lines.append(" ".join(f"{names[i]} {_g6(p)}" for i, p in zip(ids, probabilities)))
+            else:
+                lines.append(" ".join(names[i] for i in ids))
+        out.write("\n".join(lines) + "\n")
+    return 0
+
+
+def _g6(value):
+    """C++'s default ostream formatting of a double (6 significant digits)."""
+    return f"{value:.6g}"
+
+
+def _stdin_blocks(handle):
+    while True:
+        block = handle.read(1 << 22)
+        if not block:
+            return
+        rest = handle.readline()
+        yield block + rest if block.endswith(b"\n") or not rest else block + rest
+
+
+def _check_supervised(model, path):
+    if model.model != "supervised":
+        raise WordvecError(f"{path} is an unsupervised ({model.model}) fastText model: it has word vectors "
+                           "but no labels to predict")
+
+
+def run_quantize(args):
+    model = Classifier.load(args.model)
+    _check_supervised(model, args.model)
+    small = model.quantize(cutoff=args.cutoff, retrain=args.retrain, qnorm=args.qnorm, dsub=args.dsub,
+                           input=args.input, epoch=args.epoch, lr=args.lr, threads=args.threads)
+    small.save(args.output)
+    return 0
+
