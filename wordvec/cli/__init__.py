@@ -31,7 +31,13 @@ COMMAND_MODULES = [
     "lm",
     "report",
     "serve",
+    "word2vec_c",
+    "fasttext_cli",
 ]
+
+# Commands that take another tool's own command line (single-dash flags such as -hs, -dim),
+# which argparse would misread: their modules parse everything after the command name.
+FOREIGN_COMMAND_LINES = ("word2vec", "fasttext")
 
 DESCRIPTION = """\
 Learn word embeddings and the small models built on them, with every gradient
@@ -76,7 +82,12 @@ def _short_os_error(error):
 
 def main(argv=None):
     parser = build_parser()
-    args = parser.parse_args(argv)  # a usage error: one line, SystemExit(2)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv and argv[0] in FOREIGN_COMMAND_LINES:
+        args = parser.parse_args(argv[:1])
+        args.arguments = argv[1:]
+    else:
+        args = parser.parse_args(argv)  # a usage error: one line, SystemExit(2)
     if args.command is None:
         parser.print_help()
         return 2
