@@ -170,12 +170,14 @@ def test_history_and_callbacks():
 
 
 # Accuracy floors below what each setting reaches (two Hogwild threads vary run to run;
-# measured over 3 runs each: CBOW 0.981, skip-gram 0.52-0.56, batched 0.52-0.54,
-# deterministic 0.64, skip-gram HS 0.74-0.82), far above chance (~0.003 among ~400
-# words): a floor of 0.5 failed once in CI with a batched run at exactly 53/106.
+# measured over 3 runs each: CBOW 0.981, deterministic 0.64, skip-gram HS 0.74-0.82;
+# skip-gram and batched over 8 runs each at the default seed on a loaded 2-core machine:
+# 0.491-0.566 and 0.509-0.566), far above chance (~0.003 among ~400 words): a floor of
+# 0.5 failed once in CI with a batched run at exactly 53/106, so 0.45 (48/106) sits five
+# questions under the lowest run measured.
 # Skip-gram HS with two workers trains against window-local copies of the paths.
-@pytest.mark.parametrize("options, floor", [(dict(sg=1), 0.4), (dict(sg=0, alpha=0.05), 0.9),
-                                            (dict(sg=1, batched=True), 0.4),
+@pytest.mark.parametrize("options, floor", [(dict(sg=1), 0.45), (dict(sg=0, alpha=0.05), 0.9),
+                                            (dict(sg=1, batched=True), 0.45),
                                             (dict(sg=1, deterministic=True), 0.5),
                                             (dict(sg=1, hs=1, negative=0), 0.6)])
 def test_learns_the_synthetic_analogies(synthetic_file, options, floor):
