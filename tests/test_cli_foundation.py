@@ -6,7 +6,9 @@ import numpy as np
 import pytest
 
 from wordvec.data import synthetic
-from wordvec.cli import main
+from wordvec.cli import build_parser, main
+from wordvec.models import config
+from wordvec.models.word2vec import Word2Vec
 from wordvec.vectors.files import load_vectors
 
 
@@ -126,3 +128,13 @@ def test_demo_solves_analogies_on_the_builtin_corpus(tmp_path, capsys, monkeypat
     solved = float(out.split("analogies solved: ")[1].split("%")[0])
     assert solved > 60.0, out  # the relations are learnable: gensim and wordvec both reach ~100% at 2M tokens
     assert "man : king :: woman : queen" in out
+
+
+def test_the_two_worker_defaults_come_from_one_place(monkeypatch):
+    monkeypatch.setattr(config.os, "sched_getaffinity", lambda pid: set(range(7)), raising=False)
+    assert config.available_cores() == 7 and config.library_workers() == 2
+    assert Word2Vec().workers == 2  # the library takes at most two threads unasked
+    parser = build_parser()  # the command line takes every core this process may use
+    assert parser.parse_args(["train", "c.txt", "-o", "v.bin"]).workers == 7
+    monkeypatch.setattr(config.os, "sched_getaffinity", lambda pid: {0}, raising=False)
+    assert config.available_cores() == 1 and config.library_workers() == 1 and Word2Vec().workers == 1

@@ -1,7 +1,6 @@
 """``wordvec train``: learn vectors from a corpus and write them, then show what they learned."""
 
 import argparse
-import os
 
 from wordvec.cli import ray_run, train_checkpoint, train_count, train_estimate
 from wordvec.cli.common import add_corpus_arguments, finite_float, nonnegative_float, positive_float, ranged
@@ -9,6 +8,7 @@ from wordvec.cli.train_options import COUNT_MODELS, WORD2VEC_MODELS, word2vec_op
 from wordvec.cli.train_output import report, save_trained
 from wordvec.errors import WordvecError
 from wordvec.io.outputs import check_vectors_output
+from wordvec.models.config import available_cores
 from wordvec.models.word2vec import Word2Vec
 
 EPILOG = """\
@@ -51,8 +51,8 @@ def register(subparsers):
                         help="context window radius (default 5; glove 10)")
     shared.add_argument("--epochs", type=ranged("epochs"), default=None, metavar="N",
                         help="passes over the data (default 5; glove 15)")
-    shared.add_argument("--workers", type=ranged("workers"), default=default_workers(), metavar="N",
-                        help=f"training threads (default {default_workers()}, the cores available)")
+    shared.add_argument("--workers", type=ranged("workers"), default=available_cores(), metavar="N",
+                        help=f"training threads (default {available_cores()}, the cores available)")
     shared.add_argument("--seed", type=ranged("seed"), default=1, metavar="N", help="random seed (default 1)")
     shared.add_argument("--no-progress", action="store_true", help="no progress bar")
     shared.add_argument("--no-eval", action="store_true", help="skip the evaluation summary at the end")
@@ -98,11 +98,7 @@ def register(subparsers):
     parser.set_defaults(run=run)
 
 
-def default_workers():
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:
-        return max(1, os.cpu_count() or 1)
+default_workers = available_cores  # the name wordvec.cli.demo imports; one definition, in models.config
 
 
 def run(args):

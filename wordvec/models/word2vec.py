@@ -50,6 +50,7 @@ from wordvec.kernels import subword as subword_kernels
 from wordvec.kernels import word2vec as kernels
 from wordvec.memory import release_compiler_pages
 from wordvec.models import word2vec_io, word2vec_sync
+from wordvec.models.config import library_workers
 from wordvec.vectors.keyed import KeyedVectors
 from wordvec.vectors.subword import SubwordKeyedVectors
 
@@ -61,10 +62,6 @@ HYPERPARAMETERS = ("vector_size", "window", "min_count", "sg", "hs", "negative",
                    "max_vocab_size", "loss", "lowercase", "max_document_length", "shared_negatives",
                    "shuffle", "batched", "deterministic")
 HYPERPARAMETERS += ("subwords", "min_n", "max_n", "bucket")  # subword (fastText) model
-
-
-def default_workers():
-    return max(1, min(2, os.cpu_count() or 1))
 
 
 class Word2Vec:
@@ -126,7 +123,7 @@ class Word2Vec:
         self.sg, self.hs, self.negative, self.ns_exponent = int(sg), int(hs), negative, ns_exponent
         self.cbow_mean, self.sample = int(cbow_mean), sample
         self.alpha, self.min_alpha, self.epochs = alpha, min_alpha, epochs
-        self.workers = default_workers() if workers is None else workers
+        self.workers = library_workers() if workers is None else workers
         self.seed, self.max_vocab_size, self.loss = seed, max_vocab_size, loss
         self.lowercase, self.max_document_length = lowercase, max_document_length
         self.progress, self.callbacks, self.cache_dir = progress, tuple(callbacks), cache_dir
