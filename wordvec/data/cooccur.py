@@ -39,6 +39,8 @@ import zipfile
 
 import numpy as np
 import scipy.sparse
+from numba.typed import List
+from tqdm import tqdm
 
 from wordvec.io.arrays import check_csr, one_line
 from wordvec.io.atomic import atomic_write
@@ -123,8 +125,6 @@ def count_cooccurrences(ids, offsets, V, window=10, symmetric=True, weighting="h
     exact integer weights in units of 1/``weight_scale`` (partial counts that sum exactly,
     for ``wordvec.distributed.counting``; ``dtype`` is then ignored).
     """
-    from tqdm import tqdm
-
     check_options(window, weighting)
     budget = parse_memory(memory)
     ids = np.asarray(ids)
@@ -229,8 +229,6 @@ class _SpilledChunk:
 def _merge(chunks, dense, row_start, scale, dtype):
     """k-way merge of the CSR chunks and the dense table into one CSR matrix, in blocks of
     rows (twice: sizes, then values), releasing spilled pages after each block."""
-    from numba.typed import List
-
     V = len(row_start) - 1
     spilled = [c for c in chunks if isinstance(c, _SpilledChunk)]
     arrays = [c.arrays if isinstance(c, _SpilledChunk) else c for c in chunks]

@@ -4,12 +4,16 @@ Adam, per-epoch validation, checkpoints and resume.
 """
 
 import contextlib
+import ctypes
+import glob
 import logging
 import math
+import os
 import sys
 import time
 
 import numpy as np
+from tqdm import tqdm
 
 from wordvec.errors import TrainingError, WordvecError
 from wordvec.io.history import append_epoch
@@ -45,10 +49,6 @@ def batchify(stream, batch_size, pad=False):
 # ---------------------------------------------------------------- BLAS threads
 def _openblas_thread_api():
     """(set, get) of the OpenBLAS bundled with NumPy's wheels, or None if not found."""
-    import ctypes
-    import glob
-    import os
-
     libs = os.path.join(os.path.dirname(np.__file__), os.pardir, "numpy.libs", "libscipy_openblas*.so*")
     for path in glob.glob(libs):
         try:
@@ -319,6 +319,4 @@ def _run_epoch(model, opt, inputs, targets, epoch, epochs, position, state, sums
 def _make_bar(total, description, progress):
     if not _progress_enabled(progress):
         return None
-    from tqdm import tqdm
-
     return tqdm(total=total, desc=description, unit="batch", leave=False)

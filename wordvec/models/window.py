@@ -21,6 +21,7 @@ import sys
 import time
 
 import numpy as np
+from tqdm import tqdm
 
 from wordvec import limits
 
@@ -234,8 +235,6 @@ class WindowClassifier:
         if train.labels is None or len(train) == 0:
             raise WordvecError("training needs labelled windows, and there are none")
         score = score or (lambda model, data: float(np.mean(model.predict(data) == data.labels)))
-        from tqdm import tqdm
-
         accum = {name: np.zeros_like(p) for name, p in self._all_arrays().items()}
         best, best_state, waited = -np.inf, None, 0
         for epoch in range(1, self.epochs + 1):
