@@ -23,7 +23,8 @@ from dataclasses import dataclass, field, fields, replace
 import numpy as np
 
 from wordvec.data.huffman import build_huffman
-from wordvec.data.labels import EOS, LabelDictionary, build_dictionary, scan_text, to_bytes, token_info
+from wordvec.data.labels import EOS, LabelDictionary, build_dictionary, scan_text, to_bytes
+from wordvec.data.subword import ngram_buckets
 from wordvec.errors import WordvecError
 from wordvec.io.fasttext_bin import ProductQuantizer, QuantizedMatrix
 from wordvec.kernels import classifier as kernels
@@ -136,14 +137,20 @@ class Classifier:
 
     def get_word_vector(self, word):
         """Mean of the word's rows (its own and its character n-grams'); an unknown word
-        gets its character n-grams only, and zeros without them (as fastText)."""
-        if "\n" in word or " " in word:
-            raise WordvecError("get_word_vector takes one word (no spaces or newlines)")
-        info = self._token_rows([to_bytes(word)])
-        rows = info[1][info[0][0]:info[0][1]]
-        if word == EOS and self.dictionary.maxn > 0:
-            rows = rows[:1]
-        return self._mean(rows)
+        gets its character n-grams only, and zeros without them (fastText's getSubwords,
+        including its quirk for a known label: the row at the label's dictionary index)."""
+        if any(c in word for c in " \n\t"):
+            raise WordvecError("get_word_vector takes one word (no whitespace)")
+        d = self.dictionary
+        token = to_bytes(word)
+        index = d.word_index.get(token)
+        if index is None and token in d.label_index:
+            index = d.nwords + d.label_index[token]
+        rows = [] if index is None else [index]
+        if d.maxn > 0 and word != EOS:
+            buckets = d.bucket_rows[ngram_buckets(word, d.minn, d.maxn, d.bucket)]
+            rows.extend(buckets[buckets >= 0].tolist())
+        return self._mean(np.array([r for r in rows if r < self.W_in.shape[0]], dtype=np.int64))
 
     def get_sentence_vector(self, text):
         """Mean of the line's bag (words, n-grams, EOS), fastText's supervised sentence vector."""
@@ -151,10 +158,6 @@ class Classifier:
             raise WordvecError("get_sentence_vector processes one line at a time (remove '\\n')")
         encoded = self.dictionary.encode_lines([text])
         return self._mean(encoded.rows[encoded.row_offsets[0]:encoded.row_offsets[1]])
-
-    def _token_rows(self, tokens):
-        info = token_info(self.dictionary, tokens)
-        return info.row_offsets, info.rows
 
     def _mean(self, rows):
         if len(rows) == 0:
