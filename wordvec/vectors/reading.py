@@ -70,7 +70,7 @@ def _check_promise(path, size, n_words, dims, min_row_bytes):
     """Refuse at once a header promising more rows than a plain file of ``size`` bytes holds."""
     if size is not None and n_words * min_row_bytes > size:
         raise FormatError(path, 1, f"header promises {n_words} vectors of size {dims} "
-                                   f"({n_words * min_row_bytes}+ bytes) but the file has only {size} bytes")
+                                   f"({n_words * min_row_bytes}+ bytes), more than a {size}-byte file can hold")
 
 
 def _keep_first(path, words, vectors):
@@ -232,8 +232,8 @@ def _read_text(path, handle, header, limit, dtype):
                 raise FormatError(path, sink.first_line + sink.rows,
                                   f"line longer than {_max_line_bytes(dims)} bytes: not a vector file")
     line_no = first_line + sink.rows
-    if header and sink.rows < wanted:
-        raise FormatError(path, line_no, f"file ends after {sink.rows} of the {n_words} vectors the header announces")
+    if header and sink.rows < wanted:  # named by its last line, as the reference reader does
+        raise FormatError(path, line_no - 1, f"file ends after {sink.rows} of the {n_words} vectors the header announces")
     if header and limit is None and not _rest_is_blank(handle, pending):
         raise FormatError(path, line_no, f"more vectors than the {n_words} the header announces")
     matrix = sink.matrix[: sink.rows]  # a headerless file's trailing blank lines were counted

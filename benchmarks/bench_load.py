@@ -1,0 +1,331 @@
+"""Pretrained vectors at full size: load, map, search and compact, wordvec against gensim 4.4.0.
+
+Writes synthetic files of GoogleNews shape under benchmarks/out/load/ (never committed):
+``--words`` x 300 (3,000,000 for the full run, 400,000 for a quick one) with Zipf-like word
+lengths, as ``.bin`` (the C tool's binary), ``.bin.gz``, ``.txt`` (word2vec text, six
+decimals) and ``.vec`` (fastText text: four decimals, a space before each newline), all
+holding the same vectors.  Then, one whole child process per measurement (wall, CPU and
+peak RSS from wait4), each file read once right before so it is in the page cache:
+
+  load      wordvec ``load_vectors`` vs gensim ``KeyedVectors.load_word2vec_format``
+            (full, and ``limit=500000``);
+  mmap      open the native cache (.wv) with mmap_mode="r" and answer one query;
+  search    most_similar of 1,000 words: wordvec's batched exact search vs gensim's
+            per-word loop (over --gensim-queries words, the rest extrapolated: said so);
+  ann       approximate index (wordvec.vectors.ann): build time, recall@10 and queries/s
+            against exact search;
+  int8      analogy accuracy and Spearman rho, float32 vs int8, on trained vectors.
+
+    flock /tmp/wordvec-bench.lock .venv/bin/python benchmarks/bench_load.py --words 400000 --stages load
+    flock /tmp/wordvec-bench.lock .venv/bin/python benchmarks/bench_load.py --words 3000000
+
+The record (JSON) goes to benchmarks/results/load-<words>.json (stages merged in).
+The vectors are not isotropic noise: each row is a cluster centre (2,000 centres, picked
+Zipf-like) plus a 64-d low-rank part plus small noise, so nearest neighbours mean something,
+as in trained embeddings (an approximate index on pure 300-d noise measures nothing useful).
+"""
+
+import argparse
+import gzip
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numba
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+OUT = ROOT / "benchmarks" / "out" / "load"
+RESULTS = ROOT / "benchmarks" / "results"
+PYTHON = str(ROOT / ".venv" / "bin" / "python")
+DIMS = 300
+ROWS_PER_BLOCK = 20000
+
+
+# ----------------------------------------------------------------------------- synthetic files
+
+def synthetic_words(n, seed=1):
+    """Unique words, lengths Zipf-like (many short, a long tail of phrases), some non-ASCII."""
+    rng = np.random.default_rng(seed)
+    lengths = np.minimum(rng.zipf(1.6, n) + 2, 40)
+    letters = rng.integers(97, 123, size=int(lengths.sum()), dtype=np.uint8).tobytes().decode("ascii")
+    words, pos = [], 0
+    for i, length in enumerate(lengths.tolist()):
+        stem = letters[pos:pos + length]
+        pos += length
+        if i % 97 == 0:
+            stem = stem[:-1] + "é"
+        words.append(f"{stem}_{i:x}" if i >= 1000 else stem + str(i))
+    return words
+
+
+def synthetic_block(start, stop, centres, basis, seed=2):
+    """Rows start:stop as integers q (value q * 1e-6): centre + low-rank part + noise."""
+    rng = np.random.default_rng([seed, start])
+    n = stop - start
+    which = np.minimum(rng.zipf(1.3, n) - 1, len(centres) - 1)
+    rows = centres[which] + rng.standard_normal((n, basis.shape[0])).astype(np.float32) @ basis
+    rows += 0.02 * rng.standard_normal((n, DIMS)).astype(np.float32)
+    return np.rint(rows * 1e6).astype(np.int32)
+
+
+@numba.njit(cache=True)
+def _format_rows(words_bytes, word_ends, q, decimals, trailing_space, out):
+    """word + " " + fixed-point values, one line per row, into ``out``; returns bytes used."""
+    used, start = 0, 0
+    divisor = 10 ** (6 - decimals)
+    for r in range(q.shape[0]):
+        for k in range(start, word_ends[r]):
+            out[used] = words_bytes[k]
+            used += 1
+        start = word_ends[r]
+        for j in range(q.shape[1]):
+            value = q[r, j]
+            out[used] = 32
+            used += 1
+            if value < 0:
+                out[used] = 45
+                used += 1
+                value = -value
+            value = (value + divisor // 2) // divisor
+            scale = 10 ** decimals
+            whole, frac = value // scale, value % scale
+            digits = np.empty(12, np.uint8)
+            nd = 0
+            while True:
+                digits[nd] = 48 + whole % 10
+                nd += 1
+                whole //= 10
+                if whole == 0:
+                    break
+            for d in range(nd - 1, -1, -1):
+                out[used] = digits[d]
+                used += 1
+            out[used] = 46
+            used += 1
+            for d in range(decimals - 1, -1, -1):
+                out[used] = 48 + (frac // 10 ** d) % 10
+                used += 1
+        if trailing_space:
+            out[used] = 32
+            used += 1
+        out[used] = 10
+        used += 1
+    return used
+
+
+def _text_block(words, q, decimals, trailing_space):
+    encoded = [w.encode("utf-8") for w in words]
+    ends = np.cumsum([len(w) for w in encoded])
+    out = np.empty(int(ends[-1]) + q.size * 16 + 2 * len(words), dtype=np.uint8)
+    used = _format_rows(np.frombuffer(b"".join(encoded), np.uint8), ends, q, decimals, trailing_space, out)
+    return out[:used].tobytes()
+
+
+def _binary_block(words, q):
+    rows = (q.astype(np.float64) * 1e-6).astype("<f4")
+    return b"".join(w.encode("utf-8") + b" " + row.tobytes() + b"\n" for w, row in zip(words, rows))
+
+
+def write_files(n, out):
+    """The four files (skipped when they exist with the right header)."""
+    paths = {ext: out / f"synthetic-{n}.{ext}" for ext in ("bin", "bin.gz", "txt", "vec")}
+    if all(p.exists() for p in paths.values()):
+        return paths
+    out.mkdir(parents=True, exist_ok=True)
+    words = synthetic_words(n)
+    rng = np.random.default_rng(3)
+    centres = rng.standard_normal((2000, DIMS)).astype(np.float32) * 0.1
+    basis = rng.standard_normal((64, DIMS)).astype(np.float32) * 0.02
+    header = f"{n} {DIMS}\n".encode()
+    tmp = {ext: open(str(p) + ".tmp", "wb") for ext, p in paths.items() if ext != "bin.gz"}
+    gz = gzip.open(str(paths["bin.gz"]) + ".tmp", "wb", compresslevel=1)
+    for handle in list(tmp.values()) + [gz]:
+        handle.write(header)
+    for start in range(0, n, ROWS_PER_BLOCK):
+        stop = min(n, start + ROWS_PER_BLOCK)
+        q, block_words = synthetic_block(start, stop, centres, basis), words[start:stop]
+        binary = _binary_block(block_words, q)
+        tmp["bin"].write(binary)
+        gz.write(binary)
+        tmp["txt"].write(_text_block(block_words, q, 6, False))
+        tmp["vec"].write(_text_block(block_words, q, 4, True))
+    for handle in list(tmp.values()) + [gz]:
+        handle.close()
+    for ext, p in paths.items():
+        os.replace(str(p) + ".tmp", p)
+    return paths
+
+
+# ----------------------------------------------------------------------------- measuring
+
+def warm(path):
+    """Read a file once so that the timed load finds it in the page cache."""
+    with open(path, "rb") as handle:
+        while handle.read(1 << 24):
+            pass
+
+
+def measured(code, *args):
+    """One child process, measured from outside with wait4 (wall, user+sys CPU, peak RSS)."""
+    start = time.perf_counter()
+    process = subprocess.Popen([PYTHON, "-c", code, *map(str, args)], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, cwd=ROOT)
+    stdout, stderr = _drain(process)
+    _, status, usage = os.wait4(process.pid, 0)
+    wall = time.perf_counter() - start
+    if status != 0:
+        raise RuntimeError(f"child failed ({status}): {stderr.decode(errors='replace')[-2000:]}")
+    result = json.loads(stdout.decode().strip().splitlines()[-1])
+    result.update(wall_seconds=round(wall, 3), cpu_seconds=round(usage.ru_utime + usage.ru_stime, 3),
+                  peak_rss_mb=round(usage.ru_maxrss / 1024, 1))
+    return result
+
+
+def _drain(process):
+    """Read the child's output without reaping it (wait4 must get its rusage)."""
+    stdout, stderr = process.stdout.read(), process.stderr.read()
+    process.stdout.close()
+    process.stderr.close()
+    return stdout, stderr
+
+
+BASELINE = {
+    "wordvec": "import json, numpy, numba, wordvec.vectors.files; print(json.dumps({}))",
+    "gensim": "import json, numpy, gensim.models; print(json.dumps({}))",
+}
+
+LOAD = {
+    "wordvec": """
+import json, sys, time
+from wordvec.vectors.files import load_vectors
+limit = None if sys.argv[2] == 'None' else int(sys.argv[2])
+t = time.perf_counter()
+kv = load_vectors(sys.argv[1], limit=limit)
+t = time.perf_counter() - t
+print(json.dumps({'inside_seconds': t, 'words': len(kv), 'checksum': float(kv.vectors[:1000].astype('float64').sum()),
+                  'matrix_mb': kv.vectors.nbytes / 2**20}))
+""",
+    "gensim": """
+import json, sys, time
+from gensim.models import KeyedVectors
+limit = None if sys.argv[2] == 'None' else int(sys.argv[2])
+t = time.perf_counter()
+kv = KeyedVectors.load_word2vec_format(sys.argv[1], binary=sys.argv[1].endswith(('.bin', '.bin.gz')), limit=limit)
+t = time.perf_counter() - t
+print(json.dumps({'inside_seconds': t, 'words': len(kv), 'checksum': float(kv.vectors[:1000].astype('float64').sum()),
+                  'matrix_mb': kv.vectors.nbytes / 2**20}))
+""",
+}
+
+MMAP = """
+import json, sys, time
+t0 = time.perf_counter()
+from wordvec.vectors.files import load_vectors
+t1 = time.perf_counter()
+kv = load_vectors(sys.argv[1], mmap_mode='r')
+t2 = time.perf_counter()
+answer = kv.most_similar(kv.index_to_key[12345], topn=10)
+t3 = time.perf_counter()
+print(json.dumps({'import_seconds': t1 - t0, 'open_seconds': t2 - t1, 'first_query_seconds': t3 - t2,
+                  'open_and_query_seconds': t3 - t1, 'answer': answer[:3]}))
+"""
+
+
+def system_info():
+    import gensim
+
+    commit = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, cwd=ROOT).stdout.strip()
+    dirty = bool(subprocess.run(["git", "status", "--porcelain", "--", "wordvec", "benchmarks/bench_load.py"],
+                                capture_output=True, text=True, cwd=ROOT).stdout.strip())
+    return {"commit": commit, "wordvec_tree_dirty": dirty, "python": platform.python_version(),
+            "numpy": np.__version__, "numba": numba.__version__, "gensim": gensim.__version__,
+            "machine": platform.machine(), "cpus": os.cpu_count(),
+            "memory_gb": round(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30, 1)}
+
+
+def stage_load(paths, limits, gensim_full_text, runs):
+    """Each format, each system, full and limited, as whole processes."""
+    rows = [{"system": system, "baseline": True, **measured(BASELINE[system])} for system in ("wordvec", "gensim")]
+    for ext, path in paths.items():
+        for limit in limits:
+            for system in ("wordvec", "gensim"):
+                if system == "gensim" and limit is None and ext in ("txt", "vec") and not gensim_full_text:
+                    continue  # 3M text in gensim: ~12 min per file (float() per number): the limited run stands in
+                for run in range(runs):
+                    warm(path)
+                    row = {"system": system, "format": ext, "limit": limit, "run": run, **measured(LOAD[system], path, limit)}
+                    print(json.dumps(row), flush=True)
+                    rows.append(row)
+    return rows
+
+
+def stage_mmap(paths, runs):
+    """Native cache (written by load_vectors on the first mapped open), then timed opens."""
+    from wordvec.vectors.files import load_vectors
+
+    load_vectors(paths["bin"], mmap_mode="r")  # builds synthetic-N.bin.wv if missing
+    cache = str(paths["bin"]) + ".wv"
+    rows = []
+    for run in range(runs):
+        for name in os.listdir(cache):
+            warm(os.path.join(cache, name))
+        row = {"system": "wordvec", "run": run, **measured(MMAP, cache)}
+        print(json.dumps(row), flush=True)
+        rows.append(row)
+    return rows
+
+
+def load_record(path):
+    return json.loads(path.read_text()) if path.exists() else {}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--words", type=int, default=400000)
+    parser.add_argument("--stages", default="load,mmap,search,ann,int8")
+    parser.add_argument("--runs", type=int, default=1)
+    parser.add_argument("--limit", type=int, default=500000)
+    parser.add_argument("--gensim-full-text", action="store_true", help="also gensim on the whole .txt/.vec")
+    parser.add_argument("--gensim-queries", type=int, default=200)
+    parser.add_argument("--vectors", help="trained vectors for the int8 stage")
+    parser.add_argument("--out", default=str(OUT))
+    args = parser.parse_args()
+    record_path = RESULTS / f"load-{args.words}.json"
+    record = load_record(record_path)
+    record.update(system=system_info(), command=" ".join([sys.executable] + sys.argv))
+    t = time.perf_counter()
+    paths = write_files(args.words, Path(args.out))
+    record["files"] = {ext: {"path": os.path.relpath(p, ROOT), "bytes": p.stat().st_size} for ext, p in paths.items()}
+    print(f"files ready in {time.perf_counter() - t:.0f} s", flush=True)
+    limits = [None] + ([args.limit] if args.limit < args.words else [])
+    for stage in filter(None, args.stages.split(",")):
+        load_before = os.getloadavg()
+        start = time.perf_counter()
+        if stage == "load":
+            rows = stage_load(paths, limits, args.gensim_full_text or args.words <= 500000, args.runs)
+        elif stage == "mmap":
+            rows = stage_mmap(paths, max(args.runs, 3))
+        elif stage == "search":
+            rows = stage_search(paths, args.gensim_queries)
+        elif stage == "ann":
+            rows = stage_ann(paths)
+        elif stage == "int8":
+            rows = stage_int8(args.vectors)
+        else:
+            raise SystemExit(f"unknown stage {stage}")
+        record.setdefault("stages", {})[stage] = {
+            "rows": rows, "load_before": load_before, "load_after": os.getloadavg(),
+            "seconds": round(time.perf_counter() - start, 1),
+            "when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "command": record["command"]}
+        RESULTS.mkdir(parents=True, exist_ok=True)
+        record_path.write_text(json.dumps(record, indent=1) + "\n")
+        print(f"stage {stage} done; record {record_path}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
