@@ -5,6 +5,7 @@ Adam, per-epoch validation, checkpoints and resume.
 
 import contextlib
 import ctypes
+import dataclasses
 import glob
 import logging
 import math
@@ -179,132 +180,173 @@ OPTIMIZERS = {"sgd": SGD, "adam": Adam}
 
 
 # ---------------------------------------------------------------- the loop
+@dataclasses.dataclass(frozen=True)
+class TrainingOptions:
+    """The keyword options of :func:`train`, with their defaults."""
+
+    epochs: int = 10  # train epochs len(model.history)+1 .. epochs
+    bptt: int = 32  # tokens per truncated-BPTT segment
+    batch_size: int = 32  # row-streams trained side by side (see batchify)
+    lr: float | None = None  # None: the checkpoint's, else 1.0 for sgd, 2e-3 for adam
+    optimizer: str = "adam"  # a key of OPTIMIZERS
+    clip: float | None = 5.0  # global gradient norm; None or <= 0: no clipping
+    lr_decay: float = 1.0  # lr *= lr_decay whenever the valid loss did not improve
+    progress: bool = True  # a progress bar on a terminal
+    checkpoint: object = None  # a path, saved after every epoch
+    time_budget: float | None = None  # seconds; may end an epoch early (resumable)
+    max_updates: int | None = None  # total updates, counting earlier runs
+    on_step: object = None  # on_step(step, loss, norm) after every update
+    eval_batch_size: int = 16
+    threads: int | None = 1  # BLAS threads while training (see blas_threads)
+
+    def checked(self):
+        """These options with bptt and batch_size as ints; a bad one refused in one sentence."""
+        if self.bptt is None or int(self.bptt) < 1:
+            raise WordvecError(f"sequence length (--bptt) must be at least 1, got {self.bptt}")
+        if self.optimizer not in OPTIMIZERS:
+            raise WordvecError(f"unknown optimizer {self.optimizer!r}; choose sgd or adam")
+        if int(self.batch_size) < 1:
+            raise WordvecError(f"batch size must be at least 1, got {int(self.batch_size)}")
+        return dataclasses.replace(self, bptt=int(self.bptt), batch_size=int(self.batch_size))
+
+
 def _progress_enabled(progress):
     return bool(progress) and sys.stderr.isatty()
 
 
-def train(model, train_stream, valid_stream=None, *, epochs=10, bptt=32, batch_size=32, lr=None,
-          optimizer="adam", clip=5.0, lr_decay=1.0, progress=True, checkpoint=None,
-          time_budget=None, max_updates=None, on_step=None, eval_batch_size=16, threads=1):
+def train(model, train_stream, valid_stream=None, **options):
     """Train ``model`` in place for epochs ``len(model.history)+1 .. epochs``; return history.
 
-    Each epoch walks the B row-streams (see :func:`batchify`) in segments of ``bptt``
-    tokens, carrying the hidden state from segment to segment (truncated BPTT), clips
-    the gradient to global norm ``clip`` and takes an optimizer step.  Valid loss is
-    measured after every epoch; with ``lr_decay`` < 1 the learning rate is multiplied
-    by it whenever the valid loss did not improve.  ``checkpoint`` (a path) is written
-    after every epoch, with optimizer state, so training can resume where it stopped.
-    ``time_budget`` (seconds) or ``max_updates`` (total updates, counting earlier runs)
-    ends training early, possibly mid-epoch; a later call resumes from there.
-    ``on_step(step, loss, norm)`` is called after every update.  ``threads``: BLAS
-    threads while training (see :func:`blas_threads`; None leaves BLAS's default).
+    ``options`` are the fields of :class:`TrainingOptions`.  Each epoch walks the B
+    row-streams (see :func:`batchify`) in segments of ``bptt`` tokens, carrying the hidden
+    state from segment to segment (truncated BPTT), clips the gradient to global norm
+    ``clip`` and takes an optimizer step.  Valid loss is measured after every epoch; with
+    ``lr_decay`` < 1 the learning rate is multiplied by it whenever the valid loss did not
+    improve.  ``checkpoint`` (a path) is written after every epoch, with optimizer state, so
+    training can resume where it stopped.  ``time_budget`` or ``max_updates`` ends training
+    early, possibly mid-epoch; a later call resumes from there.
     """
+    options = TrainingOptions(**options)
     # Overflow on the way to a NaN is reported once, as a TrainingError, not as warnings.
-    with blas_threads(threads), np.errstate(over="ignore", invalid="ignore"):
-        return _train(model, train_stream, valid_stream, epochs, bptt, batch_size, lr, optimizer, clip,
-                      lr_decay, progress, checkpoint, time_budget, max_updates, on_step, eval_batch_size)
+    with blas_threads(options.threads), np.errstate(over="ignore", invalid="ignore"):
+        return _train(model, train_stream, valid_stream, options.checked())
 
 
-def _train(model, train_stream, valid_stream, epochs, bptt, batch_size, lr, optimizer, clip, lr_decay,
-           progress, checkpoint, time_budget, max_updates, on_step, eval_batch_size):
-    if bptt is None or int(bptt) < 1:
-        raise WordvecError(f"sequence length (--bptt) must be at least 1, got {bptt}")
-    if optimizer not in OPTIMIZERS:
-        raise WordvecError(f"unknown optimizer {optimizer!r}; choose sgd or adam")
-    bptt, batch_size = int(bptt), int(batch_size)
-    if batch_size < 1:
-        raise WordvecError(f"batch size must be at least 1, got {batch_size}")
-    inputs, targets = batchify(train_stream, batch_size)
+def _train(model, train_stream, valid_stream, options):
+    inputs, targets = batchify(train_stream, options.batch_size)
     if inputs.shape[1] < 1:
         raise WordvecError(f"the training text has {len(train_stream) - 1} tokens, too few for "
-                           f"a batch size of {batch_size}")
-    ts = model.training_state
-    if lr is None:
-        lr = ts.get("lr", 1.0 if optimizer == "sgd" else 2e-3)
-    opt = OPTIMIZERS[optimizer](model.params, lr)
-    arrays = ts.get("arrays", {})
-    if ts.get("optimizer") == optimizer:  # resume
-        opt.load_state(ts["optimizer_scalars"], arrays)
+                           f"a batch size of {options.batch_size}")
+    opt = _optimizer(model, options)
     rng = np.random.default_rng(model.config["seed"] + 1)
-    if "rng" in ts:
-        rng.bit_generator.state = ts["rng"]
-    clock = {"started": time.perf_counter(), "budget": time_budget, "max_updates": max_updates, "model": model}
+    if "rng" in model.training_state:
+        rng.bit_generator.state = model.training_state["rng"]
+    started = time.perf_counter()
     best_valid = min((h["valid_loss"] for h in model.history if "valid_loss" in h), default=math.inf)
-
-    if max_updates is not None and len(model.steps) >= max_updates:
+    if options.max_updates is not None and len(model.steps) >= options.max_updates:
         return model.history
-    # An epoch cut short by a time budget resumes at its next segment, with its carried state.
-    partial = model.history[-1] if model.history and not model.history[-1]["complete"] else None
-    if partial is not None and ts.get("batch_size") != batch_size:
-        logger.warning("batch size changed: the unfinished epoch %d restarts from its beginning", partial["epoch"])
-        partial = None
+    partial = _unfinished_epoch(model, options.batch_size)
     first_epoch = partial["epoch"] if partial is not None else len(model.history) + 1
-    for epoch in range(first_epoch, epochs + 1):
-        if partial is not None and epoch == partial["epoch"]:
-            model.history.pop()
-            position = int(ts["position"])
-            state = tuple(arrays[f"carry.{i}"].copy() for i in range(len(model.initial_state(1))))
-            sums = (partial["train_loss"] * partial["tokens"], partial["tokens"], partial["seconds"])
-        else:
-            position, state, sums = 0, model.initial_state(inputs.shape[0]), (0.0, 0, 0.0)
-        record, position, state = _run_epoch(model, opt, inputs, targets, epoch, epochs, position, state, sums,
-                                             bptt, clip, rng, clock, on_step, progress)
+    for epoch in range(first_epoch, options.epochs + 1):
+        start = _resumed_start(model, partial) if epoch == first_epoch and partial is not None else (
+            0, model.initial_state(inputs.shape[0]), (0.0, 0, 0.0))
+        record, position, state = _run_epoch(model, opt, inputs, targets, epoch, start, rng, options, started)
         if valid_stream is not None:
-            valid_loss, _ = model.evaluate(valid_stream, eval_batch_size, max(bptt, 64))
+            valid_loss, _ = model.evaluate(valid_stream, options.eval_batch_size, max(options.bptt, 64))
             record.update(valid_loss=float(valid_loss), valid_perplexity=math.exp(min(valid_loss, 700)))
-            if valid_loss >= best_valid and lr_decay < 1.0:
-                opt.lr *= lr_decay
+            if valid_loss >= best_valid and options.lr_decay < 1.0:
+                opt.lr *= options.lr_decay
             best_valid = min(best_valid, valid_loss)
         append_epoch(model.history, record)
         logger.info("epoch %d: %s", epoch, ", ".join(f"{k} {v:.4g}" for k, v in record.items()
                                                      if isinstance(v, float)))
-        scalars, arrays = opt.state()
-        if not record["complete"]:
-            arrays |= {f"carry.{i}": s for i, s in enumerate(state)}
-        ts.update(optimizer=opt.name, lr=opt.lr, optimizer_scalars=scalars, arrays=arrays, position=position,
-                  rng=rng.bit_generator.state, bptt=bptt, batch_size=batch_size, clip=clip, lr_decay=lr_decay)
-        if checkpoint is not None:
-            model.save(checkpoint)
-        if not record["complete"] or _out_of_time(clock):
+        _keep_training_state(model, opt, record["complete"], position, state, rng, options)
+        if options.checkpoint is not None:
+            model.save(options.checkpoint)
+        if not record["complete"] or _out_of_time(model, options, started):
             break
     return model.history
 
 
-def _out_of_time(clock):
-    if clock["max_updates"] is not None and len(clock["model"].steps) >= clock["max_updates"]:
+def _optimizer(model, options):
+    """The optimizer of ``options``, with the checkpoint's state when it is the same one."""
+    ts = model.training_state
+    lr = options.lr
+    if lr is None:
+        lr = ts.get("lr", 1.0 if options.optimizer == "sgd" else 2e-3)
+    opt = OPTIMIZERS[options.optimizer](model.params, lr)
+    if ts.get("optimizer") == options.optimizer:  # resume
+        opt.load_state(ts["optimizer_scalars"], ts.get("arrays", {}))
+    return opt
+
+
+def _unfinished_epoch(model, batch_size):
+    """The history record of an epoch cut short by a time budget, if it can resume at its next
+    segment (with its carried state); None when the last epoch is complete."""
+    partial = model.history[-1] if model.history and not model.history[-1]["complete"] else None
+    if partial is not None and model.training_state.get("batch_size") != batch_size:
+        logger.warning("batch size changed: the unfinished epoch %d restarts from its beginning", partial["epoch"])
+        return None
+    return partial
+
+
+def _resumed_start(model, partial):
+    """(position, carried state, (summed loss, tokens, seconds)) where the unfinished epoch
+    stopped; its record leaves the history until the epoch ends."""
+    ts = model.training_state
+    model.history.pop()
+    state = tuple(ts["arrays"][f"carry.{i}"].copy() for i in range(len(model.initial_state(1))))
+    sums = (partial["train_loss"] * partial["tokens"], partial["tokens"], partial["seconds"])
+    return int(ts["position"]), state, sums
+
+
+def _keep_training_state(model, opt, complete, position, state, rng, options):
+    """What a checkpoint needs to resume: optimizer, learning rate, RNG and, for an
+    unfinished epoch, the position and the carried state."""
+    scalars, arrays = opt.state()
+    if not complete:
+        arrays |= {f"carry.{i}": s for i, s in enumerate(state)}
+    model.training_state.update(
+        optimizer=opt.name, lr=opt.lr, optimizer_scalars=scalars, arrays=arrays, position=position,
+        rng=rng.bit_generator.state, bptt=options.bptt, batch_size=options.batch_size, clip=options.clip,
+        lr_decay=options.lr_decay)
+
+
+def _out_of_time(model, options, started):
+    if options.max_updates is not None and len(model.steps) >= options.max_updates:
         return True
-    return clock["budget"] is not None and time.perf_counter() - clock["started"] > clock["budget"]
+    return options.time_budget is not None and time.perf_counter() - started > options.time_budget
 
 
-def _run_epoch(model, opt, inputs, targets, epoch, epochs, position, state, sums, bptt, clip, rng, clock,
-               on_step, progress):
+def _run_epoch(model, opt, inputs, targets, epoch, start, rng, options, started):
     """Updates from column ``position`` to the end of the epoch or of the time budget.
 
-    Returns (history record, next position, carried state).  ``sums`` = (summed loss,
-    tokens, seconds) already spent on this epoch before a resume.
+    ``start`` = (position, carried state, (summed loss, tokens, seconds) already spent on
+    this epoch before a resume).  Returns (history record, next position, carried state).
     """
-    total, count, seconds_before = sums
+    position, state, (total, count, seconds_before) = start
+    bptt = options.bptt
     epoch_start, step = time.perf_counter(), len(model.steps)
     segments = range(position, inputs.shape[1], bptt)
-    bar = _make_bar(len(segments), f"epoch {epoch}/{epochs}", progress)
+    bar = _make_bar(len(segments), f"epoch {epoch}/{options.epochs}", options.progress)
     grads = None  # one set of gradient buffers, reused (zeroed) by every update
-    for start in segments:
-        seg = slice(start, start + bptt)
+    for begin in segments:
+        seg = slice(begin, begin + bptt)
         loss, n, grads, state = model.loss_and_grads(inputs[:, seg], targets[:, seg], state, rng, grads)
-        norm = clip_by_global_norm(grads, clip)
+        norm = clip_by_global_norm(grads, options.clip)
         step += 1
         model.steps.append((float(step), float(loss), norm))
-        if on_step is not None:
-            on_step(step, loss, norm)
+        if options.on_step is not None:
+            options.on_step(step, loss, norm)
         if not (math.isfinite(loss) and math.isfinite(norm)):
             raise TrainingError(f"the loss or gradient became infinite/NaN at epoch {epoch}, update "
                                 f"{step}; lower the learning rate or clip gradients (--clip)")
         opt.step(model.params, grads)
-        total, count, position = total + loss * n, count + n, start + bptt
+        total, count, position = total + loss * n, count + n, begin + bptt
         if bar is not None:
             bar.update(1)
             bar.set_postfix(loss=f"{total / count:.3f}")
-        if _out_of_time(clock):
+        if _out_of_time(model, options, started):
             break
     if bar is not None:
         bar.close()
