@@ -299,8 +299,7 @@ def train_classifier(path, config, valid=None):
     del scan
     log.info("read %d tokens: %d words, %d labels, %d documents (%.1f s)", dictionary.ntokens,
              dictionary.nwords, len(dictionary.labels), encoded.n_docs, time.perf_counter() - started)
-    rng = np.random.default_rng(config.seed)
-    W_in = rng.uniform(-1.0 / config.dim, 1.0 / config.dim, size=(dictionary.n_rows, config.dim)).astype(np.float32)
+    W_in = uniform_rows(dictionary.n_rows, config.dim, config.seed)
     if config.pretrained_vectors:
         _load_pretrained(W_in, dictionary, config.pretrained_vectors)
     W_out = np.zeros((len(dictionary.labels), config.dim), dtype=np.float32)
@@ -308,6 +307,19 @@ def train_classifier(path, config, valid=None):
     valid_encoded = dictionary.encode(scan_text(valid)) if valid else None
     run_epochs(model, encoded, valid_encoded)
     return model
+
+
+def uniform_rows(n_rows, dim, seed):
+    """fastText's initialisation, U(-1/dim, 1/dim), drawn in float32 blocks (a 2M-bucket
+    matrix would need 1.6 GB more as one float64 draw)."""
+    rng = np.random.default_rng(seed)
+    W = np.empty((n_rows, dim), dtype=np.float32)
+    for start in range(0, n_rows, 1 << 16):
+        block = W[start:start + (1 << 16)]
+        rng.random(out=block, dtype=np.float32)
+        block *= 2.0 / dim
+        block -= 1.0 / dim
+    return W
 
 
 def _load_pretrained(W_in, dictionary, path):

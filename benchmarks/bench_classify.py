@@ -1,0 +1,216 @@
+"""wordvec classify vs fastText 0.9.2 (supervised), side by side, in one run.
+
+    flock /tmp/wordvec-bench.lock .venv/bin/python benchmarks/bench_classify.py \
+        [--tasks imdb genre sst2 sst5] [--settings unigrams bigrams] [--seeds 1 2 3] \
+        [--quantize] [--out benchmarks/results/classify-DATE.json]
+
+For every task, setting and seed both systems train the same model (lr, epoch, dim,
+wordNgrams, bucket, loss, 2 threads) as a child process each, alone on the machine
+(the lock), measured by wait4: whole-process wall and CPU seconds and peak RSS (start-up,
+reading, training and saving the .bin). Then, per model, accuracy P@1 on the test file,
+and prediction throughput: one thread, the test file in, one label per line out, a child
+process each (wordvec: ``wordvec classify predict``; fastText: its Python binding's
+``multilinePredict`` over the file's lines, as its ``predict`` CLI does line by line).
+With ``--quantize`` (imdb, bigrams, first seed): both quantize (qnorm, cutoff 100000,
+retrain) and report the .ftz size and its P@1.
+
+fastText comes from the ``fasttext-wheel==0.9.2`` package in .venv (the dev extra; the
+same build ``setup_peers.sh`` installs). The tasks' .xz files are decompressed once into
+a scratch folder first (fastText reads plain text only); that is not timed.
+"""
+
+import argparse
+import json
+import lzma
+import os
+import platform
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(ROOT))
+
+from peers import run_measured  # noqa: E402
+
+DATA = ROOT.parent / "shared" / "data" / "tasks"
+SETTINGS = {"unigrams": dict(word_ngrams=1), "bigrams": dict(word_ngrams=2)}
+COMMON = dict(lr=0.5, epoch=10, dim=100, bucket=2_000_000, loss="softmax", threads=2)
+PYTHON = ROOT / ".venv" / "bin" / "python"
+WORDVEC = ROOT / ".venv" / "bin" / "wordvec"
+
+FASTTEXT_TRAIN = """
+import sys, fasttext
+train, output, lr, epoch, dim, ngrams, bucket, loss, threads, seed = sys.argv[1:]
+m = fasttext.train_supervised(input=train, lr=float(lr), epoch=int(epoch), dim=int(dim), wordNgrams=int(ngrams),
+                              bucket=int(bucket), loss=loss, thread=int(threads), seed=int(seed), verbose=0)
+m.save_model(output)
+"""
+FASTTEXT_PREDICT = """
+import sys, fasttext
+model = fasttext.load_model(sys.argv[1])
+with open(sys.argv[2], encoding="utf-8") as f:
+    lines = [line.rstrip("\\n") for line in f]
+out = model.f.multilinePredict(lines, 1, 0.0, "strict")
+sys.stdout.write("".join((labels[0] if labels else "") + "\\n" for _, labels in out))
+"""
+FASTTEXT_TEST = """
+import sys, json, fasttext
+n, p, r = fasttext.load_model(sys.argv[1]).test(sys.argv[2])
+print(json.dumps({"N": n, "P@1": p}))
+"""
+FASTTEXT_QUANTIZE = """
+import sys, fasttext
+model = fasttext.load_model(sys.argv[1])
+model.quantize(input=sys.argv[2], qnorm=True, cutoff=100000, retrain=True, thread=2)
+model.save_model(sys.argv[3])
+"""
+
+
+def prepare(task, scratch):
+    """Plain-text train/test files in fastText's format for ``task``."""
+    scratch.mkdir(parents=True, exist_ok=True)
+    train, test = scratch / f"{task}.train", scratch / f"{task}.test"
+    if train.exists() and test.exists():
+        return train, test
+    if task in ("imdb", "genre"):
+        for split, target in (("train", train), ("test", test)):
+            with lzma.open(DATA / "docs" / f"{task}.{split}.txt.xz", "rb") as src:
+                target.write_bytes(src.read())
+        return train, test
+    from wordvec.tasks.data import read_sst
+    splits = read_sst(DATA / "sst" / "trees")
+    for split, target in (("train", train), ("test", test)):
+        lines = []
+        for tokens, label in zip(*splits[split]):
+            if task == "sst2":
+                if label == 2:
+                    continue
+                label = "pos" if label > 2 else "neg"
+            lines.append(f"__label__{label} " + " ".join(t.lower() for t in tokens))
+        target.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return train, test
+
+
+def measured(command, log, env=None):
+    load_before = os.getloadavg()
+    m = run_measured([str(c) for c in command], log, env=env)
+    if m.returncode != 0:
+        raise SystemExit(f"failed ({m.returncode}): {' '.join(m.command)}; see {log}")
+    return {"command": " ".join(m.command), "wall_seconds": m.wall_seconds, "cpu_seconds": m.cpu_seconds,
+            "peak_rss_mb": m.peak_rss_mb, "load_before": load_before, "load_after": os.getloadavg()}
+
+
+def train(system, train_file, model, settings, seed, log):
+    s = dict(COMMON, **settings)
+    env = dict(os.environ, WORDVEC_NO_PROGRESS="1")
+    if system == "fasttext":
+        command = [PYTHON, "-c", FASTTEXT_TRAIN, train_file, model, s["lr"], s["epoch"], s["dim"], s["word_ngrams"],
+                   s["bucket"], s["loss"], s["threads"], seed]
+    else:
+        command = [WORDVEC, "-q", "classify", "train", train_file, "-o", model, "--lr", s["lr"], "--epoch", s["epoch"],
+                   "--dim", s["dim"], "--word-ngrams", s["word_ngrams"], "--bucket", s["bucket"], "--loss",
+                   s["loss"], "--threads", s["threads"], "--seed", seed, "--no-progress"]
+    return measured(command, log, env)
+
+
+def accuracy(system, model, test_file):
+    if system == "fasttext":
+        out = subprocess.run([str(PYTHON), "-c", FASTTEXT_TEST, str(model), str(test_file)], capture_output=True,
+                             text=True, check=True).stdout
+    else:
+        out = subprocess.run([str(WORDVEC), "-q", "classify", "test", str(model), str(test_file), "--json"],
+                             capture_output=True, text=True, check=True).stdout
+    return json.loads(out)["P@1"]
+
+
+def predict_throughput(system, model, test_file, scratch):
+    text = test_file.read_bytes()
+    docs = text.count(b"\n")
+    unlabelled = scratch / (test_file.name + ".text")
+    if not unlabelled.exists():  # the documents without their labels: what predict is given
+        unlabelled.write_text("\n".join(" ".join(t for t in line.split() if not t.startswith("__label__"))
+                                        for line in text.decode("utf-8").splitlines()) + "\n", encoding="utf-8")
+    output = scratch / f"predicted-{system}.txt"
+    env = dict(os.environ, NUMBA_NUM_THREADS="1", OMP_NUM_THREADS="1")
+    if system == "fasttext":
+        command = ["sh", "-c", f'"{PYTHON}" -c \'{FASTTEXT_PREDICT}\' "{model}" "{unlabelled}" > "{output}"']
+    else:
+        command = ["sh", "-c", f'"{WORDVEC}" -q classify predict "{model}" "{unlabelled}" > "{output}"']
+    record = measured(command, scratch / f"predict-{system}.log", env)
+    record["documents"] = docs
+    record["docs_per_second"] = docs / record["wall_seconds"]
+    return record
+
+
+def quantize(system, model, train_file, small, log):
+    if system == "fasttext":
+        command = [PYTHON, "-c", FASTTEXT_QUANTIZE, model, train_file, small]
+    else:
+        command = [WORDVEC, "-q", "classify", "quantize", model, "-o", small, "--qnorm", "--cutoff", "100000",
+                   "--retrain", "--input", train_file, "--threads", "2"]
+    record = measured(command, log, dict(os.environ, WORDVEC_NO_PROGRESS="1"))
+    record["size_bytes"] = os.path.getsize(small)
+    record["full_size_bytes"] = os.path.getsize(model)
+    return record
+
+
+def versions():
+    import numba
+    import numpy
+    commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
+    dirty = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "--", "wordvec", "benchmarks"],
+                           capture_output=True, text=True).stdout.strip() != ""
+    return {"commit": commit, "tree_dirty_in_wordvec_or_benchmarks": dirty, "python": platform.python_version(),
+            "numpy": numpy.__version__, "numba": numba.__version__, "fasttext": "fasttext-wheel 0.9.2",
+            "machine": platform.machine(), "cpus": os.cpu_count(), "kernel": platform.release()}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tasks", nargs="+", default=["imdb", "genre", "sst2", "sst5"])
+    parser.add_argument("--settings", nargs="+", default=list(SETTINGS), choices=list(SETTINGS))
+    parser.add_argument("--seeds", nargs="+", type=int, default=[1, 2, 3])
+    parser.add_argument("--systems", nargs="+", default=["fasttext", "wordvec"])
+    parser.add_argument("--quantize", action="store_true")
+    parser.add_argument("--scratch", default="/tmp/wordvec-bench-classify")
+    parser.add_argument("--out", default=str(HERE / "results" / f"classify-{time.strftime('%Y%m%d-%H%M')}.json"))
+    args = parser.parse_args()
+    scratch = Path(args.scratch)
+    record = {"benchmark": "bench_classify", "argv": sys.argv, "settings": COMMON, "versions": versions(),
+              "started": time.strftime("%Y-%m-%d %H:%M:%S %Z"), "load_before": os.getloadavg(), "runs": []}
+    for task in args.tasks:
+        train_file, test_file = prepare(task, scratch)
+        for setting in args.settings:
+            for seed in args.seeds:
+                for system in args.systems:
+                    model = scratch / f"{task}-{setting}-{seed}-{system}.bin"
+                    run = {"task": task, "setting": setting, "seed": seed, "system": system,
+                           "train": train(system, train_file, model, SETTINGS[setting], seed,
+                                          scratch / f"{task}-{setting}-{seed}-{system}.log")}
+                    run["p_at_1"] = accuracy(system, model, test_file)
+                    if seed == args.seeds[0]:
+                        run["predict"] = predict_throughput(system, model, test_file, scratch)
+                    if args.quantize and task == "imdb" and setting == "bigrams" and seed == args.seeds[0]:
+                        small = model.with_suffix(".ftz")
+                        run["quantize"] = quantize(system, model, train_file, small, scratch / f"q-{system}.log")
+                        run["quantize"]["p_at_1"] = accuracy(system, small, test_file)
+                        small.unlink()
+                    model.unlink()  # a bigram model is 800 MB
+                    record["runs"].append(run)
+                    print(json.dumps(run), flush=True)
+                    _save(record, args.out)
+    record["load_after"] = os.getloadavg()
+    record["finished"] = time.strftime("%Y-%m-%d %H:%M:%S %Z")
+    _save(record, args.out)
+
+
+def _save(record, path):
+    Path(path).write_text(json.dumps(record, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()

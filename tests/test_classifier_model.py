@@ -1,0 +1,219 @@
+"""The classifier model: data encoding (fastText's ids), learning, predict/test shapes and
+figures, files in all three formats, quantization and the `wordvec classify` commands."""
+
+import json
+
+import numpy as np
+import pytest
+
+from wordvec.cli import main
+from wordvec.data.labels import build_dictionary, scan_text
+from wordvec.data.subword import fasttext_hash, ngram_buckets
+from wordvec.errors import WordvecError
+from wordvec.kernels.quantize import nearest_centroids as compiled_nearest
+from wordvec.math import product_quantizer as pq
+from wordvec.models.classifier import Classifier, train_supervised
+
+FAST = dict(dim=16, epoch=8, lr=0.5, threads=2, verbose=0)
+
+
+def write_corpus(path, n, seed, classes=4):
+    """Each class has its own 30 words; 3 of 11 words per line are from the class."""
+    rng = np.random.default_rng(seed)
+    lines = []
+    for _ in range(n):
+        c = int(rng.integers(classes))
+        words = [f"c{c}w{rng.integers(30)}" for _ in range(3)] + [f"noise{rng.integers(400)}" for _ in range(8)]
+        rng.shuffle(words)
+        lines.append(f"__label__k{c} " + " ".join(words))
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory):
+    root = tmp_path_factory.mktemp("classify")
+    return write_corpus(root / "train.txt", 3000, 1), write_corpus(root / "test.txt", 600, 2), root
+
+
+@pytest.fixture(scope="module")
+def model(corpus):
+    return Classifier.train(corpus[0], word_ngrams=2, bucket=20000, **FAST)
+
+
+# ------------------------------------------------------------------ encoding: fastText's ids
+
+def _spec_word_ngram_rows(words, nwords, n, bucket):
+    """dictionary.cc addWordNgrams transcribed: int32 hashes widened to uint64, mod 2^64."""
+    hashes = [h - 2**32 if h >= 2**31 else h for h in map(fasttext_hash, words)]
+    rows = []
+    for i in range(len(hashes)):
+        h = hashes[i] % 2**64
+        for j in range(i + 1, min(len(hashes), i + n)):
+            h = (h * 116049371 + hashes[j] % 2**64) % 2**64
+            rows.append(nwords + h % bucket)
+    return rows
+
+
+def test_bag_is_fasttexts_getline():
+    lines = ["__label__a héllo wörld foo", "__label__b foo héllo bar", "__label__a bar bar"]
+    d = build_dictionary(scan_text(lines), word_ngrams=3, bucket=1009)
+    encoded = d.encode_lines(["héllo unknown foo __label__b __label__zz"])
+    words = ["héllo", "unknown", "foo", "</s>"]
+    expected = [d.words.index(w) for w in ("héllo", "foo", "</s>")] + _spec_word_ngram_rows(words, d.nwords, 3, 1009)
+    assert encoded.rows.tolist() == expected
+    assert encoded.labels[:1].tolist() == [d.labels.index("__label__b")]  # unknown labels are dropped
+    assert encoded.doc_tokens.tolist() == [6]
+
+
+def test_dictionary_sorted_by_count_with_thresholds():
+    d = build_dictionary(scan_text(["__label__x a b b", "__label__y b c", "__label__y c"]), min_count=2)
+    assert d.words == ["b", "</s>", "c"] and d.labels == ["__label__y", "__label__x"]
+    assert d.word_counts.tolist() == [3, 3, 2] and d.ntokens == 12  # ties: first seen first and d.bucket == 0
+
+
+def test_character_ngrams_in_the_bag():
+    d = build_dictionary(scan_text(["__label__x abc abd"]), minn=2, maxn=3, bucket=500)
+    rows = d.encode_lines(["abc zz"]).rows.tolist()
+    abc = [d.words.index("abc")] + (d.nwords + ngram_buckets("abc", 2, 3, 500)).tolist()
+    zz = (d.nwords + ngram_buckets("zz", 2, 3, 500)).tolist()  # unknown: its n-grams only
+    assert rows == abc + zz + [d.words.index("</s>")]
+
+
+# ------------------------------------------------------------------ learning and prediction
+
+@pytest.mark.parametrize("loss", ["softmax", "hs", "ova"])
+def test_learns_the_synthetic_corpus(corpus, loss):
+    trained = Classifier.train(corpus[0], loss=loss, **FAST)
+    n, precision, recall = trained.test(corpus[1])
+    assert n == 600 and precision >= 0.95 and recall == precision
+    losses = [r["loss"] for r in trained.history]
+    assert len(losses) == FAST["epoch"] and losses[-1] < losses[0]
+
+
+def test_fasttext_keyword_names(corpus):
+    trained = train_supervised(input=str(corpus[0]), wordNgrams=2, minCount=1, thread=1, dim=8, epoch=2, bucket=1000,
+                               verbose=0)
+    assert trained.config.word_ngrams == 2 and trained.config.threads == 1
+    with pytest.raises(WordvecError, match="unknown training option"):
+        train_supervised(input=str(corpus[0]), wordNgram=2)
+
+
+def test_predict_shapes_k_and_threshold(model):
+    labels, p = model.predict("c1w3 noise2 c1w7", k=2)
+    assert isinstance(labels, tuple) and len(labels) == 2 and labels[0] == "__label__k1"
+    assert isinstance(p, np.ndarray) and p.shape == (2,) and p[0] >= p[1]
+    all_labels, all_p = model.predict("c1w3 noise2", k=-1)
+    assert sorted(all_labels) == sorted(model.labels) and all_p.sum() == pytest.approx(1.0)
+    many_labels, many_p = model.predict(["c2w1 noise3", "c3w4"], k=1)
+    assert [len(x) for x in many_labels] == [1, 1] and [x.shape for x in many_p] == [(1,), (1,)]
+    kept, kept_p = model.predict("c1w3 noise2", k=-1, threshold=0.2)
+    assert all(kept_p >= 0.2) and len(kept) < len(model.labels)
+    with pytest.raises(WordvecError, match="one line"):
+        model.predict("two\nlines")
+
+
+def test_test_counts_like_fastText(model, corpus):
+    lines = corpus[1].read_text().splitlines()
+    hits = sum(model.predict(line.split(" ", 1)[1], k=2)[0].count(line.split(" ", 1)[0]) for line in lines)
+    n, precision, recall = model.test(corpus[1], k=2)
+    assert n == len(lines)
+    assert precision == pytest.approx(hits / (2 * n)) and recall == pytest.approx(hits / n)
+
+
+def test_sentence_and_word_vectors(model):
+    d = model.dictionary
+    rows = d.encode_lines(["c1w3 noise2"]).rows
+    np.testing.assert_allclose(model.get_sentence_vector("c1w3 noise2"), model.W_in[rows].mean(0), rtol=1e-6)
+    np.testing.assert_array_equal(model.get_word_vector("c1w3"), model.W_in[d.words.index("c1w3")])
+    assert not model.get_word_vector("neverseen").any()  # no character n-grams: zeros, as fastText
+
+
+def test_unknown_word_vector_from_character_ngrams(corpus):
+    trained = Classifier.train(corpus[0], minn=3, maxn=4, bucket=5000, dim=8, epoch=1, verbose=0)
+    rows = trained.dictionary.nwords + ngram_buckets("c1w99", 3, 4, 5000)
+    vector = trained.get_word_vector("c1w99")
+    assert vector.any()
+    np.testing.assert_allclose(vector, trained.W_in[rows].mean(0), rtol=1e-6)
+
+
+# ------------------------------------------------------------------ files
+
+@pytest.mark.parametrize("name", ["model.bin", "model.wv", "model_dir"])
+def test_save_load_round_trip(model, corpus, name):
+    path = corpus[2] / name
+    model.save(path)
+    loaded = Classifier.load(path)
+    np.testing.assert_array_equal(loaded.W_in, model.W_in)
+    np.testing.assert_array_equal(loaded.W_out, model.W_out)
+    assert loaded.labels == model.labels and loaded.words == model.words
+    assert loaded.predict(["c1w3 noise2", "c2w2"], k=2)[0] == model.predict(["c1w3 noise2", "c2w2"], k=2)[0]
+    assert loaded.test(corpus[1]) == model.test(corpus[1])
+
+
+def test_ftz_needs_a_quantized_model(model, corpus):
+    with pytest.raises(WordvecError, match="quantize"):
+        model.save(corpus[2] / "plain.ftz")
+
+
+def test_quantize_keeps_accuracy_and_round_trips(model, corpus):
+    small = model.quantize(cutoff=2000, qnorm=True, dsub=2)
+    assert small.W_in.shape[0] == 2000 and small.dictionary.words[0] == "</s>"
+    assert small.test(corpus[1])[1] >= model.test(corpus[1])[1] - 0.02
+    for name in ("small.ftz", "small.wv"):
+        small.save(corpus[2] / name)
+        again = Classifier.load(corpus[2] / name)
+        np.testing.assert_array_equal(again.W_in, small.W_in)
+    assert (corpus[2] / "small.ftz").stat().st_size * 5 < (corpus[2] / "model.bin").stat().st_size
+
+
+def test_quantize_retrain_needs_input(model):
+    with pytest.raises(WordvecError, match="training data"):
+        model.quantize(cutoff=2000, retrain=True)
+
+
+def test_compiled_nearest_centroid_equals_reference():
+    rng = np.random.default_rng(4)
+    x, c = rng.normal(size=(500, 3)), rng.normal(size=(256, 3))
+    np.testing.assert_array_equal(compiled_nearest(x, c), pq.nearest_centroids(x, c))
+
+
+def test_product_quantizer_reconstructs():
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(1000, 6)).astype(np.float32)
+    centroids = pq.train_product_quantizer(X, 2, n_iter=5, assign=compiled_nearest)
+    codes = pq.encode(X, centroids, 2, compiled_nearest)
+    error = np.abs(pq.decode(codes, centroids, 6, 2) - X).mean()
+    assert error < 0.15 * np.abs(X).mean()
+
+
+# ------------------------------------------------------------------ the command line
+
+def test_cli_train_test_predict_quantize(corpus, capsys):
+    train, test, root = corpus
+    model_path, small = root / "cli.bin", root / "cli.ftz"
+    assert main(["classify", "train", str(train), "-o", str(model_path), "--dim", "8", "--epoch", "5", "--lr", "0.5",
+                 "--word-ngrams", "2", "--bucket", "5000", "--no-progress"]) == 0
+    capsys.readouterr()
+    assert main(["classify", "test", str(model_path), str(test), "-k", "1", "--json"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert figures["N"] == 600 and figures["P@1"] >= 0.95
+    assert main(["classify", "test", str(model_path), str(test), "--per-label"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[-3:][0] == "N\t600" and out[-2].startswith("P@1\t") and len(out) == 4 + 3
+    text = root / "docs.txt"
+    text.write_text("c1w3 noise2 c1w4\nc2w9 c2w1\n")
+    assert main(["classify", "predict", str(model_path), str(text), "-k", "2", "--probabilities"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 2 and lines[0].split()[0] == "__label__k1" and len(lines[0].split()) == 4
+    assert main(["classify", "quantize", str(model_path), "-o", str(small), "--cutoff", "1000"]) == 0
+    assert main(["classify", "predict", str(small), str(text)]) == 0
+    assert capsys.readouterr().out.split() == ["__label__k1", "__label__k2"]
+
+
+def test_cli_bad_model_file(tmp_path, capsys):
+    bad = tmp_path / "bad.bin"
+    bad.write_bytes(b"not a model at all")
+    assert main(["classify", "test", str(bad), str(bad)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "bad.bin" in err[0]
