@@ -32,7 +32,8 @@ OK, EMPTY_WORD, WRONG_COUNT, NOT_A_NUMBER, BLANK_LINE, WORD_TOO_LONG = 0, 1, 2, 
 MAX_WORD_BYTES = 1 << 20  # a "word" longer than this is not a word: the file is not vectors
 
 SPACE, NEWLINE, CR, TAB = 32, 10, 13, 9
-EXACT_POWERS = np.array([10.0 ** k for k in range(23)])  # 10**0 .. 10**22 are exact doubles
+MAX_POWER = 308
+POWERS = np.array([float(f"1e{k}") for k in range(MAX_POWER + 1)])  # correctly rounded; exact up to 1e22
 MAX_SIGNIFICANT = 18  # digits that surely fit an int64 mantissa (10**18 < 2**63)
 
 
@@ -69,22 +70,19 @@ def _special(buf, pos, end, sign):
 
 @numba.njit(cache=True)
 def _scale(mantissa, exponent):
-    """``mantissa * 10**exponent`` as a double (exact inputs on the fast path, see module doc)."""
+    """``mantissa * 10**exponent`` as a double: one multiplication or division by a power
+    of ten (exact for |exponent| <= 22, see the module doc; otherwise the correctly rounded
+    double of 10**k), two beyond 10**308 (subnormal results, far below float32 anyway)."""
     value = float(mantissa)
     if exponent == 0 or mantissa == 0:
         return value
     if exponent > 0:
-        while exponent > 22:  # beyond the exact powers: each step rounds once
-            value *= 1e22
-            exponent -= 22
-        return value * EXACT_POWERS[exponent]
+        return value * POWERS[exponent] if exponent <= MAX_POWER else np.inf
     exponent = -exponent
-    while exponent > 22:
-        value /= 1e22
-        exponent -= 22
-        if value == 0.0:
-            return 0.0
-    return value / EXACT_POWERS[exponent]
+    if exponent > MAX_POWER:
+        value /= POWERS[MAX_POWER]
+        exponent = min(exponent - MAX_POWER, MAX_POWER)
+    return value / POWERS[exponent]
 
 
 @numba.njit(cache=True)

@@ -142,7 +142,7 @@ class CompactKeyedVectors(KeyedVectors):
 
     def get_vector(self, word, norm=False):
         i = self.get_index(word)
-        return self.unit_vectors[i] if norm else self._rows(i, i + 1)[0]
+        return super().get_vector(word, norm) if norm else self._rows(i, i + 1)[0]
 
     def save(self, path):
         save_compact(path, self)

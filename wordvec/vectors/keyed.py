@@ -146,6 +146,8 @@ class KeyedVectors:
     def get_vector(self, word, norm=False):
         """The vector of ``word`` (unit length if ``norm``)."""
         i = self.get_index(word)
+        if norm and self._uses_blocks():  # one row, not the whole unit matrix
+            return unit_rows(self._rows(i, i + 1)[0])
         return self.unit_vectors[i] if norm else self._vectors[i]
 
     def __getitem__(self, words):

@@ -92,12 +92,12 @@ def _keep_first(path, words, vectors):
     return [words[i] for i in keep], vectors[: len(keep)]
 
 
-def _check_block_finite(path, block, line_of_first_row, word_of):
+def _check_block_finite(path, block, line_of_first_row, word_of, problem="contains NaN or infinity"):
     """NaN/inf check of one parsed block (float64 row sums: cheap, and they cannot overflow)."""
     if np.isfinite(block.sum(axis=1, dtype=np.float64)).all():
         return
     i = int(np.flatnonzero(~np.isfinite(block).all(axis=1))[0])
-    raise FormatError(path, line_of_first_row + i, f"the vector of {word_of(i)!r} contains NaN or infinity")
+    raise FormatError(path, line_of_first_row + i, f"the vector of {word_of(i)!r} {problem}")
 
 
 class _BlockSink:
@@ -124,8 +124,8 @@ class _BlockSink:
         if self.matrix.dtype != np.float32:
             with np.errstate(over="ignore"):
                 self.matrix[self.rows:self.rows + rows] = dest[:rows]
-            _check_block_finite(self.path, self.matrix[self.rows:self.rows + rows], line,
-                                lambda i: word_of(i) + " (as float16: a value beyond +-65504)")
+            _check_block_finite(self.path, self.matrix[self.rows:self.rows + rows], line, word_of,
+                                "has a value beyond float16's range (+-65504); load it as float32")
         arena = np.empty(int((word_end[:rows] - word_start[:rows]).sum()) + rows, dtype=np.uint8)
         used = parse.gather_words(buf, word_start, word_end, rows, arena)
         self.word_parts.append(arena[:used].tobytes())
