@@ -119,6 +119,11 @@ def test_3cosmul_and_3cosadd_differ_but_both_work(tmp_path):
     add = evaluate_analogies(kv, path, restrict_vocab=None, method="3cosadd")
     mul = evaluate_analogies(kv, path, restrict_vocab=None, method="3cosmul")
     assert add["answered"] == mul["answered"] and add["total"] > 0.1 and mul["total"] > 0.1
+    # the same questions answered, but not the same answers: the method option is used
+    correct = {method: {name: s["correct"] for name, s in result["sections"].items()}
+               for method, result in (("3cosadd", add), ("3cosmul", mul))}
+    assert correct["3cosadd"] != correct["3cosmul"], correct
+    assert add["total"] != mul["total"]
     with pytest.raises(WordvecError, match="method"):
         evaluate_analogies(kv, path, method="3cosmax")
 

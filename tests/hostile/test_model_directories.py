@@ -14,6 +14,7 @@ import pytest
 from wordvec.errors import WordvecError
 
 from . import world
+from .harness import digest
 
 SMALL = dict(vector_size=8, min_count=1, epochs=1, seed=1, progress=False)
 
@@ -77,18 +78,28 @@ def test_a_damaged_model_directory_is_refused(saved, tmp_path, kind, file, chang
 
 
 @pytest.mark.parametrize("kind", ["sg-ns", "cbow-hs", "glove", "svd", "window"])
-def test_intact_model_directories_load(saved, kind):
+def test_intact_model_directories_load(saved, kind, tmp_path):
+    """An intact directory loads into a model that saves back the very same arrays."""
     cls, directory = saved[kind]
     model = cls.load(directory)
-    assert model is not None
+    assert isinstance(model, cls)
+    model.save(tmp_path / kind)
+    arrays = sorted(p.name for p in directory.glob("*.npy"))
+    assert arrays, f"no arrays in {directory}"
+    assert sorted(p.name for p in (tmp_path / kind).glob("*.npy")) == arrays
+    for name in arrays:
+        assert digest(tmp_path / kind / name) == digest(directory / name), name
 
 
 def test_a_loaded_word2vec_model_trains_on(saved, base):
     from wordvec.models.word2vec import Word2Vec
 
     model = Word2Vec.load(saved["sg-ns"][1])
+    before = model.W_in.copy()
     model.train(corpus_file=str(base / "corpus.txt"), epochs=1)
+    assert len(model.wv) == len(world.WORDS)
     assert np.isfinite(model.W_in).all()
+    assert not np.array_equal(model.W_in, before), "training the loaded model changed nothing"
 
 
 def test_a_crash_between_the_two_renames_falls_back_to_the_newest_complete_save(saved, tmp_path):
