@@ -57,7 +57,8 @@ def _start_saver(children, kind, path, start=1, count=10**6):
     """A process saving ``count`` times to ``path``, printing each value saved (killed, with
     its process group, when the test ends: see ``children`` in tests/conftest.py)."""
     script = (INTERACTIVE + "import sys\nimport numpy as np\nPATH = " + repr(str(path)) + "\n"
-              + textwrap.dedent(SAVERS[kind]) + f"\nfor value in range({start}, {start + count}):\n    save(value)\n    print(value, flush=True)\n")
+              + textwrap.dedent(SAVERS[kind])
+              + f"\nfor value in range({start}, {start + count}):\n    save(value)\n    print(value, flush=True)\n")
     return children.popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
