@@ -80,6 +80,13 @@ def _short_os_error(error):
     return f"cannot access{name}: {reason}"
 
 
+def _unwritable_output(error):
+    """The sentence for a UnicodeEncodeError: writing failed, and which encoding lacked what."""
+    text = ascii(error.object[error.start:error.end]) if isinstance(error.object, str) else "a character"
+    return (f"writing output failed: the output encoding {error.encoding!r} cannot represent {text}; "
+            "use a UTF-8 locale or set PYTHONIOENCODING=utf-8")
+
+
 def main(argv=None):
     parser = build_parser()
     argv = sys.argv[1:] if argv is None else list(argv)
@@ -111,6 +118,9 @@ def main(argv=None):
         return 130
     except MemoryError:
         print("wordvec: error: not enough memory for this request", file=sys.stderr)
+        return 2
+    except UnicodeEncodeError as error:  # printing a word the output's encoding lacks
+        print(f"wordvec: error: {_unwritable_output(error)}", file=sys.stderr)
         return 2
     except UnicodeError as error:  # a reader that missed its own check: still one sentence
         print(f"wordvec: error: input is not valid UTF-8 text ({error})", file=sys.stderr)
