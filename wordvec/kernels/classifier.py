@@ -43,14 +43,33 @@ def log_sigmoid_pair(u):
 def mean_of_rows(W_in, rows, begin, end, h):
     h[:] = 0.0
     for i in range(begin, end):
-        h += W_in[rows[i]]
+        row = W_in[rows[i]]
+        for j in range(h.shape[0]):
+            h[j] += row[j]
     h *= 1.0 / (end - begin)
+
+
+@jit
+def dot(a, b):
+    total = 0.0
+    for j in range(a.shape[0]):
+        total += a[j] * b[j]
+    return total
+
+
+@jit
+def step_both(alpha, W_out, row, h, grad):
+    """grad += alpha W_out[row] (the old row), then W_out[row] += alpha h; no temporaries."""
+    out_row = W_out[row]
+    for j in range(h.shape[0]):
+        grad[j] += alpha * out_row[j]
+        out_row[j] += alpha * h[j]
 
 
 @jit
 def logistic_row(W_out, row, h, positive, lr, grad):
     """One binary logistic loss on ``W_out[row]``: -log σ(±u); steps grad and the row."""
-    u = np.dot(W_out[row], h)
+    u = dot(W_out[row], h)
     q, minus_log_q = log_sigmoid_pair(u)
     if positive:
         loss = minus_log_q
@@ -58,8 +77,7 @@ def logistic_row(W_out, row, h, positive, lr, grad):
     else:
         loss = minus_log_q + u  # -log(1 - σ(u)) = -log σ(u) + u
         alpha = -lr * q
-    grad += alpha * W_out[row]
-    W_out[row] += alpha * h
+    step_both(alpha, W_out, row, h, grad)
     return loss
 
 
@@ -69,7 +87,7 @@ def softmax_layer(W_out, h, target, lr, grad, scores):
     n = W_out.shape[0]
     top = -np.inf
     for i in range(n):
-        scores[i] = np.dot(W_out[i], h)
+        scores[i] = dot(W_out[i], h)
         top = max(top, scores[i])
     total = 0.0
     for i in range(n):
@@ -78,8 +96,7 @@ def softmax_layer(W_out, h, target, lr, grad, scores):
     loss = -np.log(scores[target] / total)
     for i in range(n):
         alpha = lr * ((1.0 if i == target else 0.0) - scores[i] / total)
-        grad += alpha * W_out[i]
-        W_out[i] += alpha * h
+        step_both(alpha, W_out, i, h, grad)
     return loss
 
 
@@ -124,7 +141,9 @@ def document_step(W_in, W_out, rows, row_begin, row_end, labels, label_begin, la
             loss = hs_layer(W_out, h, points[target], codes[target], lengths[target], lr, grad)
     grad *= 1.0 / (row_end - row_begin)
     for i in range(row_begin, row_end):
-        W_in[rows[i]] += grad
+        row = W_in[rows[i]]
+        for j in range(grad.shape[0]):
+            row[j] += grad[j]
     return loss
 
 
@@ -158,18 +177,21 @@ def train_range(W_in, W_out, rows, row_offsets, labels, label_offsets, doc_token
 
 
 @jit
-def document_scores(W_in, W_out, rows, begin, end, loss_kind, out):
+def document_scores(W_in, W_out, rows, begin, end, loss_kind, h, out):
     """Label scores of one document for prediction: softmax probabilities, σ per label
-    (ova), or σ of every inner node (hs; paths are combined by the caller)."""
-    h = np.zeros(W_in.shape[1], dtype=np.float64)
+    (ova), or σ of every inner node (hs; paths are combined by the caller). ``h`` is
+    float64 scratch of size dim."""
+    h[:] = 0.0
     for i in range(begin, end):
-        h += W_in[rows[i]]
+        row = W_in[rows[i]]
+        for j in range(h.shape[0]):
+            h[j] += row[j]
     if end > begin:
         h *= 1.0 / (end - begin)
     n = W_out.shape[0]
     top = -np.inf
     for i in range(n):
-        out[i] = np.dot(W_out[i].astype(np.float64), h)
+        out[i] = dot(W_out[i], h)
         top = max(top, out[i])
     if loss_kind == SOFTMAX:
         total = 0.0
@@ -197,8 +219,9 @@ def hs_path_probabilities(node_sigmoid, points, codes, lengths, out):
 def predict_all(W_in, W_out, rows, row_offsets, loss_kind, points, codes, lengths, n_labels, out):
     """Probabilities of every label for every document: ``out[d, label]``."""
     scores = np.zeros(W_out.shape[0], dtype=np.float64)
+    h = np.zeros(W_in.shape[1], dtype=np.float64)
     for d in range(row_offsets.shape[0] - 1):
-        document_scores(W_in, W_out, rows, row_offsets[d], row_offsets[d + 1], loss_kind, scores)
+        document_scores(W_in, W_out, rows, row_offsets[d], row_offsets[d + 1], loss_kind, h, scores)
         if loss_kind == HS:
             hs_path_probabilities(scores, points, codes, lengths, out[d])
         else:
