@@ -74,6 +74,16 @@ DEFERRED_OWN_IMPORTS = {
 }
 
 
+def test_the_command_line_and_keyed_vectors_do_not_load_scipy_stats():
+    # scipy.stats takes 1.3-1.5 s to import (measured at load 5), which every command and
+    # `wordvec --help` would pay: only the similarity evaluations import it, where they need it
+    probe = ("import sys, wordvec.cli, wordvec.vectors.keyed; wordvec.cli.build_parser(); "
+             "print('scipy.stats' in sys.modules)")
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.strip() == "False"
+
+
 def test_own_imports_sit_at_the_top_of_files():
     inside = []
     for path in sorted(PACKAGE.rglob("*.py")):
