@@ -289,6 +289,9 @@ def _read_binary(path, handle, limit, dtype):
             raise FormatError(path, record, f"no space within {parse.MAX_WORD_BYTES} bytes after byte "
                                             f"{offset + consumed}: not a word2vec binary file")
         pending, offset = data[consumed:], offset + consumed
+        if at_eof and sink.rows < wanted and not pending.strip():
+            raise FormatError(path, record - 1, f"file ends after {sink.rows} of the {n_words} vectors "
+                                                "the header announces")
         if at_eof and sink.rows < wanted:
             raise FormatError(path, record, f"vector {sink.rows + 1} of {n_words} is truncated "
                                             f"(file ends at byte {offset + len(pending)})")
