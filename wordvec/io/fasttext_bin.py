@@ -39,6 +39,7 @@ INT_ARGS = ("dim", "ws", "epoch", "min_count", "neg", "word_ngrams", "loss", "mo
 LOSS_NAMES = {1: "hs", 2: "ns", 3: "softmax", 4: "ova"}
 MODEL_NAMES = {1: "cbow", 2: "skipgram", 3: "supervised"}
 MAX_DIM = 1 << 20
+MAX_PRUNED_BUCKET = 1 << 27  # a pruned model's bucket -> row table is int32[bucket]; fastText's default is 2M
 
 
 @dataclass(frozen=True)
@@ -258,7 +259,7 @@ def _read_matrix(reader, quantized, what):
         rows, cols = reader.unpack("qq", what)
         if rows < 0 or cols < 0:
             reader.fail(f"{what} has a negative shape")
-        return reader.array("<f4", rows * cols, what).reshape(rows, cols)
+        return _finite(reader, reader.array("<f4", rows * cols, what), what).reshape(rows, cols)
     qnorm = _read_bool(reader, what)
     rows, cols = reader.unpack("qq", what)
     (codesize,) = reader.unpack("i", what)
@@ -282,7 +283,14 @@ def _read_pq(reader, what):
     pq = ProductQuantizer(dim, dsub, None)
     if (nsubq, lastdsub) != (pq.nsubq, pq.lastdsub):
         reader.fail(f"{what}: product quantizer sizes disagree ({nsubq} parts of {dsub}, last {lastdsub})")
-    return ProductQuantizer(dim, dsub, reader.array("<f4", dim * KSUB, what))
+    return ProductQuantizer(dim, dsub, _finite(reader, reader.array("<f4", dim * KSUB, what), what))
+
+
+def _finite(reader, values, what):
+    for start in range(0, values.size, 1 << 24):  # bounded temporaries
+        if not np.isfinite(values[start:start + (1 << 24)]).all():
+            reader.fail(f"{what} holds NaN or infinite values")
+    return values
 
 
 def _check_shapes(reader, model):
@@ -294,6 +302,9 @@ def _check_shapes(reader, model):
     if cols_in != model.args["dim"] or n_in != nwords + buckets:
         reader.fail(f"the input matrix is {n_in} x {cols_in}, but {nwords} words + {buckets} buckets "
                     f"of dimension {model.args['dim']} were declared")
+    if model.prune_index:
+        if max(model.prune_index) >= model.args["bucket"] or model.args["bucket"] > MAX_PRUNED_BUCKET:
+            reader.fail(f"the pruned n-gram index does not fit {model.args['bucket']} buckets")
     n_out = model.output.shape[0] if isinstance(model.output, np.ndarray) else model.output.rows
     expected = nlabels if model.args["model"] == 3 else nwords
     if n_out != expected:

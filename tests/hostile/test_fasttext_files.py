@@ -1,0 +1,93 @@
+"""Damaged and hostile fastText .bin/.ftz files: one sentence naming the file, exit 2,
+never a huge allocation, never a crash in compiled code (hypothesis fuzzing included)."""
+
+import struct
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from wordvec.errors import WordvecError
+from wordvec.io.fasttext_bin import MAGIC, read_fasttext
+from wordvec.models.classifier import Classifier
+
+from .harness import assert_clean_failure, run_main
+from .test_corrupt_files import EDITS, damage
+
+SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory):
+    root = tmp_path_factory.mktemp("fasttext-hostile")
+    rng = np.random.default_rng(0)
+    lines = [f"__label__{c} " + " ".join(f"w{c}{rng.integers(40)}" for _ in range(5)) + " é"
+             for c in rng.integers(0, 3, 600)]
+    train = root / "train.txt"
+    train.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    model = Classifier.train(train, dim=4, epoch=1, word_ngrams=2, bucket=300, minn=2, maxn=3, loss="hs",
+                             threads=1, verbose=0)
+    model.save(root / "model.bin")
+    model.quantize(cutoff=300, qnorm=True).save(root / "model.ftz")
+    return root
+
+
+@pytest.mark.parametrize("name", ["model.bin", "model.ftz"])
+def test_every_truncation_fails_cleanly(files, name, tmp_path):
+    data = (files / name).read_bytes()
+    cuts = sorted(set(np.linspace(0, len(data) - 1, 60).astype(int).tolist()) | {0, 3, 7, 8, 60, 61, 80})
+    for cut in cuts:
+        bad = tmp_path / f"cut-{cut}-{name}"
+        bad.write_bytes(data[:cut])
+        with pytest.raises(WordvecError, match=bad.name):
+            Classifier.load(bad)
+    result = run_main("classify", "predict", tmp_path / f"cut-{cuts[5]}-{name}", files / "train.txt")
+    assert result.returncode == 2
+    assert_clean_failure(result, f"cut-{cuts[5]}-{name}")
+
+
+def _header(dim=4, size=2, nwords=1, nlabels=1, ntokens=10, prune=-1):
+    args = struct.pack("<12id", dim, 5, 5, 1, 5, 1, 3, 3, 0, 0, 0, 100, 1e-4)
+    return struct.pack("<ii", MAGIC, 12) + args + struct.pack("<iiiqq", size, nwords, nlabels, ntokens, prune)
+
+
+@pytest.mark.parametrize("what, data", [
+    ("dictionary", _header(size=2_000_000_000, nwords=1_999_999_999, nlabels=1)),
+    ("dictionary sizes", _header(size=5, nwords=1, nlabels=1)),
+    ("input matrix", _header() + b"a\0" + struct.pack("<qB", 3, 0) + b"__label__x\0" + struct.pack("<qB", 3, 1)
+     + b"\0" + struct.pack("<qq", 1 << 40, 1 << 20)),
+    ("pruned", _header(prune=1 << 40)),
+    ("magic", b"\x00" * 64),
+    ("dim", _header(dim=-3)),
+])
+def test_hostile_headers_fail_before_allocating(tmp_path, what, data):
+    bad = tmp_path / "hostile.bin"
+    bad.write_bytes(data)
+    with pytest.raises(WordvecError, match="hostile.bin"):
+        read_fasttext(bad)
+    assert_clean_failure(run_main("classify", "test", bad, bad), "hostile.bin")
+
+
+def test_nonfinite_values_are_refused(files, tmp_path):
+    data = bytearray((files / "model.bin").read_bytes())
+    data[-4:] = struct.pack("<f", float("nan"))  # the last output value
+    bad = tmp_path / "nan.bin"
+    bad.write_bytes(bytes(data))
+    with pytest.raises(WordvecError, match="NaN"):
+        Classifier.load(bad)
+
+
+@pytest.mark.parametrize("name", ["model.bin", "model.ftz"])
+@SETTINGS
+@given(edits=EDITS)
+def test_fuzzed_files_load_consistently_or_fail_cleanly(files, tmp_path_factory, name, edits):
+    bad = tmp_path_factory.mktemp("fuzz") / name
+    bad.write_bytes(damage((files / name).read_bytes(), edits))
+    try:
+        model = Classifier.load(bad)
+    except WordvecError as error:
+        assert name in str(error)
+        return
+    assert model.W_in.shape == (model.dictionary.n_rows, model.W_out.shape[1])
+    labels, p = model.predict("w01 w12 é unknown", k=-1)  # the compiled kernels on what was read
+    assert len(labels) == len(model.labels) and np.all((p >= 0) & (p <= 1 + 1e-9))
