@@ -217,3 +217,12 @@ def test_cli_bad_model_file(tmp_path, capsys):
     assert main(["classify", "test", str(bad), str(bad)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "bad.bin" in err[0]
+
+
+def test_pretrained_vectors_initialise_the_word_rows(corpus):
+    path = corpus[2] / "pre.vec"
+    path.write_text("2 4\nc1w3 1 2 3 4\nabsent 5 6 7 8\n")
+    trained = Classifier.train(corpus[0], dim=4, epoch=1, lr=1e-9, pretrained_vectors=str(path), verbose=0)
+    np.testing.assert_allclose(trained.get_word_vector("c1w3"), [1, 2, 3, 4], atol=1e-5)
+    with pytest.raises(WordvecError, match="dimension"):
+        Classifier.train(corpus[0], dim=8, epoch=1, pretrainedVectors=str(path), verbose=0)

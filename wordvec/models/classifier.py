@@ -31,6 +31,7 @@ from wordvec.kernels import classifier as kernels
 from wordvec.kernels import quantize as quantize_kernels
 from wordvec.math import product_quantizer as pq
 from wordvec.models.classifier_files import ClassifierParts, config_dict, load_parts, save_parts
+from wordvec.vectors.files import load_vectors
 
 log = logging.getLogger(__name__)
 
@@ -323,7 +324,7 @@ def uniform_rows(n_rows, dim, seed):
 
 
 def _load_pretrained(W_in, dictionary, path):
-    vectors = _load_vectors(path)
+    vectors = load_vectors(path)
     if vectors.vectors.shape[1] != W_in.shape[1]:
         raise WordvecError(f"{path}: the pretrained vectors have dimension {vectors.vectors.shape[1]}, "
                            f"but dim is {W_in.shape[1]}")
