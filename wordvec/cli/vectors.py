@@ -13,10 +13,12 @@ import numpy as np
 
 from wordvec.cli.common import nonnegative_int, positive_int
 from wordvec.errors import WordvecError
+from wordvec.io.formats import detect_format
 from wordvec.io.history import format_table
 from wordvec.io.outputs import check_vectors_output
 from wordvec.models.saved import describe, load_keyed_vectors
 from wordvec.report.page import display_word
+from wordvec.vectors.compact import CompactConfig, compact, compaction_report
 from wordvec.vectors.evaluate import evaluate_all, format_report
 from wordvec.vectors.files import load_vectors, save_vectors
 
@@ -95,6 +97,8 @@ def register(subparsers):
     evaluate.add_argument("--restrict-vocab", type=positive_int, default=30000, metavar="N",
                           help="analogies use only the N most frequent words (default 30000, as gensim)")
     evaluate.add_argument("--method", choices=("3cosadd", "3cosmul"), default="3cosadd", help="default 3cosadd")
+    _compaction_arguments(evaluate, "also evaluate the vectors stored as float16 or int8 (per-row scale) and "
+                                    "show both in one table: what the compaction costs")
     evaluate.set_defaults(run=run_evaluate)
 
     convert = _parser(
@@ -110,6 +114,8 @@ def register(subparsers):
     kind = convert.add_mutually_exclusive_group()
     kind.add_argument("--binary", action="store_true", help="write word2vec binary")
     kind.add_argument("--text", action="store_true", help="write word2vec text")
+    _compaction_arguments(convert, "store the vectors as float16, or int8 with one scale per row (native OUT only)")
+    convert.add_argument("--limit", type=positive_int, metavar="N", help="keep only the first N words")
     convert.set_defaults(run=run_convert)
 
     info = _parser(
@@ -123,6 +129,22 @@ def register(subparsers):
     _vectors_argument(info)
     info.add_argument("--head", type=nonnegative_int, default=10, metavar="N", help="how many first words to show (default 10)")
     info.set_defaults(run=run_info)
+
+
+def _compaction_arguments(parser, dtype_help):
+    parser.add_argument("--dtype", choices=("float32", "float16", "int8"), help=dtype_help)
+    fewer = parser.add_mutually_exclusive_group()
+    fewer.add_argument("--dims", type=positive_int, metavar="N",
+                       help="keep the first N dimensions (for Matryoshka-trained vectors)")
+    fewer.add_argument("--pca", type=positive_int, metavar="N",
+                       help="rotate onto the principal axes, then keep the first N dimensions")
+
+
+def _compaction(args):
+    """The CompactConfig the flags ask for, or None."""
+    if args.dtype is None and args.dims is None and args.pca is None:
+        return None
+    return CompactConfig(dtype=args.dtype or "float32", dims=args.dims, pca=args.pca)
 
 
 def _load(args, path=None):
@@ -156,6 +178,16 @@ def run_evaluate(args):
     kv = _load(args)
     result = evaluate_all(kv, restrict_vocab=args.restrict_vocab, method=args.method,
                           analogies=args.analogies, similarity=args.similarity)
+    config = _compaction(args)
+    if config is not None:
+        small = evaluate_all(compact(kv, config), restrict_vocab=args.restrict_vocab, method=args.method,
+                             analogies=args.analogies, similarity=args.similarity)
+        if args.json:
+            print(json.dumps({"before": result, "after": small, "compaction": vars(config)}))
+        else:
+            print(f"{args.vectors}: {len(kv)} words x {kv.vector_size} dimensions, as stored and compacted\n")
+            print(compaction_report(result, small, config))
+        return 0
     if args.json:
         print(json.dumps(result))
     else:
@@ -168,7 +200,13 @@ def run_evaluate(args):
 def run_convert(args):
     fmt = "binary" if args.binary else "text" if args.text else None
     check_vectors_output(args.output, inputs=[args.input], fmt=fmt)
-    kv = _load(args, args.input)
+    config = _compaction(args)
+    if config is not None and config.dtype != "float32" and (fmt or detect_format(args.output)) != "native":
+        raise WordvecError(f"--dtype {config.dtype} needs a native OUT (a directory or .wv name): "
+                           f"word2vec files hold float32 numbers, so {args.output} would not be smaller")
+    kv = load_vectors(args.input, limit=args.limit, fmt="glove" if args.glove else None)
+    if config is not None:
+        kv = compact(kv, config)
     save_vectors(kv, args.output, fmt=fmt)
     print(f"wrote {len(kv)} vectors of size {kv.vector_size} to {args.output}")
     return 0

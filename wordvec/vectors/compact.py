@@ -202,3 +202,20 @@ def load_compact(path, mmap_mode=None):
         return kv
     scales = read_array(path / SCALES, (len(words),))
     return CompactKeyedVectors(words, stored, scales, counts, rotation)
+
+
+def compaction_report(before, after, config):
+    """One table of ``evaluate_all`` results before and after compaction, with the change."""
+    label = config.dtype + (f", {config.dims} dims" if config.dims else "") + (f", pca {config.pca}" if config.pca else "")
+    lines = [f"{'measure':<28} {'as stored':>10} {label:>18} {'change':>9}"]
+    for part in ("semantic", "syntactic", "total"):
+        if before.get("analogy"):
+            old, new = before["analogy"][part], after["analogy"][part]
+            lines.append(f"{'analogy ' + part:<28} {old:>10.1%} {new:>18.1%} {100 * (new - old):>+8.2f}pt")
+    for name, stats in (before.get("similarity") or {}).items():
+        old, new = stats["spearman"], after["similarity"][name]["spearman"]
+        if old is None or new is None:
+            lines.append(f"{'rho ' + name:<28} {'n/a':>10} {'n/a':>18}")
+        else:
+            lines.append(f"{'rho ' + name:<28} {old:>10.4f} {new:>18.4f} {new - old:>+9.4f}")
+    return "\n".join(lines)
