@@ -136,7 +136,7 @@ def load_facebook_model(path, encoding="utf-8"):
     if args["maxn"] == 0 or ngram_rows.shape[0] == 0:
         raise WordvecError(f"{path} has no character n-grams (maxn 0): load its vectors with "
                            "load_facebook_vectors")
-    model = FastText(vector_size=args["dim"], window=args["ws"], min_count=args["min_count"],
+    model = FastText(vector_size=args["dim"], window=args["ws"], min_count=max(1, args["min_count"]),
                      sg=int(ft.model_name == "skipgram"), hs=int(ft.loss_name == "hs"),
                      negative=args["neg"] if ft.loss_name == "ns" else 0, sample=args["t"], alpha=0.05,
                      epochs=args["epoch"], min_n=args["minn"], max_n=args["maxn"], bucket=args["bucket"],
