@@ -117,3 +117,15 @@ def test_float32_step_is_close_to_the_float64_reference():
     C.sgd_step(R_in, R_out, rows, 0.5, "softmax", target=1)
     np.testing.assert_allclose(W_in, R_in, rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(W_out, R_out, rtol=1e-5, atol=1e-6)
+
+
+def test_uniform_fill_is_uniform_and_reproducible():
+    W = np.empty((9000, 7), dtype=np.float32)
+    K.uniform_fill(W, 0.25, 3)
+    assert W.min() >= -0.25 and W.max() < 0.25
+    assert abs(W.mean()) < 0.005 and abs(W.var() - 0.25 ** 2 / 3) < 0.002  # U(-b, b): variance b²/3
+    again = np.empty_like(W)
+    K.uniform_fill(again, 0.25, 3)
+    np.testing.assert_array_equal(W, again)
+    K.uniform_fill(again, 0.25, 4)
+    assert not np.array_equal(W, again)

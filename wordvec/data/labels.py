@@ -78,11 +78,12 @@ class TokenScan:
     stream: list = field(default_factory=list)        # int32 arrays, one per block
 
     def add(self, data):
+        tokens = split_tokens(data)
         index = self.index
-        ids = [index.setdefault(t, len(index)) for t in split_tokens(data)]
-        if len(index) > len(self.tokens):
-            self.tokens.extend(list(index)[len(self.tokens):])
-        self.stream.append(np.array(ids, dtype=np.int32))
+        new = [t for t in dict.fromkeys(tokens) if t not in index]  # C-level loops: the hot path
+        index.update(zip(new, range(len(index), len(index) + len(new))))
+        self.tokens.extend(new)
+        self.stream.append(np.fromiter(map(index.__getitem__, tokens), dtype=np.int32, count=len(tokens)))
 
     def ids(self):
         return np.concatenate(self.stream) if self.stream else np.zeros(0, np.int32)

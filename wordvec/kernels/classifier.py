@@ -22,6 +22,26 @@ LOSS_CODES = {"softmax": SOFTMAX, "hs": HS, "ova": OVA}
 jit = numba.njit(nogil=True, cache=True, fastmath=True, error_model="numpy")
 
 
+@numba.njit(nogil=True, cache=True, parallel=True)
+def uniform_fill(W, bound, seed):
+    """W[i, j] ~ U(-bound, bound), fastText's initialisation, on all cores: row block b
+    draws from its own splitmix64 stream (seed, b), so the values do not depend on the
+    number of threads."""
+    n_rows, dim = W.shape
+    block = 4096
+    for b in numba.prange((n_rows + block - 1) // block):
+        state = np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(b) * np.uint64(0xBF58476D1CE4E5B9)
+        for i in range(b * block, min(n_rows, (b + 1) * block)):
+            for j in range(dim):
+                state += np.uint64(0x9E3779B97F4A7C15)
+                z = state
+                z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+                z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+                z = z ^ (z >> np.uint64(31))
+                u = np.float64(z >> np.uint64(11)) * (1.0 / 9007199254740992.0)  # [0, 1)
+                W[i, j] = (2.0 * u - 1.0) * bound
+
+
 @jit
 def lcg_next(state):
     """One step of a 64-bit LCG held in ``state[0]``; returns 31 random bits."""

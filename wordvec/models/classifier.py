@@ -311,15 +311,9 @@ def train_classifier(path, config, valid=None):
 
 
 def uniform_rows(n_rows, dim, seed):
-    """fastText's initialisation, U(-1/dim, 1/dim), drawn in float32 blocks (a 2M-bucket
-    matrix would need 1.6 GB more as one float64 draw)."""
-    rng = np.random.default_rng(seed)
+    """fastText's initialisation, U(-1/dim, 1/dim), in float32, filled on all cores."""
     W = np.empty((n_rows, dim), dtype=np.float32)
-    for start in range(0, n_rows, 1 << 16):
-        block = W[start:start + (1 << 16)]
-        rng.random(out=block, dtype=np.float32)
-        block *= 2.0 / dim
-        block -= 1.0 / dim
+    kernels.uniform_fill(W, 1.0 / dim, seed)
     return W
 
 
