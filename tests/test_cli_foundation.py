@@ -7,6 +7,8 @@ import pytest
 
 from wordvec.data import synthetic
 from wordvec.cli import build_parser, main
+from wordvec.data.corpus import Corpus
+from wordvec.io import formats
 from wordvec.models import config
 from wordvec.models.word2vec import Word2Vec
 from wordvec.vectors.files import load_vectors
@@ -138,3 +140,26 @@ def test_the_two_worker_defaults_come_from_one_place(monkeypatch):
     assert parser.parse_args(["train", "c.txt", "-o", "v.bin"]).workers == 7
     monkeypatch.setattr(config.os, "sched_getaffinity", lambda pid: {0}, raising=False)
     assert config.available_cores() == 1 and config.library_workers() == 1 and Word2Vec().workers == 1
+
+
+@pytest.mark.parametrize("model, suffix", [("sg", ".bin"), ("glove", ".vec"), ("cbow", ".wv")])
+def test_train_opens_the_corpus_once_and_detects_the_format_once(tmp_path, capsys, small_corpus, monkeypatch,
+                                                                  model, suffix):
+    opened, detected = [], []
+    original_init, original_detect = Corpus.__init__, formats.detect_format
+
+    def counting_init(self, source, *args, **kwargs):
+        opened.append(source)
+        original_init(self, source, *args, **kwargs)
+
+    def counting_detect(path, fmt=None):
+        if fmt is None:  # a given format is looked up, not detected
+            detected.append(path)
+        return original_detect(path, fmt)
+
+    monkeypatch.setattr(Corpus, "__init__", counting_init)
+    monkeypatch.setattr(formats, "detect_format", counting_detect)
+    status, _, _ = run(capsys, "train", small_corpus, "-o", tmp_path / f"out{suffix}", "--model", model,
+                       "--epochs", "1", "--vector-size", "8", "--no-eval", "--no-progress", "--workers", "1")
+    assert status == 0
+    assert opened == [str(small_corpus)] and len(detected) == 1

@@ -143,18 +143,18 @@ def test_a_checkpoint_inside_an_epoch_resumes_every_objective_bitwise(small_corp
                    progress=False, min_count=2, cache_dir=tmp_path)
     reference = Word2Vec(corpus_file=str(corpus), **options)
     model = Word2Vec(**options).build_vocab(corpus_file=str(corpus))
-    model.checkpointer = Checkpointer(tmp_path / "ckpt", ("words", 50_000))
+    checkpointer = Checkpointer(tmp_path / "ckpt", ("words", 50_000))
     calls = []
 
-    def stop_in_epoch_two(words, advance=model.checkpointer.advance):
+    def stop_in_epoch_two(words, advance=checkpointer.advance):
         calls.append(words)
         if len(calls) == 4:  # the first chunk of the second epoch (3 chunks per epoch)
-            model.checkpointer.stop_requested.set()
+            checkpointer.stop_requested.set()
         return advance(words)
 
-    model.checkpointer.advance = stop_in_epoch_two
+    checkpointer.advance = stop_in_epoch_two
     with pytest.raises(TrainingInterrupted):
-        model.train()
+        model.train(checkpointer=checkpointer)
     resumed = Word2Vec.load(tmp_path / "ckpt")
     progress = resumed.epoch_progress
     assert progress["epoch"] == 1 and 0 < len(progress["done"]) < progress["chunks"]

@@ -4,12 +4,11 @@ import argparse
 
 from wordvec.cli import ray_run, train_checkpoint, train_count, train_estimate
 from wordvec.cli.common import add_corpus_arguments, finite_float, nonnegative_float, positive_float, ranged
-from wordvec.cli.train_options import COUNT_MODELS, WORD2VEC_MODELS, word2vec_options
+from wordvec.cli.train_options import COUNT_MODELS, WORD2VEC_MODELS, model_from_flags, open_corpus
 from wordvec.cli.train_output import report, save_trained
 from wordvec.errors import WordvecError
 from wordvec.io.outputs import check_vectors_output
 from wordvec.models.config import available_cores
-from wordvec.models.word2vec import Word2Vec
 
 EPILOG = """\
 output format, chosen by the extension of -o:
@@ -107,15 +106,12 @@ def run(args):
     output_format = check_vectors_output(args.output, inputs=[args.corpus])  # before hours of training
     if args.ray is not None:
         return ray_run.train(args, output_format)
-    if args.model in COUNT_MODELS:
-        return train_count.run(args, output_format)
     train_checkpoint.check_arguments(args)
-    options = word2vec_options(args)
+    model = model_from_flags(args)  # the model first: bad options before a missing corpus
+    corpus = open_corpus(args)
     if args.dry_run:
-        return train_estimate.dry_run(args, Word2Vec(**options))
-    model = train_checkpoint.train_model(  # the model first: bad options before a missing corpus
-        args, Word2Vec(**options), count=lambda model: model.build_vocab(corpus_file=args.corpus),
-        train=lambda model: model.train(corpus_file=args.corpus), corpus_parts=train_checkpoint.corpus_fingerprint(args))
+        return train_estimate.dry_run(args, model, corpus)
+    model = train_checkpoint.train_model(args, model, corpus)
     save_trained(model, args.output, output_format)
     train_checkpoint.finished(args)
     return report(model.wv, args, history=model.history, estimate=model.estimate_memory())

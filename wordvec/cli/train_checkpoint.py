@@ -1,8 +1,8 @@
 """Checkpoints and resume for ``wordvec train`` (word2vec and GloVe).
 
-``wordvec.cli.train`` adds these flags (``add_arguments``) and runs the training call of
-a model through :func:`train_resumable`, which builds or resumes the model, writes
-checkpoints while it trains, and turns Ctrl-C into "finish the current chunk, write a
+``wordvec.cli.train`` adds these flags (``add_arguments``) and trains through
+:func:`train_model`, which trains or resumes the model with a checkpointer that writes
+checkpoints while it trains and turns Ctrl-C into "finish the current chunk, write a
 checkpoint, exit 130 naming the command that resumes".  The mechanism itself is
 ``wordvec.io.checkpoint``.
 """
@@ -14,8 +14,7 @@ import shutil
 import sys
 from pathlib import Path
 
-from wordvec.cli import train_estimate
-from wordvec.data.corpus import Corpus
+from wordvec.cli.train_options import run_settings
 from wordvec.errors import WordvecError
 from wordvec.io import checkpoint
 from wordvec.io.formats import json_safe
@@ -70,51 +69,26 @@ def check_arguments(args):
     return every
 
 
-def train_resumable(args, build, load, train, options, corpus_parts):
-    """Train with checkpoints.
-
-    ``build()`` returns a new model ready to train (vocabulary counted); ``load(path)``
-    a model from a checkpoint; ``train(model)`` trains it to the end of its plan;
-    ``options`` are the training options that must match
-    on resume (JSON-safe); ``corpus_parts`` the corpus fingerprint.  Returns the trained
-    model; the caller writes OUT and then calls :func:`finished`.
-    """
-    every = check_arguments(args)
-    options = {k: v for k, v in options.items() if k not in IGNORED_OPTIONS}
+def train_model(args, model, corpus):
+    """Train ``model`` (built by the caller, so that its options are checked before the
+    corpus is read) on ``corpus``, writing checkpoints; with ``--resume``, the model of
+    the checkpoint instead, with this run's settings.  Returns the trained model; the
+    caller writes OUT and then calls :func:`finished`.  :func:`check_arguments` has run."""
+    if args.model not in RESUMABLE:
+        return model.fit(corpus_file=corpus)
+    corpus_parts = json_safe(corpus.fingerprint_parts())
+    options = {k: v for k, v in model.hyperparameters().items() if k not in IGNORED_OPTIONS}
     if args.resume:
         meta = checkpoint.read_metadata(args.resume)
         checkpoint.check_same_run(meta, args.resume, args.model, corpus_parts, options)
-        model = load(args.resume)
+        model = type(model).load(args.resume, **run_settings(args))
         log.info("resuming %s from %s (%d epochs done)", args.model, args.resume, model.epochs_trained)
-    else:
-        model = build()
     path = checkpoint_path(args)
-    model.checkpointer = checkpoint.Checkpointer(
-        path, every, metadata={"model": args.model, "corpus": corpus_parts, "options": options,
+    checkpointer = checkpoint.Checkpointer(
+        path, args.checkpoint_every, metadata={"model": args.model, "corpus": corpus_parts, "options": options,
                                "command": resume_command(path)},
         resume_hint=shlex.join(resume_command(path)))
-    with model.checkpointer.handle_interrupts():
-        train(model)
-    model.checkpointer = None
-    return model
-
-
-def train_model(args, model, count, train, corpus_parts):
-    """:func:`train_resumable` for a fresh ``model`` (built by the caller, so that its
-    options are checked before the corpus is fingerprinted): ``count(model)`` counts its
-    corpus (vocabulary or co-occurrences) with this run's memory check; a resumed model
-    is loaded from the checkpoint with this run's settings."""
-    model_class = type(model)
-    return train_resumable(
-        args, build=lambda: count(train_estimate.prepared(model, args)),
-        load=lambda path: with_run_settings(model_class.load(path), args),
-        train=train, options=model.hyperparameters(), corpus_parts=corpus_parts)
-
-
-def with_run_settings(model, args):
-    """A model loaded from a checkpoint, with this run's progress bar and threads."""
-    model.progress, model.workers = not args.no_progress, args.workers
-    return model
+    return model.fit(corpus, checkpointer=checkpointer)
 
 
 def resume_command(path):
@@ -138,9 +112,3 @@ def finished(args):
     if (path / checkpoint.FILE).is_file():
         shutil.rmtree(path, ignore_errors=True)
         log.info("removed the checkpoint %s (the output is written)", path)
-
-
-def corpus_fingerprint(args):
-    """What identifies the corpus a checkpoint was trained on (paths, sizes, mtimes, options)."""
-    corpus = Corpus(args.corpus, lowercase=args.lowercase, max_document_length=args.max_document_length)
-    return json_safe(corpus.fingerprint_parts())

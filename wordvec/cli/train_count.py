@@ -1,15 +1,10 @@
-"""The GloVe and PPMI-SVD half of ``wordvec train`` (``--model glove|svd``).
+"""The flags of ``wordvec train`` for GloVe and PPMI-SVD (``--model glove|svd``).
 
-``wordvec.cli.train`` defines the shared flags and calls ``add_arguments`` (the flags
-below) and, for these models, ``run``.
+``wordvec.cli.train`` defines the shared flags and calls ``add_arguments``; the flags
+reach the models through ``wordvec.cli.train_options``.
 """
 
-from wordvec.cli import train_checkpoint, train_estimate
 from wordvec.cli.common import finite_float, positive_float, ranged
-from wordvec.cli.train_options import glove_options, svd_options
-from wordvec.cli.train_output import report, save_trained
-from wordvec.models.glove import GloVe
-from wordvec.models.svd import PPMISVD
 
 
 def add_arguments(parser):
@@ -45,21 +40,3 @@ def add_arguments(parser):
     svd.add_argument("--power-iterations", type=ranged("power_iterations"), default=8, metavar="N",
                      help="power iterations of the randomized SVD (default 8)")
 
-
-def run(args, output_format):
-    train_checkpoint.check_arguments(args)
-    if args.model == "glove":
-        options = glove_options(args)
-        if args.dry_run:
-            return train_estimate.dry_run(args, GloVe(**options))
-        model = train_checkpoint.train_model(  # the model first: bad options before a missing corpus
-            args, GloVe(**options), count=lambda model: model.build_cooccurrence(corpus_file=args.corpus),
-            train=lambda model: model.train(), corpus_parts=train_checkpoint.corpus_fingerprint(args))
-    else:
-        model = PPMISVD(**svd_options(args))
-        if args.dry_run:
-            return train_estimate.dry_run(args, model)
-        train_estimate.prepared(model, args).fit(corpus_file=args.corpus)
-    save_trained(model, args.output, output_format)
-    train_checkpoint.finished(args)
-    return report(model.wv, args, history=model.history, estimate=model.estimate_memory())

@@ -6,7 +6,6 @@ module only prints it, or switches the check off.
 
 import json
 
-from wordvec.data.corpus import Corpus
 from wordvec.data.vocab import Vocabulary
 from wordvec.models import estimate
 
@@ -21,15 +20,8 @@ def add_arguments(parser):
                             "(default: refuse, in one sentence, before allocating)")
 
 
-def prepared(model, args):
-    """``model`` with this run's memory check setting."""
-    model.memory_check = not args.no_memory_check
-    return model
-
-
-def dry_run(args, model):
-    """Scan the vocabulary, print ``model.estimate_memory`` for it; train nothing."""
-    corpus = Corpus(args.corpus, lowercase=args.lowercase, max_document_length=args.max_document_length)
+def dry_run(args, model, corpus):
+    """Scan the vocabulary of ``corpus``, print ``model.estimate_memory`` for it; train nothing."""
     vocab = Vocabulary.build(corpus, min_count=args.min_count, max_vocab_size=args.max_vocab_size)
     plan = model.estimate_memory(len(vocab))
     available = estimate.available_memory()

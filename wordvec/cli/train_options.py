@@ -6,6 +6,11 @@ themselves are defined next to their commands; the defaults that differ by model
 (GloVe's window 10 and 15 epochs) are filled in here.
 """
 
+from wordvec.data.corpus import Corpus
+from wordvec.models.glove import GloVe
+from wordvec.models.svd import PPMISVD
+from wordvec.models.word2vec import Word2Vec
+
 WORD2VEC_MODELS = ("sg", "cbow")
 COUNT_MODELS = ("glove", "svd")
 GLOVE_DEFAULTS = {"window": 10, "epochs": 15}
@@ -24,7 +29,7 @@ def word2vec_options(args):
         progress=not args.no_progress, lowercase=args.lowercase,
         max_document_length=args.max_document_length, shuffle=not args.no_shuffle,
         subwords=args.subwords, min_n=args.min_n, max_n=args.max_n, bucket=args.bucket,
-        batched=args.batched, deterministic=args.deterministic)
+        batched=args.batched, deterministic=args.deterministic, memory_check=not args.no_memory_check)
 
 
 def count_options(args):
@@ -32,7 +37,7 @@ def count_options(args):
     return dict(vector_size=args.vector_size, min_count=args.min_count, symmetric=not args.asymmetric,
                 seed=args.seed, max_vocab_size=args.max_vocab_size, memory=args.memory,
                 lowercase=args.lowercase, max_document_length=args.max_document_length,
-                progress=not args.no_progress)
+                progress=not args.no_progress, memory_check=not args.no_memory_check)
 
 
 def glove_options(args):
@@ -48,3 +53,24 @@ def svd_options(args):
                 eig=args.eig, add_context=args.add_context, transform=args.transform,
                 weighting=args.weighting or "uniform", solver=args.svd_solver,
                 power_iterations=args.power_iterations, **count_options(args))
+
+
+MODELS = {"sg": (Word2Vec, word2vec_options), "cbow": (Word2Vec, word2vec_options),
+          "glove": (GloVe, glove_options), "svd": (PPMISVD, svd_options)}
+
+
+def model_from_flags(args):
+    """The untrained model ``--model`` names, with the flags' settings (checked here, before
+    any file is read)."""
+    model_class, options = MODELS[args.model]
+    return model_class(**options(args))
+
+
+def run_settings(args):
+    """This run's settings of a model loaded from a checkpoint (not part of what it learned)."""
+    return {"workers": args.workers, "progress": not args.no_progress, "memory_check": not args.no_memory_check}
+
+
+def open_corpus(args):
+    """The corpus, opened once for every use of this run (counting, training, fingerprint)."""
+    return Corpus(args.corpus, lowercase=args.lowercase, max_document_length=args.max_document_length)

@@ -20,8 +20,8 @@ from wordvec.io.arrays import FLOAT, INTEGER, check_csr
 from wordvec.io.atomic import saved_directory
 from wordvec.errors import FormatError, WordvecError
 from wordvec.io.formats import json_safe, read_model_array
+from wordvec.models.config import corpus_with_options
 from wordvec.data.cooccur import count_cooccurrences
-from wordvec.data.corpus import Corpus
 from wordvec.data.encode import encode_corpus
 from wordvec.data.vocab import Vocabulary
 from wordvec.io import formats
@@ -43,7 +43,7 @@ def count_corpus(model, sentences, corpus_file):
         raise WordvecError("sentences is a one-shot iterator (e.g. a generator), but the corpus is read "
                            "twice (vocabulary, then co-occurrences); pass a list")
     source = corpus_file if corpus_file is not None else sentences
-    corpus = Corpus(source, lowercase=model.lowercase, max_document_length=model.max_document_length)
+    corpus = corpus_with_options(source, model.lowercase, model.max_document_length)
     vocab = Vocabulary.build(corpus, min_count=model.min_count, max_vocab_size=model.max_vocab_size)
     encoded = encode_corpus(corpus, vocab, cache_dir=model.cache_dir)
     counted = count_cooccurrences(encoded.ids, encoded.offsets, len(vocab), window=model.window,
@@ -70,7 +70,7 @@ def save_model(model, path, tag, vectors, arrays, state, include_cooccurrence=Tr
                          extra_json={MANIFEST: manifest, **(extra_json or {})})
 
 
-def load_model(cls, path, tag):
+def load_model(cls, path, tag, settings=None):
     """Rebuild ``cls`` from a directory written by ``save_model``: returns (model, state)."""
     path = saved_directory(path, formats.NATIVE_META)
     manifest = path / MANIFEST
@@ -80,7 +80,7 @@ def load_model(cls, path, tag):
         meta = json.loads(manifest.read_text(encoding="utf-8"))
         if meta.get("format") != tag:
             raise ValueError
-        model = cls(**meta["hyperparameters"], progress=True)
+        model = cls(**{**meta["hyperparameters"], "progress": True, **(settings or {})})
         state = meta["state"]
     except (ValueError, KeyError, TypeError):
         raise FormatError(manifest, None, f"not a {tag} model description") from None

@@ -19,6 +19,7 @@ Defaults: ``x_max=100, power=0.75, learning_rate=0.05`` are glove.c's; ``window=
 epochs=15`` are the settings of the project's benchmark (glove.c's own are 15 and 25).
 """
 
+import contextlib
 import logging
 import math
 import sys
@@ -56,7 +57,7 @@ class GloVe:
                  power=0.75, learning_rate=0.05, epochs=15, min_count=5, symmetric=True,
                  weighting="harmonic", seed=1, workers=2, output="sum", max_vocab_size=None,
                  memory="2GB", grad_clip=100.0, lowercase=False, max_document_length=10_000,
-                 progress=True, cache_dir=None):
+                 progress=True, cache_dir=None, memory_check=True):
         self.vector_size, self.window, self.x_max, self.power = vector_size, window, x_max, power
         self.learning_rate, self.epochs, self.min_count = learning_rate, epochs, min_count
         self.symmetric, self.weighting, self.seed, self.workers = symmetric, weighting, seed, workers
@@ -69,8 +70,7 @@ class GloVe:
         self.epochs_trained = 0
         self.history = []
         self.counting = {}
-        self.checkpointer = None  # wordvec.io.checkpoint.Checkpointer: consulted after every epoch
-        self.memory_check = True  # refuse an X whose training arrays cannot fit (wordvec.models.estimate)
+        self.memory_check = bool(memory_check)  # refuse an X whose arrays cannot fit (models.estimate)
         if corpus_file is not None or sentences is not None:
             self.build_cooccurrence(sentences=sentences, corpus_file=corpus_file)
             self.train()
@@ -140,8 +140,18 @@ class GloVe:
 
     # -- training --------------------------------------------------------------------
 
-    def train(self, epochs=None):
-        """Train ``epochs`` more epochs (default: up to ``self.epochs``); returns their history."""
+    def fit(self, corpus_file, checkpointer=None):
+        """Count ``corpus_file`` (a path or a ``Corpus``) unless X is already there (a model
+        loaded from a checkpoint), then train the remaining epochs; returns ``self``."""
+        if self.cooccurrence is None:
+            self.build_cooccurrence(corpus_file=corpus_file)
+        self.train(checkpointer=checkpointer)
+        return self
+
+    def train(self, epochs=None, checkpointer=None):
+        """Train ``epochs`` more epochs (default: up to ``self.epochs``); returns their history.
+        ``checkpointer`` (``wordvec.io.checkpoint.Checkpointer``): consulted after every
+        epoch; Ctrl-C finishes the epoch, writes a checkpoint and stops."""
         if self.cooccurrence is None:
             raise WordvecError("nothing to train on: give a corpus or call set_cooccurrence first")
         if epochs is None:
@@ -157,26 +167,32 @@ class GloVe:
         order = np.empty(len(entries), np.int32)
         self._wv = None
         done = []
-        for _ in range(epochs):
-            started, cpu_started = time.perf_counter(), time.process_time()
-            kernels.shuffle_order(order, self.seed, self.epochs_trained)
-            loss, updates = self._epoch(kernels, entries, as_float, order)
-            seconds, cpu_seconds = time.perf_counter() - started, time.process_time() - cpu_started
-            if not math.isfinite(loss) or updates == 0:
-                raise TrainingError(f"training diverged in epoch {self.epochs_trained + 1}; "
-                                    f"try a smaller learning_rate than {self.learning_rate}")
-            self.epochs_trained += 1
-            info = {"epoch": self.epochs_trained, "loss": loss / updates, "updates": updates,
-                    "seconds": seconds, "cpu_seconds": cpu_seconds,
-                    "updates_per_sec": updates / max(seconds, 1e-9), "learning_rate": self.learning_rate,
-                    "words_per_sec": self._corpus_tokens() / max(seconds, 1e-9) or None}
-            log.info("epoch %d: loss %.5f, %d updates, %.2fM updates/s, %.1f s", info["epoch"],
-                     info["loss"], updates, info["updates_per_sec"] / 1e6, seconds)
-            append_epoch(self.history, info)
-            done.append(info)
-            if self.checkpointer is not None and self.checkpointer.advance(updates):
-                self.checkpointer.save(self, f"after epoch {self.epochs_trained} of {self.epochs}")
+        interrupts = checkpointer.handle_interrupts() if checkpointer is not None else contextlib.nullcontext()
+        with interrupts:
+            for _ in range(epochs):
+                done.append(self._train_epoch(entries, as_float, order, checkpointer))
         return done
+
+    def _train_epoch(self, entries, as_float, order, checkpointer):
+        """One epoch, logged into ``history``; a checkpoint after it if one is due."""
+        started, cpu_started = time.perf_counter(), time.process_time()
+        kernels.shuffle_order(order, self.seed, self.epochs_trained)
+        loss, updates = self._epoch(kernels, entries, as_float, order)
+        seconds, cpu_seconds = time.perf_counter() - started, time.process_time() - cpu_started
+        if not math.isfinite(loss) or updates == 0:
+            raise TrainingError(f"training diverged in epoch {self.epochs_trained + 1}; "
+                                f"try a smaller learning_rate than {self.learning_rate}")
+        self.epochs_trained += 1
+        info = {"epoch": self.epochs_trained, "loss": loss / updates, "updates": updates,
+                "seconds": seconds, "cpu_seconds": cpu_seconds,
+                "updates_per_sec": updates / max(seconds, 1e-9), "learning_rate": self.learning_rate,
+                "words_per_sec": self._corpus_tokens() / max(seconds, 1e-9) or None}
+        log.info("epoch %d: loss %.5f, %d updates, %.2fM updates/s, %.1f s", info["epoch"],
+                 info["loss"], updates, info["updates_per_sec"] / 1e6, seconds)
+        append_epoch(self.history, info)
+        if checkpointer is not None and checkpointer.advance(updates):
+            checkpointer.save(self, f"after epoch {self.epochs_trained} of {self.epochs}")
+        return info
 
     def _corpus_tokens(self):
         """Tokens of the corpus that X counts (the vocabulary's counts add up to them)."""
@@ -243,9 +259,11 @@ class GloVe:
                             {"epochs_trained": self.epochs_trained}, cooccurrence, extra_json)
 
     @classmethod
-    def load(cls, path):
+    def load(cls, path, **settings):
+        """Load a model saved by :meth:`save`; ``settings`` (``workers``, ``progress``,
+        ``memory_check``) are this run's, not the saved model's."""
         path = saved_directory(path, NATIVE_META)  # a crash mid-replace leaves the old save aside
-        model, state = count_io.load_model(cls, path, "wordvec-glove")
+        model, state = count_io.load_model(cls, path, "wordvec-glove", settings)
         V, D = len(model.words), model.vector_size
         for name in PARAMETERS:
             shape = (V, D) if name.startswith("W") else (V,)

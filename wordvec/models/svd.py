@@ -127,7 +127,7 @@ class PPMISVD:
                  cds=0.75, shift=1.0, eig=0.5, add_context=False, weighting="uniform",
                  transform="ppmi", symmetric=True, solver="randomized", power_iterations=8, seed=1,
                  max_vocab_size=None, memory="2GB", lowercase=False, max_document_length=10_000,
-                 progress=True, cache_dir=None):
+                 progress=True, cache_dir=None, memory_check=True):
         self.vector_size, self.window, self.min_count = vector_size, window, min_count
         self.cds, self.shift, self.eig, self.add_context = cds, shift, eig, add_context
         self.weighting, self.transform, self.symmetric = weighting, transform, symmetric
@@ -135,6 +135,7 @@ class PPMISVD:
         self.max_vocab_size, self.memory = max_vocab_size, memory
         self.lowercase, self.max_document_length = lowercase, max_document_length
         self.progress, self.cache_dir = progress, cache_dir
+        self.memory_check = bool(memory_check)  # refuse an X whose arrays cannot fit (models.estimate)
         self._validate()
         self.words = self.counts = self.cooccurrence = None
         self.U = self.singular_values = self.C = None
@@ -176,7 +177,7 @@ class PPMISVD:
         if D >= V:
             raise WordvecError(f"vector_size {D} must be smaller than the vocabulary ({V} words) for a "
                                "truncated SVD; lower vector_size or min_count")
-        if getattr(self, "memory_check", True):
+        if self.memory_check:
             estimate.check_fits(self.estimate_memory(V, matrix.nnz), "lower vector_size, or raise min_count")
         started = time.perf_counter()
         M = transform_counts(matrix, self.transform, self.cds, self.shift)

@@ -25,6 +25,7 @@ of the parameters as they stand (the model has just adapted to the surrounding t
 it can rise in late epochs while that objective still falls (``benchmarks/bench_loss.py``).
 """
 
+import contextlib
 import logging
 import math
 import os
@@ -40,7 +41,6 @@ from wordvec import limits
 from wordvec.models import estimate
 
 from wordvec.data import encode, schedule
-from wordvec.data.corpus import Corpus
 from wordvec.data.encode import encode_corpus
 from wordvec.data.subword import check_ngram_settings, ngram_table
 from wordvec.data.vocab import Vocabulary, alias_table
@@ -50,7 +50,7 @@ from wordvec.kernels import subword as subword_kernels
 from wordvec.kernels import word2vec as kernels
 from wordvec.memory import release_compiler_pages
 from wordvec.models import word2vec_io, word2vec_sync
-from wordvec.models.config import library_workers
+from wordvec.models.config import corpus_with_options, library_workers
 from wordvec.vectors.keyed import KeyedVectors
 from wordvec.vectors.subword import SubwordKeyedVectors
 
@@ -112,7 +112,7 @@ class Word2Vec:
                  min_alpha=0.0001, epochs=5, workers=None, seed=1, max_vocab_size=None, loss=None,
                  progress=True, callbacks=(), lowercase=False, max_document_length=10_000,
                  cache_dir=None, shared_negatives=None, shuffle=True, batched=False,
-                 deterministic=False, subwords=False, min_n=3, max_n=6, bucket=2_000_000):
+                 deterministic=False, subwords=False, min_n=3, max_n=6, bucket=2_000_000, memory_check=True):
         if loss == "ns":
             hs, loss = 0, None
         elif loss == "hs":
@@ -141,8 +141,7 @@ class Word2Vec:
         self.epochs_trained = 0
         self.history = []
         self.epoch_progress = None  # a checkpoint's unfinished epoch (wordvec.io.checkpoint)
-        self.checkpointer = None    # wordvec.io.checkpoint.Checkpointer, or None
-        self.memory_check = True    # refuse a vocabulary whose arrays cannot fit (wordvec.models.estimate)
+        self.memory_check = bool(memory_check)  # refuse a vocabulary whose arrays cannot fit (models.estimate)
         self._corpus = None
         self._wv = None
         if sentences is not None and corpus_file is not None:
@@ -209,7 +208,7 @@ class Word2Vec:
                     "once per epoch; pass a list or an object whose __iter__ starts over "
                     "(gensim would silently train on nothing after the first epoch)")
         source = corpus_file if corpus_file is not None else sentences
-        return Corpus(source, lowercase=self.lowercase, max_document_length=self.max_document_length)
+        return corpus_with_options(source, self.lowercase, self.max_document_length)
 
     def build_vocab(self, sentences=None, corpus_file=None):
         """Count the corpus, keep words seen ``min_count`` times, initialise the vectors."""
@@ -283,9 +282,22 @@ class Word2Vec:
 
     # -- training ------------------------------------------------------------------------
 
-    def train(self, sentences=None, corpus_file=None, epochs=None):
+    def fit(self, corpus_file, checkpointer=None):
+        """Count ``corpus_file`` (a path or a ``Corpus``) unless the vocabulary is already
+        there (a model loaded from a checkpoint), then train the rest of the plan, writing
+        checkpoints through ``checkpointer``; returns ``self``."""
+        if self.vocab is None:
+            self.build_vocab(corpus_file=corpus_file)
+            self.train(checkpointer=checkpointer)
+        else:
+            self.train(corpus_file=corpus_file, checkpointer=checkpointer)
+        return self
+
+    def train(self, sentences=None, corpus_file=None, epochs=None, checkpointer=None):
         """Train ``epochs`` more epochs (default: the rest of the plan) on the given corpus,
-        or on the one ``build_vocab`` read; returns ``self.history`` entries of this call."""
+        or on the one ``build_vocab`` read; returns ``self.history`` entries of this call.
+        ``checkpointer`` (``wordvec.io.checkpoint.Checkpointer``): write checkpoints while
+        training, and turn Ctrl-C into "finish the chunk, checkpoint, stop"."""
         if self.vocab is None:
             if sentences is None and corpus_file is None:
                 raise WordvecError("nothing to train on: pass sentences or corpus_file")
@@ -311,10 +323,11 @@ class Word2Vec:
         self._wv = None
         log.info("training %s on %d tokens x %d epochs with %d worker(s), alpha %.4g -> %.4g",
                  self.describe(), N, epochs, self.workers, self.alpha, self.min_alpha)
-        run = _EpochRunner(self, encoded)
+        run = _EpochRunner(self, encoded, checkpointer)
         run.compile()  # so a cold Numba cache does not count as epoch 1's training time
         done = []
-        with _progress_bar(self, N * epochs) as bar:
+        interrupts = checkpointer.handle_interrupts() if checkpointer is not None else contextlib.nullcontext()
+        with interrupts, _progress_bar(self, N * epochs) as bar:
             for _ in range(epochs):
                 info = run.epoch(bar)
                 append_epoch(self.history, info)
@@ -341,9 +354,11 @@ class Word2Vec:
         word2vec_io.save_model(self, path, extra_json=extra_json)
 
     @classmethod
-    def load(cls, path):
-        """Load a model saved by :meth:`save`; ``train(corpus, ...)`` continues it."""
-        return word2vec_io.load_model(cls, path)
+    def load(cls, path, **settings):
+        """Load a model saved by :meth:`save`; ``train(corpus, ...)`` continues it.
+        ``settings`` (``workers``, ``progress``, ``memory_check``) are this run's, not the
+        saved model's."""
+        return word2vec_io.load_model(cls, path, settings)
 
 
 def read_only(array):
@@ -384,8 +399,8 @@ def load_kernels(text=True, subwords=False, *, vector_size):
 class _EpochRunner:
     """Runs epochs over an encoded corpus with ``model.workers`` threads."""
 
-    def __init__(self, model, encoded):
-        self.model, self.encoded = model, encoded
+    def __init__(self, model, encoded, checkpointer=None):
+        self.model, self.encoded, self.checkpointer = model, encoded, checkpointer
         self.ids, self.offsets = read_only(encoded.ids), np.ascontiguousarray(encoded.offsets, dtype=np.int64)
         self.bounds = schedule.chunk_bounds(self.offsets, CHUNK_WORDS)
         self.chunk_sizes = np.diff(self.offsets[self.bounds])
@@ -536,7 +551,7 @@ class _EpochRunner:
                 index, loss, chunk_stats = results.get()
                 received += 1
                 failure = record(index, loss, chunk_stats)
-                checkpointer = None if sharded else m.checkpointer
+                checkpointer = None if sharded else self.checkpointer
                 if failure is None and checkpointer is not None and checkpointer.advance(
                         int(stats[index, kernels.STAT_WORDS])):
                     with lock:  # no chunk starts until the checkpoint is written

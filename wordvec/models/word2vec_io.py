@@ -63,7 +63,7 @@ def save_model(model, path, extra_json=None):
                          extra_arrays=extra_arrays, extra_json={MANIFEST: manifest, **(extra_json or {})})
 
 
-def load_model(cls, path):
+def load_model(cls, path, settings=None):
     path = saved_directory(path, formats.NATIVE_META)
     manifest = path / MANIFEST
     if not manifest.is_file():
@@ -72,7 +72,7 @@ def load_model(cls, path):
         meta = json.loads(manifest.read_text(encoding="utf-8"))
         if meta.get("format") != FORMAT:
             raise ValueError
-        model = cls(**meta["hyperparameters"], progress=True)
+        model = cls(**{**meta["hyperparameters"], "progress": True, **(settings or {})})
         sched = meta["schedule"]
     except (ValueError, KeyError, TypeError):
         raise FormatError(manifest, None, "not a wordvec Word2Vec model description") from None
