@@ -8,6 +8,7 @@ GloVe text for a file with any other name.
 
 import argparse
 import json
+import sys
 
 import numpy as np
 
@@ -64,8 +65,11 @@ def register(subparsers):
         subparsers, "analogy", "solve 'A is to B as C is to ?'",
         "Answer the analogy A : B :: C : ? with 3CosAdd (cosine with B - A + C, the word2vec\n"
         "`word-analogy` tool) or 3CosMul (Levy & Goldberg 2014, less dominated by one term).\n"
-        "The three question words are never answers.",
-        "  wordvec analogy vectors.bin man king woman          # -> queen\n"
+        "The three question words are never answers.\n\n"
+        "Order: A B C asks for B - A + C (word2vec's word-analogy and gensim's\n"
+        "most_similar(positive=[B, C], negative=[A])).  fastText's `analogies` takes A - B + C:\n"
+        "its users can keep their order with `wordvec fasttext analogies MODEL.bin`.",
+        "  wordvec analogy vectors.bin man king woman          # king - man + woman -> queen\n"
         "  wordvec analogy vectors.bin paris france rome --method 3cosmul --topn 3\n",
     )
     _vectors_argument(analogy)
@@ -169,8 +173,13 @@ def run_similar(args):
 
 def run_analogy(args):
     kv = _load(args)
-    _print_neighbours(kv.analogy(args.a, args.b, args.c, topn=args.topn, method=args.method,
-                                 restrict_vocab=args.restrict_vocab), args, kv)
+    answers = kv.analogy(args.a, args.b, args.c, topn=args.topn, method=args.method,
+                         restrict_vocab=args.restrict_vocab)
+    # the order, on stderr so that stdout stays "word score" lines (fastText's is A - B + C)
+    if answers:
+        print(f"{args.a} : {args.b} :: {args.c} : ?   ({args.b} - {args.a} + {args.c}, {args.method})",
+              file=sys.stderr)
+    _print_neighbours(answers, args, kv)
     return 0
 
 
