@@ -18,6 +18,7 @@ from gensim.test.utils import common_texts, datapath
 import wordvec
 from wordvec.errors import TrainingError
 from wordvec.models import fasttext as wordvec_fasttext
+from wordvec.serve.api import ExplorerAPI
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")  # gensim's own deprecated calls
 
@@ -254,3 +255,14 @@ def test_fasttext_refuses_what_it_cannot_honour():
         wordvec.FastText(trim_rule=lambda *a: 0)
     with pytest.raises(wordvec.WordvecError, match="max_final_vocab"):
         wordvec.FastText(max_final_vocab=100)
+
+
+def test_serve_answers_an_unseen_word_of_a_subword_model_as_similar_does():
+    kv = wordvec_fasttext.load_facebook_vectors(datapath("crime-and-punishment.bin"))
+    status, answer = ExplorerAPI(kv).handle("neighbours", {"word": "landlord", "topn": "3"})
+    expected = [w for w, _ in kv.most_similar("landlord", topn=3)]
+    assert status == 200 and [n["word"] for n in answer["neighbours"]] == expected
+    status, answer = ExplorerAPI(kv).handle("similarity", {"word1": "landlord", "word2": "landlady"})
+    assert status == 200 and answer["similarity"] == pytest.approx(kv.similarity("landlord", "landlady"), abs=1e-6)
+    plain = wordvec.KeyedVectors(kv.index_to_key, kv.vectors)
+    assert ExplorerAPI(plain).handle("neighbours", {"word": "landlord"})[0] == 404  # no n-grams, no answer
