@@ -19,6 +19,7 @@ from wordvec.io.history import format_table
 from wordvec.io.outputs import check_vectors_output
 from wordvec.models.saved import describe, load_keyed_vectors
 from wordvec.report.page import display_word
+from wordvec.vectors import ann
 from wordvec.vectors.compact import CompactConfig, compact, compaction_report
 from wordvec.vectors.evaluate import evaluate_all, format_report
 from wordvec.vectors.files import load_vectors, save_vectors
@@ -59,7 +60,24 @@ def register(subparsers):
     similar.add_argument("--negative", nargs="+", default=[], metavar="WORD", help="words subtracted from the query")
     similar.add_argument("--topn", type=positive_int, default=10, metavar="N", help="how many neighbours (default 10)")
     similar.add_argument("--restrict-vocab", type=positive_int, metavar="N", help="search only the N most frequent words")
+    similar.add_argument("--approximate", action="store_true",
+                         help="ask the approximate index saved beside VECTORS (see `wordvec index`)")
     similar.set_defaults(run=run_similar)
+
+    index = _parser(
+        subparsers, "index", "build the approximate nearest-neighbour index of vectors",
+        "Build an HNSW index (usearch; pip install 'wordvec[ann]') of every vector and save it\n"
+        "beside VECTORS as VECTORS.usearch (+ .usearch.json), for `wordvec similar --approximate`,\n"
+        "most_similar(..., approximate=True) and `wordvec serve`.  Replaces an older index.",
+        "  wordvec index GoogleNews-vectors-negative300.bin\n",
+    )
+    _vectors_argument(index)
+    index.add_argument("--connectivity", type=positive_int, default=16, metavar="M", help="edges per node (default 16)")
+    index.add_argument("--expansion-add", type=positive_int, default=128, metavar="N",
+                       help="candidates while building (default 128)")
+    index.add_argument("--expansion-search", type=positive_int, default=128, metavar="N",
+                       help="candidates while searching: recall against speed (default 128)")
+    index.set_defaults(run=run_index)
 
     analogy = _parser(
         subparsers, "analogy", "solve 'A is to B as C is to ?'",
@@ -166,8 +184,19 @@ def _print_neighbours(pairs, args, kv):
 
 def run_similar(args):
     kv = _load(args)
+    if args.approximate:
+        ann.attach_index(kv, args.vectors)
     _print_neighbours(kv.most_similar(positive=args.words, negative=args.negative, topn=args.topn,
-                                      restrict_vocab=args.restrict_vocab), args, kv)
+                                      restrict_vocab=args.restrict_vocab, approximate=args.approximate), args, kv)
+    return 0
+
+
+def run_index(args):
+    kv = _load(args)
+    config = ann.AnnConfig(connectivity=args.connectivity, expansion_add=args.expansion_add,
+                           expansion_search=args.expansion_search)
+    path = ann.save_index(ann.build_index(kv, config), args.vectors)
+    print(f"wrote the approximate index of {len(kv)} vectors to {path}")
     return 0
 
 

@@ -1,0 +1,136 @@
+"""Optional approximate nearest-neighbour index (``pip install 'wordvec[ann]'``: usearch).
+
+An HNSW graph (Malkov & Yashunin 2016) over the rows, cosine metric, vectors kept in
+float16 inside the index.  usearch was chosen over hnswlib and faiss-cpu after measuring
+build time, recall@10 and queries/s on the synthetic 400k x 300 file (benchmarks/README.md,
+"Pretrained vectors at full size"): besides those figures, it ships wheels for every
+platform (hnswlib compiles from source), and it can memory-map a saved index.
+
+The index is saved beside the vectors (``VECTORS.usearch`` with ``VECTORS.usearch.json``
+naming the rows it holds: their count, size and a fingerprint of the words) and reloaded
+from there.  It is never rebuilt behind the user's back: a missing or stale index is an
+error that says how to build one (``wordvec index VECTORS`` or ``build_index``).
+"""
+
+import hashlib
+import json
+import os
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+
+from wordvec.errors import FormatError, WordvecError
+from wordvec.io.atomic import save_json
+from wordvec.io.formats import read_json_object
+
+INDEX_SUFFIX, META_SUFFIX = ".usearch", ".usearch.json"
+INDEX_TAG = "wordvec-ann-usearch"
+INSTALL_HINT = "the approximate index needs usearch: pip install 'wordvec[ann]'"
+
+
+@dataclass(frozen=True)
+class AnnConfig:
+    connectivity: int = 16  # HNSW's M: graph edges per node
+    expansion_add: int = 128  # ef_construction: candidates kept while inserting
+    expansion_search: int = 128  # ef: candidates kept while searching (recall against speed)
+    dtype: str = "f16"  # how the index stores the vectors
+
+
+def _usearch():
+    try:
+        from usearch.index import Index  # optional dependency: only for approximate search
+    except ImportError:
+        raise WordvecError(INSTALL_HINT) from None
+    return Index
+
+
+def fingerprint(words):
+    """SHA-256 of the words in order: an index belongs to exactly these rows."""
+    digest = hashlib.sha256()
+    for start in range(0, len(words), 100000):
+        digest.update("\n".join(words[start:start + 100000]).encode("utf-8", "surrogatepass") + b"\n")
+    return digest.hexdigest()
+
+
+class ApproximateIndex:
+    """The usearch index of a table's rows; ``query`` answers unit queries approximately."""
+
+    def __init__(self, index, meta):
+        self.index, self.meta = index, meta
+
+    def query(self, queries, k, n_rows):
+        """(rows n x k, cosines n x k) per query, -1 where fewer were found; only rows < n_rows."""
+        total = self.meta["rows"]
+        fetch = k if n_rows >= total else min(total, 4 * k)  # restrict_vocab: ask more, keep the first rows
+        matches = self.index.search(np.ascontiguousarray(queries, dtype=np.float32), fetch, threads=0)
+        keys = np.asarray(matches.keys, dtype=np.int64).reshape(len(queries), -1)
+        cosines = (1.0 - np.asarray(matches.distances, dtype=np.float32)).reshape(len(queries), -1)
+        counts = matches.counts if hasattr(matches, "counts") else [len(matches.keys)]  # one query: no batch
+        found = np.asarray(counts).reshape(len(queries), 1) > np.arange(keys.shape[1])
+        keys = np.where(found & (keys < n_rows), keys, -1)
+        order = np.argsort(keys < 0, axis=1, kind="stable")[:, :k]  # found rows first, best first
+        return np.take_along_axis(keys, order, axis=1), np.take_along_axis(cosines, order, axis=1)
+
+
+def build_index(kv, config=AnnConfig(), threads=0):
+    """Build the index of every row of ``kv`` (all cores unless ``threads``)."""
+    Index = _usearch()
+    index = Index(ndim=kv.vector_size, metric="cos", dtype=config.dtype, connectivity=config.connectivity,
+                  expansion_add=config.expansion_add, expansion_search=config.expansion_search)
+    step = 100000
+    for start in range(0, len(kv), step):  # float32 rows one block at a time (float16/int8 tables too)
+        stop = min(len(kv), start + step)
+        index.add(np.arange(start, stop), kv._rows(start, stop), threads=threads)
+    meta = {"format": INDEX_TAG, "rows": len(kv), "vector_size": kv.vector_size,
+            "words": fingerprint(kv.index_to_key), "config": asdict(config)}
+    return ApproximateIndex(index, meta)
+
+
+def index_path(vectors_path):
+    return Path(str(vectors_path).rstrip("/") + INDEX_SUFFIX)
+
+
+def save_index(ann, vectors_path):
+    """Write the index beside the vectors, atomically (index first, then its description)."""
+    path = index_path(vectors_path)
+    temporary = path.with_name(f".{path.name}.tmp-{os.getpid()}")  # usearch writes the file itself
+    try:
+        ann.index.save(os.fspath(temporary))
+        os.replace(temporary, path)
+    finally:
+        if temporary.exists():
+            temporary.unlink()
+    save_json(Path(str(path)[: -len(INDEX_SUFFIX)] + META_SUFFIX), ann.meta)
+    return path
+
+
+def load_index(kv, vectors_path, view=True):
+    """The saved index of ``kv``'s file, checked to belong to exactly these rows (mapped if ``view``)."""
+    path = index_path(vectors_path)
+    meta_path = Path(str(path)[: -len(INDEX_SUFFIX)] + META_SUFFIX)
+    if not path.is_file() or not meta_path.is_file():
+        raise WordvecError(f"no approximate index for {vectors_path} (expected {path}); build it with "
+                           f"`wordvec index {vectors_path}`")
+    meta = read_json_object(meta_path)
+    if meta.get("format") != INDEX_TAG:
+        raise FormatError(meta_path, None, f"not a wordvec index description (format {INDEX_TAG!r})")
+    if (meta.get("rows"), meta.get("vector_size")) != (len(kv), kv.vector_size) or \
+            meta.get("words") != fingerprint(kv.index_to_key):
+        raise WordvecError(f"the approximate index {path} was built for other vectors than {vectors_path} "
+                           f"now holds; rebuild it with `wordvec index {vectors_path}`")
+    index = _usearch().restore(os.fspath(path), view=view)
+    if index is None or index.size != len(kv):
+        raise FormatError(path, None, "not a readable usearch index")
+    index.expansion_search = int(meta.get("config", {}).get("expansion_search", AnnConfig.expansion_search))
+    return ApproximateIndex(index, meta)
+
+
+def attach_index(kv, vectors_path, view=True):
+    """Load the saved index of ``vectors_path`` into ``kv`` (for ``most_similar(approximate=True)``)."""
+    kv.ann_index = load_index(kv, vectors_path, view=view)
+    return kv
+
+
+def describe(ann):
+    return json.dumps(ann.meta["config"])
