@@ -4,6 +4,7 @@ reproducible, native save/load, tags, and bad arguments refused in one sentence.
 import numpy as np
 import pytest
 
+from wordvec.cli import main
 from wordvec.errors import WordvecError
 from wordvec.models.doc2vec import Doc2Vec, is_doc2vec_model
 
@@ -125,3 +126,34 @@ def test_bad_settings_are_refused_in_one_sentence(kwargs, phrase):
 def test_infer_vector_refuses_a_string(dbow):
     with pytest.raises(WordvecError, match="list of tokens"):
         dbow.infer_vector("a whole string")
+
+
+def test_cli_train_then_infer_writes_npy_and_text(tmp_path, capsys):
+    corpus = tmp_path / "docs.txt"
+    corpus.write_text("\n".join(" ".join(doc) for doc in topic_documents(40, length=20)) + "\n")
+    assert main(["doc2vec", "train", str(corpus), "-o", str(tmp_path / "m.d2v"), "--dm", "0", "--min-count", "1",
+                 "--vector-size", str(D), "--epochs", "2", "--workers", "1"]) == 0
+    assert main(["doc2vec", "infer", str(tmp_path / "m.d2v"), str(corpus), "-o", str(tmp_path / "v.npy")]) == 0
+    vectors = np.load(tmp_path / "v.npy", allow_pickle=False)
+    assert vectors.shape == (40, D)
+    np.testing.assert_array_equal(vectors, Doc2Vec.load(tmp_path / "m.d2v").infer_vectors(str(corpus)))
+    assert main(["doc2vec", "infer", str(tmp_path / "m.d2v"), str(corpus), "-o", str(tmp_path / "v.txt")]) == 0
+    assert (tmp_path / "v.txt").read_text().splitlines()[0] == f"40 {D}"
+
+
+@pytest.mark.parametrize("argv, phrase", [
+    (["doc2vec", "infer", "{model}", "{missing}", "-o", "{out}.npy"], "cannot read"),
+    (["doc2vec", "infer", "{corpus}", "{corpus}", "-o", "{out}.npy"], "is not a model saved"),
+    (["doc2vec", "infer", "{model}", "{corpus}", "-o", "{out}.csv"], "name it .npy or .txt"),
+    (["doc2vec", "train", "{corpus}", "-o", "{corpus}"], "it is the input"),
+])
+def test_cli_bad_input_is_one_sentence_and_exit_2(tmp_path, capsys, argv, phrase):
+    corpus = tmp_path / "docs.txt"
+    corpus.write_text("a b c\nb c d\n")
+    model = tmp_path / "m.d2v"
+    Doc2Vec(corpus_file=str(corpus), vector_size=D, min_count=1, epochs=1, workers=1).save(model)
+    names = {"model": str(model), "corpus": str(corpus), "missing": str(tmp_path / "nope.txt"),
+             "out": str(tmp_path / "out")}
+    assert main([a.format(**names) for a in argv]) == 2
+    err = capsys.readouterr().err
+    assert phrase in err and err.count("\n") == 1 and "Traceback" not in err

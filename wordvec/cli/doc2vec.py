@@ -1,0 +1,111 @@
+"""`wordvec doc2vec train|infer`: paragraph vectors (PV-DBOW, PV-DM) and inference.
+
+    wordvec doc2vec train docs.txt -o docs.d2v --dm 0 --epochs 20
+    wordvec doc2vec infer docs.d2v new.txt -o new.npy
+    wordvec similar docs.d2v --docs 17
+
+Every line of CORPUS is a document; its vector is row i of the model's document
+vectors (tagged "i"), or with `--tags first-token` the line's first token is its tag.
+"""
+
+import argparse
+from pathlib import Path
+
+from wordvec.cli.common import nonnegative_float, positive_float, ranged
+from wordvec.errors import WordvecError
+from wordvec.io import formats
+from wordvec.io.atomic import save_npy
+from wordvec.io.outputs import DIRECTORY, FILE, check_output
+from wordvec.models.doc2vec import Doc2Vec, is_doc2vec_model
+
+EXAMPLES = """\
+examples:
+  wordvec doc2vec train reviews.txt -o reviews.d2v --dm 0 --vector-size 100 --epochs 20
+  wordvec doc2vec train tagged.txt -o tagged.d2v --tags first-token
+  wordvec doc2vec infer reviews.d2v unseen.txt -o unseen.npy
+  wordvec doc2vec infer reviews.d2v unseen.txt -o unseen.txt   (word2vec text, keys 0..n-1)
+"""
+
+
+def register(subparsers):
+    parser = subparsers.add_parser("doc2vec", help="document vectors: Doc2Vec (PV-DBOW, PV-DM) and inference",
+                                   description=__doc__.split("\n\n")[0], epilog=EXAMPLES,
+                                   formatter_class=argparse.RawDescriptionHelpFormatter)
+    commands = parser.add_subparsers(dest="doc2vec_command", metavar="{train,infer}", required=True)
+    train = commands.add_parser("train", help="train document vectors on CORPUS (one document per line)",
+                                epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    train.add_argument("corpus", metavar="CORPUS", help="text file (.txt, .gz, .bz2, .xz), one document per line")
+    train.add_argument("-o", "--output", required=True, metavar="MODEL", help="model directory to write")
+    train.add_argument("--dm", type=int, choices=(0, 1), default=1, help="1 PV-DM (default), 0 PV-DBOW")
+    train.add_argument("--vector-size", type=ranged("vector_size"), default=100, metavar="D")
+    train.add_argument("--window", type=ranged("window"), default=5, metavar="N")
+    train.add_argument("--min-count", type=ranged("min_count"), default=5, metavar="N")
+    train.add_argument("--negative", type=ranged("negative"), default=5, metavar="K")
+    train.add_argument("--hs", type=int, choices=(0, 1), default=0, help="hierarchical softmax")
+    train.add_argument("--sample", type=nonnegative_float, default=1e-3, metavar="T")
+    train.add_argument("--epochs", type=ranged("epochs"), default=10, metavar="N")
+    train.add_argument("--dbow-words", type=int, choices=(0, 1), default=0,
+                       help="PV-DBOW: also train word vectors by skip-gram")
+    train.add_argument("--dm-mean", type=int, choices=(0, 1), default=1, help="PV-DM: mean (1) or sum (0)")
+    train.add_argument("--alpha", type=positive_float, default=0.025)
+    train.add_argument("--min-alpha", type=nonnegative_float, default=0.0001)
+    train.add_argument("--workers", type=ranged("workers"), default=None, metavar="N")
+    train.add_argument("--seed", type=ranged("seed"), default=1)
+    train.add_argument("--tags", choices=("line", "first-token"), default="line",
+                       help="tag documents by line number (default) or by their first token")
+    train.set_defaults(run=run_train)
+
+    infer = commands.add_parser("infer", help="vectors of new documents (one per line of FILE)",
+                                epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    infer.add_argument("model", metavar="MODEL", help="a model saved by `wordvec doc2vec train`")
+    infer.add_argument("file", metavar="FILE", help="text file, one document per line")
+    infer.add_argument("-o", "--output", required=True, metavar="OUT",
+                       help="vectors.npy (n x D float32) or vectors.txt (word2vec text, keys 0..n-1)")
+    infer.add_argument("--epochs", type=ranged("epochs"), default=None, metavar="N",
+                       help="passes over each document (default: the model's epochs)")
+    infer.add_argument("--alpha", type=positive_float, default=None, help="start rate (default: the model's)")
+    infer.add_argument("--min-alpha", type=nonnegative_float, default=None)
+    infer.add_argument("--seed", type=ranged("seed"), default=None)
+    infer.add_argument("--workers", type=ranged("workers"), default=None, metavar="N")
+    infer.set_defaults(run=run_infer)
+
+
+def run_train(args):
+    check_output(args.output, inputs=[args.corpus], kind=DIRECTORY, replaceable=formats.check_replaceable)
+    if not Path(args.corpus).is_file():
+        raise WordvecError(f"cannot read {args.corpus}: not a file (a document corpus is one file, one document a line)")
+    model = Doc2Vec(corpus_file=args.corpus, dm=args.dm, vector_size=args.vector_size, window=args.window,
+                    min_count=args.min_count, negative=args.negative, hs=args.hs, sample=args.sample,
+                    epochs=args.epochs, dbow_words=args.dbow_words, dm_mean=args.dm_mean, alpha=args.alpha,
+                    min_alpha=args.min_alpha, workers=args.workers, seed=args.seed, tags=args.tags)
+    model.save(args.output)
+    last = model.history[-1]
+    print(f"trained {model.config.describe()} on {len(model.tags)} documents, {len(model.vocab)} words: "
+          f"loss {last['loss']:.4f} after {model.epochs_trained} epochs; saved to {args.output}")
+    return 0
+
+
+def write_document_vectors(path, vectors):
+    """``.npy`` (atomic, no pickle) or word2vec text with keys 0..n-1."""
+    if Path(path).suffix.lower() == ".npy":
+        save_npy(path, vectors)
+    elif Path(path).suffix.lower() in (".txt", ".vec"):
+        formats.write_word2vec_text(path, [str(i) for i in range(len(vectors))], vectors)
+    else:
+        raise WordvecError(f"cannot tell the format of {path}: name it .npy or .txt")
+
+
+def run_infer(args):
+    if Path(args.output).suffix.lower() not in (".npy", ".txt", ".vec"):
+        raise WordvecError(f"cannot tell the format of {args.output}: name it .npy or .txt")
+    check_output(args.output, inputs=[args.model, args.file], kind=FILE)
+    if not is_doc2vec_model(args.model):
+        raise WordvecError(f"{args.model} is not a model saved by `wordvec doc2vec train`")
+    if not Path(args.file).is_file():
+        raise WordvecError(f"cannot read {args.file}: not a file")
+    model = Doc2Vec.load(args.model)
+    vectors = model.infer_vectors(args.file, epochs=args.epochs, alpha=args.alpha, min_alpha=args.min_alpha,
+                                  seed=args.seed, workers=args.workers)
+    write_document_vectors(args.output, vectors)
+    print(f"inferred {len(vectors)} document vectors of {vectors.shape[1]} dimensions into {args.output}")
+    return 0
