@@ -25,6 +25,8 @@ COMMAND_MODULES = [
     "vocab",
     "phrases",
     "vectors",
+    "doc2vec",
+    "embed",
     "cooccur",
     "task",
     "classify",
