@@ -13,8 +13,16 @@ class Children:
     def __init__(self):
         self.started = []
 
-    def popen(self, argv, **kwargs):
-        """``subprocess.Popen(argv, **kwargs)`` in a new session (its own process group)."""
+    def popen(self, argv, interactive=False, **kwargs):
+        """``subprocess.Popen(argv, **kwargs)`` in a new session (its own process group).
+
+        ``interactive``: the child starts with SIGINT at its default disposition, as a
+        program started from a terminal does, even where this suite inherited SIGINT
+        *ignored* (run as a background job of a non-interactive shell: `pytest &` in a
+        script, nohup), which every child would inherit and Python would keep; a test
+        that sends Ctrl-C needs it."""
+        if interactive:
+            kwargs["preexec_fn"] = _default_sigint
         process = subprocess.Popen(argv, start_new_session=True, **kwargs)
         self.started.append(process)
         return process
@@ -22,6 +30,10 @@ class Children:
     def reap(self):
         for process in self.started:
             kill_group(process)
+
+
+def _default_sigint():
+    signal.signal(signal.SIGINT, signal.SIG_DFL)  # runs in the child, between fork and exec
 
 
 def kill_group(process):

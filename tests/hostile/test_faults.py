@@ -46,20 +46,14 @@ SAVERS = {
 }
 
 
-# A saver reacts to Ctrl-C as a program started from a terminal does, however the suite was
-# started: a suite run as a background job of a non-interactive shell (`pytest &` in a
-# script, nohup) inherits SIGINT *ignored*, every child inherits that, and Python then keeps
-# it ignored -- the SIGINT test's saver ran on past the test's 180 s (the issue-30 flake).
-INTERACTIVE = "import signal\nsignal.signal(signal.SIGINT, signal.default_int_handler)\n"
-
-
 def _start_saver(children, kind, path, start=1, count=10**6):
     """A process saving ``count`` times to ``path``, printing each value saved (killed, with
     its process group, when the test ends: see ``children`` in tests/conftest.py)."""
-    script = (INTERACTIVE + "import sys\nimport numpy as np\nPATH = " + repr(str(path)) + "\n"
+    script = ("import sys\nimport numpy as np\nPATH = " + repr(str(path)) + "\n"
               + textwrap.dedent(SAVERS[kind])
               + f"\nfor value in range({start}, {start + count}):\n    save(value)\n    print(value, flush=True)\n")
-    return children.popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return children.popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                          interactive=True)  # reacts to Ctrl-C however the suite was started
 
 
 def _saved_value(kind, path):
@@ -145,7 +139,7 @@ def test_sigint_during_training_keeps_the_old_output(base, tmp_path, children):
     process = children.popen([sys.executable, "-m", "wordvec", "train", str(corpus), "-o", str(out),
                               "--min-count", "1", "--epochs", "500", "--workers", "1", "--no-progress",
                               "--no-eval"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                             env=dict(os.environ, WORDVEC_CACHE=str(tmp_path / "cache")))
+                             env=dict(os.environ, WORDVEC_CACHE=str(tmp_path / "cache")), interactive=True)
     for line in process.stderr:  # wait until training has begun
         if "epoch" in line.lower() or "training" in line.lower():
             break
