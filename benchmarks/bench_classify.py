@@ -54,8 +54,8 @@ import sys, fasttext
 model = fasttext.load_model(sys.argv[1])
 with open(sys.argv[2], encoding="utf-8") as f:
     lines = [line.rstrip("\\n") for line in f]
-out = model.f.multilinePredict(lines, 1, 0.0, "strict")
-sys.stdout.write("".join((labels[0] if labels else "") + "\\n" for _, labels in out))
+labels, probabilities = model.f.multilinePredict(lines, 1, 0.0, "strict")
+sys.stdout.write("".join((top[0] if top else "") + "\\n" for top in labels))
 """
 FASTTEXT_TEST = """
 import sys, json, fasttext
@@ -82,7 +82,7 @@ def prepare(task, scratch):
                 target.write_bytes(src.read())
         return train, test
     from wordvec.tasks.data import read_sst
-    splits = read_sst(DATA / "sst" / "trees")
+    splits = read_sst(DATA / "sst")
     for split, target in (("train", train), ("test", test)):
         lines = []
         for tokens, label in zip(*splits[split]):

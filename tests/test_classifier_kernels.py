@@ -74,8 +74,8 @@ def test_train_range_equals_reference_steps_with_decaying_lr(loss):
     W_in, W_out = _matrices(9)
     R_in, R_out = W_in.copy(), W_out.copy()
     total, before, lr0 = 3 * int(tokens.sum()), 40, 0.4
-    loss_sum, examples, seen = K.train_range(
-        W_in, W_out, rows, row_offsets, flat_labels, label_offsets, tokens, 0, len(bags), K.LOSS_CODES[loss],
+    loss_sum, examples, seen, next_doc = K.train_range(
+        W_in, W_out, rows, row_offsets, flat_labels, label_offsets, tokens, 0, len(bags), 10**9, K.LOSS_CODES[loss],
         TREE.points, TREE.codes, TREE.lengths, lr0, before, total, 1, np.array([1], np.uint64))
     expected, done = 0.0, 0
     for bag, doc_labels, n in zip(bags, labels, tokens):
@@ -83,7 +83,7 @@ def test_train_range_equals_reference_steps_with_decaying_lr(loss):
         done += n
         if len(bag):
             expected += C.sgd_step(R_in, R_out, bag, lr, loss, **_reference_labels(loss, doc_labels))
-    assert (examples, seen) == (11, tokens.sum())
+    assert (examples, seen, next_doc) == (11, tokens.sum(), len(bags))
     assert loss_sum == pytest.approx(expected, rel=1e-10)
     np.testing.assert_allclose(W_in, R_in, rtol=1e-9, atol=1e-12)
     np.testing.assert_allclose(W_out, R_out, rtol=1e-9, atol=1e-12)
@@ -129,3 +129,38 @@ def test_uniform_fill_is_uniform_and_reproducible():
     np.testing.assert_array_equal(W, again)
     K.uniform_fill(again, 0.25, 4)
     assert not np.array_equal(W, again)
+
+
+def test_train_range_stops_at_its_token_budget():
+    bags, labels = _corpus(12, 6)
+    tokens = np.full(12, 5, dtype=np.int64)
+    rows, row_offsets = _csr(bags)
+    flat_labels, label_offsets = _csr(labels)
+    W_in, W_out = _matrices(10)
+    result = K.train_range(W_in, W_out, rows, row_offsets, flat_labels, label_offsets, tokens, 2, 12, 12, K.SOFTMAX,
+                           TREE.points, TREE.codes, TREE.lengths, 0.1, 0, 100, 1, np.array([1], np.uint64))
+    assert result[2:] == (15, 5)  # three documents of 5 tokens reach the budget of 12
+
+
+def test_one_stream_equals_train_range_wrapping_around():
+    bags, labels = _corpus(10, 7)
+    tokens = np.array([len(b) + 2 for b in bags], dtype=np.int64)
+    rows, row_offsets = _csr(bags)
+    flat_labels, label_offsets = _csr(labels)
+    W_in, W_out = _matrices(14)
+    R_in, R_out = W_in.copy(), W_out.copy()
+    budget, start, total = int(tokens.sum()) + 7, 6, 2 * int(tokens.sum())
+    counters = [np.zeros(1), np.zeros(1, np.int64), np.zeros(1, np.int64)]
+    positions = np.array([start], np.int64)
+    K.train_streams(W_in, W_out, rows, row_offsets, flat_labels, label_offsets, tokens, positions,
+                    np.array([budget], np.int64), K.SOFTMAX, TREE.points, TREE.codes, TREE.lengths, 0.3, 0, total,
+                    np.array([5], np.uint64), *counters)
+    args = (rows, row_offsets, flat_labels, label_offsets, tokens)
+    tree = (TREE.points, TREE.codes, TREE.lengths)
+    first = K.train_range(R_in, R_out, *args, start, 10, budget, K.SOFTMAX, *tree, 0.3, 0, total, 1,
+                          np.array([5], np.uint64))
+    second = K.train_range(R_in, R_out, *args, 0, 10, budget - first[2], K.SOFTMAX, *tree, 0.3, first[2], total, 1,
+                           np.array([5], np.uint64))
+    assert counters[2][0] == first[2] + second[2] >= budget and positions[0] == second[3]
+    np.testing.assert_allclose(W_in, R_in, rtol=1e-12)
+    np.testing.assert_allclose(W_out, R_out, rtol=1e-12)

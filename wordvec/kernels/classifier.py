@@ -169,8 +169,9 @@ def document_step(W_in, W_out, rows, row_begin, row_end, labels, label_begin, la
 
 @jit
 def train_range(W_in, W_out, rows, row_offsets, labels, label_offsets, doc_tokens, doc_begin, doc_end,
-                loss_kind, points, codes, lengths, lr0, tokens_before, total_tokens, n_threads, state):
-    """Train documents ``doc_begin..doc_end-1``; returns (loss sum, examples, tokens).
+                token_budget, loss_kind, points, codes, lengths, lr0, tokens_before, total_tokens, n_threads, state):
+    """Train documents from ``doc_begin`` on, until ``token_budget`` tokens are read or
+    ``doc_end`` is reached; returns (loss sum, examples, tokens, next document).
 
     The learning rate decays linearly as fastText's: lr0 (1 - progress) with progress =
     tokens trained by all threads / (epochs × tokens per epoch); this thread's tokens are
@@ -182,18 +183,20 @@ def train_range(W_in, W_out, rows, row_offsets, labels, label_offsets, doc_token
     grad = np.zeros(D, dtype=W_in.dtype)
     scores = np.zeros(W_out.shape[0], dtype=np.float64)
     loss, examples, tokens = 0.0, 0, 0
-    for d in range(doc_begin, doc_end):
+    d = doc_begin
+    while d < doc_end and tokens < token_budget:
         progress = (tokens_before + n_threads * tokens) / total_tokens
         lr = lr0 * max(0.0, 1.0 - progress)
         tokens += doc_tokens[d]
         r0, r1 = row_offsets[d], row_offsets[d + 1]
         l0, l1 = label_offsets[d], label_offsets[d + 1]
+        d += 1
         if r1 == r0 or l1 == l0:
             continue
         loss += document_step(W_in, W_out, rows, r0, r1, labels, l0, l1, loss_kind, points, codes, lengths,
                               lr, state, h, grad, scores)
         examples += 1
-    return loss, examples, tokens
+    return loss, examples, tokens, d
 
 
 @jit
@@ -246,3 +249,29 @@ def predict_all(W_in, W_out, rows, row_offsets, loss_kind, points, codes, length
             hs_path_probabilities(scores, points, codes, lengths, out[d])
         else:
             out[d, :] = scores[:n_labels]
+
+
+@numba.njit(nogil=True, cache=True, parallel=True)
+def train_streams(W_in, W_out, rows, row_offsets, labels, label_offsets, doc_tokens, positions, budgets, loss_kind,
+                  points, codes, lengths, lr0, tokens_before, total_tokens, states, out_loss, out_examples,
+                  out_tokens):
+    """Hogwild: stream t (one per thread, all at once) reads ``budgets[t]`` tokens from
+    document ``positions[t]`` on, wrapping around at the end (fastText's trainThread).
+    Progress goes to ``out_tokens[t]`` as it happens (the caller polls it for the progress
+    line); ``positions`` is advanced in place. Threads interleave document by document,
+    as fastText's do, instead of one Python call after another."""
+    n_streams = positions.shape[0]
+    n_docs = doc_tokens.shape[0]
+    for t in numba.prange(n_streams):
+        done = 0
+        while done < budgets[t]:
+            if positions[t] >= n_docs:
+                positions[t] = 0
+            part = train_range(W_in, W_out, rows, row_offsets, labels, label_offsets, doc_tokens, positions[t],
+                               n_docs, min(budgets[t] - done, 20000), loss_kind, points, codes, lengths, lr0,
+                               tokens_before + n_streams * done, total_tokens, n_streams, states[t:t + 1])
+            positions[t] = part[3]
+            done += part[2]
+            out_loss[t] += part[0]
+            out_examples[t] += part[1]
+            out_tokens[t] += part[2]

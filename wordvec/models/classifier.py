@@ -20,6 +20,7 @@ import threading
 import time
 from dataclasses import dataclass, field, fields, replace
 
+import numba
 import numpy as np
 
 from wordvec.data.huffman import build_huffman
@@ -39,7 +40,6 @@ FASTTEXT_KEYWORDS = {"input": "input", "wordNgrams": "word_ngrams", "minCount": 
                      "minCountLabel": "min_count_label", "thread": "threads", "pretrainedVectors": "pretrained_vectors",
                      "lrUpdateRate": "lr_update_rate", "verbose": "verbose"}
 LOSSES = ("softmax", "hs", "ova")
-SLICES_PER_EPOCH = 20  # kernel calls per thread and epoch: how often the progress line moves
 
 
 @dataclass(frozen=True)
@@ -331,62 +331,68 @@ def _load_pretrained(W_in, dictionary, path):
     log.info("pretrained vectors: %d of %d words found in %s", found, dictionary.nwords, path)
 
 
-def thread_ranges(doc_tokens, n_threads):
-    """Contiguous document ranges with about the same number of tokens each."""
+def thread_starts(doc_tokens, n_threads):
+    """Where each thread starts reading: at t / n_threads of the tokens (fastText starts
+    thread t at t / n_threads of the file's bytes)."""
     cumulative = np.cumsum(doc_tokens)
     total = cumulative[-1] if len(cumulative) else 0
-    cuts = np.searchsorted(cumulative, [total * t / n_threads for t in range(1, n_threads)], side="right")
-    bounds = [0, *cuts.tolist(), len(doc_tokens)]
-    return [(bounds[t], bounds[t + 1]) for t in range(n_threads)]
+    return [0, *np.searchsorted(cumulative, [total * t / n_threads for t in range(1, n_threads)],
+                                side="right").tolist()]
 
 
 def run_epochs(model, encoded, valid=None):
+    """Hogwild SGD as fastText's trainThread: thread t starts at t / n of the data and reads
+    on, wrapping around at the end, until every thread has read its share (epochs × tokens
+    / threads); so each thread sees the whole data, as in fastText, not a fixed part of it.
+    One "epoch" below is 1 / epochs of every thread's share (for the loss and validation)."""
     config = model.config
     tree = model.hs_tree()
     tokens_per_epoch = int(encoded.doc_tokens.sum())
     if tokens_per_epoch == 0 or len(encoded.labels) == 0:
         raise WordvecError("the training data has no labelled documents")
     total = config.epoch * tokens_per_epoch
-    ranges = thread_ranges(encoded.doc_tokens, config.threads)
+    positions = np.array(thread_starts(encoded.doc_tokens, config.threads), dtype=np.int64)
+    share = tokens_per_epoch / config.threads
     progress = ProgressLine(total, config.threads, config.lr, enabled=config.verbose > 0)
+    states = np.arange(1, config.threads + 1, dtype=np.uint64) + np.uint64(config.seed * 7919)
     for epoch in range(config.epoch):
         started = time.perf_counter()
-        results = [None] * config.threads
-
-        def work(t, begin, end):
-            results[t] = _train_thread(model, encoded, tree, begin, end, epoch * tokens_per_epoch, total,
-                                       config.threads, config.seed * 7919 + epoch * 104729 + t + 1, progress, t)
-
-        threads = [threading.Thread(target=work, args=(t, *ranges[t]), daemon=True) for t in range(config.threads)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-        if any(r is None for r in results):
-            raise WordvecError("a training thread failed; see the log above")
-        loss = sum(r[0] for r in results) / max(1, sum(r[1] for r in results))
+        budgets = np.full(config.threads, int(round(share * (epoch + 1))) - int(round(share * epoch)), np.int64)
+        counters = [np.zeros(config.threads), np.zeros(config.threads, np.int64), np.zeros(config.threads, np.int64)]
+        _run_streams(model, encoded, tree, positions, budgets, epoch * tokens_per_epoch, total, states, counters,
+                     progress)
+        loss = float(counters[0].sum() / max(1, counters[1].sum()))
         if not np.isfinite(loss):
             raise WordvecError(f"the loss diverged in epoch {epoch + 1} (lr {config.lr} is too high)")
         record = {"epoch": epoch + 1, "loss": loss, "seconds": time.perf_counter() - started}
         if valid is not None:
             record["valid_p@1"] = Meter.from_predictions(valid, model.top_k(valid, 1), len(model.labels)).precision
         model.history.append(record)
-        progress.epoch_done(loss)
     progress.close()
 
 
-def _train_thread(model, encoded, tree, begin, end, tokens_before, total, n_threads, seed, progress, t):
-    state = np.array([seed], dtype=np.uint64)
-    loss = examples = done = 0
-    bounds = np.linspace(begin, end, SLICES_PER_EPOCH + 1).astype(np.int64)
-    for a, b in zip(bounds[:-1], bounds[1:]):
-        part = kernels.train_range(model.W_in, model.W_out, encoded.rows, encoded.row_offsets, encoded.labels,
-                                   encoded.label_offsets, encoded.doc_tokens, a, b, model.loss_code, tree.points,
-                                   tree.codes, tree.lengths, model.config.lr, tokens_before + n_threads * done,
-                                   total, n_threads, state)
-        loss, examples, done = loss + part[0], examples + part[1], done + part[2]
-        progress.update(t, part[2], part[0], part[1])
-    return loss, examples, done
+def _run_streams(model, encoded, tree, positions, budgets, tokens_before, total, states, counters, progress):
+    """One epoch of all threads in one compiled call (run in a helper thread: the kernel
+    releases the GIL, so this thread can refresh the progress line meanwhile)."""
+    failure = []
+
+    def work():
+        try:
+            numba.set_num_threads(min(len(positions), numba.config.NUMBA_NUM_THREADS))
+            kernels.train_streams(model.W_in, model.W_out, encoded.rows, encoded.row_offsets, encoded.labels,
+                                  encoded.label_offsets, encoded.doc_tokens, positions, budgets, model.loss_code,
+                                  tree.points, tree.codes, tree.lengths, model.config.lr, tokens_before, total, states,
+                                  *counters)
+        except BaseException as error:  # re-raised in the calling thread
+            failure.append(error)
+
+    worker = threading.Thread(target=work, daemon=True)
+    worker.start()
+    while worker.is_alive():
+        worker.join(0.2)
+        progress.show(tokens_before + counters[2].sum(), counters[0].sum(), counters[1].sum())
+    if failure:
+        raise failure[0]
 
 
 class ProgressLine:
@@ -395,32 +401,22 @@ class ProgressLine:
     def __init__(self, total, n_threads, lr, enabled=True):
         self.total, self.n_threads, self.lr = total, n_threads, lr
         self.enabled = enabled and os.environ.get("WORDVEC_NO_PROGRESS") is None
-        self.tokens = [0] * n_threads
-        self.loss, self.examples = [0.0] * n_threads, [0] * n_threads
         self.started = time.perf_counter()
-        self.lock = threading.Lock()
         self.bar = None
         if self.enabled:
             from tqdm import tqdm
             self.bar = tqdm(total=100, bar_format="Progress: {n:5.1f}% {postfix}", leave=True)
 
-    def update(self, t, tokens, loss, examples):
-        with self.lock:
-            self.tokens[t] += tokens
-            self.loss[t] += loss
-            self.examples[t] += examples
-            if self.bar is not None:
-                done = sum(self.tokens)
-                seconds = max(time.perf_counter() - self.started, 1e-9)
-                self.bar.n = 100.0 * done / self.total
-                self.bar.set_postfix_str(
-                    f"words/sec/thread: {done / seconds / self.n_threads:8.0f} "
-                    f"lr: {self.lr * max(0.0, 1 - done / self.total):9.6f} "
-                    f"avg.loss: {sum(self.loss) / max(1, sum(self.examples)):9.6f}", refresh=False)
-                self.bar.refresh()
-
-    def epoch_done(self, loss):
-        log.debug("epoch loss %.6f", loss)
+    def show(self, done, loss, examples):
+        if self.bar is None:
+            return
+        seconds = max(time.perf_counter() - self.started, 1e-9)
+        self.bar.n = 100.0 * done / self.total
+        self.bar.set_postfix_str(
+            f"words/sec/thread: {done / seconds / self.n_threads:8.0f} "
+            f"lr: {self.lr * max(0.0, 1 - done / self.total):9.6f} "
+            f"avg.loss: {loss / max(1, examples):9.6f}", refresh=False)
+        self.bar.refresh()
 
     def close(self):
         if self.bar is not None:
