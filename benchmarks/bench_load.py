@@ -236,6 +236,85 @@ print(json.dumps({'import_seconds': t1 - t0, 'open_seconds': t2 - t1, 'first_que
 """
 
 
+SEARCH = {
+    "wordvec": """
+import json, sys, time
+import numpy as np
+from wordvec.vectors.files import load_vectors
+kv = load_vectors(sys.argv[1], mmap_mode='r')
+rng = np.random.default_rng(5)
+words = [kv.index_to_key[i] for i in rng.choice(len(kv), int(sys.argv[2]), replace=False)]
+t = time.perf_counter(); first = kv.most_similar_batch(words, topn=10); t1 = time.perf_counter() - t
+t = time.perf_counter(); again = kv.most_similar_batch(words, topn=10); t2 = time.perf_counter() - t
+print(json.dumps({'queries': len(words), 'first_batch_seconds': t1, 'batch_seconds': t2,
+                  'answers': [[w for w, _ in a] for a in again[:int(sys.argv[3])]]}))
+""",
+    "gensim": """
+import json, sys, time
+import numpy as np
+from gensim.models import KeyedVectors
+kv = KeyedVectors.load_word2vec_format(sys.argv[1], binary=True)
+rng = np.random.default_rng(5)
+words = [kv.index_to_key[i] for i in rng.choice(len(kv), int(sys.argv[2]), replace=False)][:int(sys.argv[3])]
+kv.fill_norms()
+t = time.perf_counter(); answers = [kv.most_similar(w, topn=10) for w in words]; t1 = time.perf_counter() - t
+print(json.dumps({'queries': len(words), 'loop_seconds': t1, 'per_query_seconds': t1 / len(words),
+                  'answers': [[w for w, _ in a] for a in answers]}))
+""",
+}
+
+ANN = """
+import json, os, sys, time
+import numpy as np
+from wordvec.vectors.files import load_vectors
+backend, path, n_queries = sys.argv[1], sys.argv[2], int(sys.argv[3])
+M, EF_ADD, EFS = 16, 128, [int(e) for e in sys.argv[4].split(',')]
+kv = load_vectors(path)
+units = kv.vectors / np.linalg.norm(kv.vectors, axis=1, keepdims=True)
+rng = np.random.default_rng(5)
+rows = rng.choice(len(kv), n_queries, replace=False)
+words = [kv.index_to_key[i] for i in rows]
+t = time.perf_counter(); exact = kv.most_similar_batch(words, topn=10); exact_s = time.perf_counter() - t
+exact = [{w for w, _ in e} for e in exact]
+threads = os.cpu_count()
+t = time.perf_counter()
+if backend == 'usearch':
+    from wordvec.vectors import ann
+    index = ann.build_index(kv, ann.AnnConfig(M, EF_ADD, EFS[0]))
+    def search(ef):
+        index.index.expansion_search = ef
+        return index.query(units[rows], 11, len(kv))[0]
+elif backend == 'hnswlib':
+    import hnswlib
+    index = hnswlib.Index(space='ip', dim=kv.vector_size)
+    index.init_index(max_elements=len(kv), ef_construction=EF_ADD, M=M)
+    index.add_items(units, np.arange(len(kv)), num_threads=threads)
+    def search(ef):
+        index.set_ef(ef)
+        return index.knn_query(units[rows], k=11, num_threads=threads)[0]
+else:
+    import faiss
+    faiss.omp_set_num_threads(threads)
+    index = faiss.IndexHNSWFlat(kv.vector_size, M, faiss.METRIC_INNER_PRODUCT)
+    index.hnsw.efConstruction = EF_ADD
+    index.add(units)
+    def search(ef):
+        index.hnsw.efSearch = ef
+        return index.search(units[rows], 11)[1]
+build_s = time.perf_counter() - t
+results = []
+for ef in EFS:
+    t = time.perf_counter(); got = search(ef); query_s = time.perf_counter() - t
+    answers = [[kv.index_to_key[j] for j in row if 0 <= j and j != q][:10] for row, q in zip(np.asarray(got).tolist(), rows)]
+    recall = float(np.mean([len(e & set(a)) / 10 for e, a in zip(exact, answers)]))
+    results.append({'ef_search': ef, 'query_seconds': query_s, 'ann_qps': n_queries / query_s,
+                    'speedup_over_exact': exact_s / query_s, 'recall_at_10': recall})
+print(json.dumps({'backend': backend, 'rows': len(kv), 'queries': n_queries, 'M': M, 'ef_construction': EF_ADD,
+                  'threads': threads, 'build_seconds': build_s, 'exact_seconds': exact_s,
+                  'exact_qps': n_queries / exact_s, 'by_ef': results}))
+"""
+
+
 def system_info():
     import gensim
 
@@ -278,6 +357,54 @@ def stage_mmap(paths, runs):
         print(json.dumps(row), flush=True)
         rows.append(row)
     return rows
+
+
+def stage_search(paths, gensim_queries, queries=1000):
+    """most_similar of 1,000 words: wordvec batched (mapped native cache) vs gensim's loop."""
+    cache = str(paths["bin"]) + ".wv"
+    if not os.path.isdir(cache):
+        stage_mmap(paths, 1)
+    for name in os.listdir(cache):
+        warm(os.path.join(cache, name))
+    ours = {"system": "wordvec", **measured(SEARCH["wordvec"], cache, queries, gensim_queries)}
+    warm(paths["bin"])
+    theirs = {"system": "gensim", **measured(SEARCH["gensim"], paths["bin"], queries, gensim_queries)}
+    agree = [len(set(a) & set(b)) / 10 for a, b in zip(ours.pop("answers"), theirs.pop("answers"))]
+    theirs["extrapolated_seconds_for_all"] = theirs["per_query_seconds"] * queries
+    summary = {"queries": queries, "gensim_queries_timed": gensim_queries, "top10_agreement": float(np.mean(agree)),
+               "speedup_batched_vs_gensim_loop": theirs["extrapolated_seconds_for_all"] / ours["batch_seconds"]}
+    print(json.dumps([ours, theirs, summary]), flush=True)
+    return [ours, theirs, summary]
+
+
+def stage_ann(paths, backends=("usearch", "hnswlib", "faiss"), ef_values=(32, 64, 128), queries=1000):
+    """Each library builds one HNSW graph (M 16, ef_construction 128) and answers at several ef."""
+    rows = []
+    for backend in backends:
+        row = {"system": backend, **measured(ANN, backend, paths["bin"], queries, ",".join(map(str, ef_values)))}
+        print(json.dumps(row), flush=True)
+        rows.append(row)
+    return rows
+
+
+def stage_int8(vectors_path):
+    """Analogy accuracy and Spearman rho of float32 trained vectors against their compact forms."""
+    from wordvec.vectors.compact import CompactConfig, compact
+    from wordvec.vectors.evaluate import evaluate_all
+    from wordvec.vectors.files import load_vectors
+
+    kv = load_vectors(vectors_path)
+    rows = []
+    for config in [None, CompactConfig("float16"), CompactConfig("int8"), CompactConfig("int8", pca=kv.vector_size // 2)]:
+        table = kv if config is None else compact(kv, config)
+        result = evaluate_all(table)
+        row = {"form": "float32" if config is None else vars(config), "words": len(kv), "dims": table.vector_size,
+               "analogy_total": result["analogy"]["total"], "analogy_semantic": result["analogy"]["semantic"],
+               "analogy_syntactic": result["analogy"]["syntactic"],
+               "spearman": {name: s["spearman"] for name, s in result["similarity"].items()}}
+        print(json.dumps(row), flush=True)
+        rows.append(row)
+    return [{"vectors": vectors_path}] + rows
 
 
 def load_record(path):
