@@ -103,7 +103,7 @@ def run_train(args):
                               label=args.label, pretrained_vectors=args.pretrained_vectors, seed=args.seed,
                               verbose=0 if args.no_progress or args.quiet else 1).checked()
     model = train_classifier(args.train, config, args.valid)
-    for record in model.history:
+    for record in model.history if not args.quiet else ():
         extra = f" valid P@1 {record['valid_p@1']:.4f}" if "valid_p@1" in record else ""
         print(f"epoch {record['epoch']}: loss {record['loss']:.6f}{extra}", file=sys.stderr)
     model.save(args.output)
