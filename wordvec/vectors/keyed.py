@@ -29,6 +29,7 @@ import numpy as np
 
 from wordvec.io import formats
 from wordvec.errors import VocabularyError, WordvecError
+from wordvec.vectors import embed as pooling_module
 from wordvec.vectors import gensim_eval, reading, search
 from wordvec.vectors.unit import ANALOGY_METHODS, unit_rows
 
@@ -311,6 +312,13 @@ class KeyedVectors:
             raise WordvecError("n_similarity needs two non-empty word lists")
         mean1, mean2 = self[list(words1)].mean(axis=0), self[list(words2)].mean(axis=0)
         return float(unit_rows(mean1) @ unit_rows(mean2))
+
+    def embed(self, sentences, pooling="mean", counts=None, remove_pc=None, sif_a=1e-3):
+        """Sentence vectors (n x D float32) of token lists: ``pooling`` "mean", "sif" (Arora
+        et al. 2017, first component removed) or "zipf" (Model2Vec's PCA + log-rank weights);
+        see ``wordvec.vectors.embed``.  ``counts``: {word: count} (default: the vectors' own)."""
+        return pooling_module.embed(self, sentences, pooling=pooling, counts=counts, remove_pc=remove_pc,
+                                    sif_a=sif_a)
 
     # -- gensim 4.4's remaining KeyedVectors API (names, signatures, defaults, return types) --
 
