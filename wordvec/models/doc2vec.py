@@ -96,24 +96,14 @@ class Doc2VecConfig:
 
 
 class DocumentVectors(KeyedVectors):
-    """The document vectors: a ``KeyedVectors`` whose keys are the tags.  Line tags are
-    the strings "0", "1", ...; an integer ``i`` is accepted wherever a key is (gensim's
-    ``model.dv[0]``) and means the document tagged ``str(i)``."""
+    """The document vectors: a ``KeyedVectors`` whose keys are the tags (line tags are the
+    strings "0", "1", ...).  An integer ``i`` means row i wherever a key is taken (gensim's
+    ``model.dv[0]``, ``model.dv.most_similar(0)``), and a query row is never its own answer."""
 
-    @staticmethod
-    def _key(key):
-        return str(key) if isinstance(key, Integral) and not isinstance(key, bool) else key
-
-    def get_index(self, key):
-        return super().get_index(self._key(key))
-
-    def __contains__(self, key):
-        return super().__contains__(self._key(key))
-
-    def __getitem__(self, keys):
-        if isinstance(keys, (str, Integral)):
-            return self.get_vector(keys)
-        return np.stack([self.get_vector(k) for k in keys])
+    def _key(self, key):
+        if isinstance(key, Integral) and not isinstance(key, bool) and key not in self.key_to_index:
+            return self.index_to_key[self.get_index(key)]
+        return key
 
     def _query_terms(self, terms, default_weight):
         if isinstance(terms, (str, Integral, np.ndarray)):
