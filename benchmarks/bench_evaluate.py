@@ -12,9 +12,9 @@ With --vectors, the word-pair sets are compared too (Spearman rho of both tools)
 
 import argparse
 import logging
-import time
 
 import numpy as np
+from records import Record, measure
 
 
 def analogy_vectors(n_words, dims, seed):
@@ -29,13 +29,12 @@ def analogy_vectors(n_words, dims, seed):
     return words, rng.standard_normal((len(words), dims)).astype(np.float32)
 
 
-def best_time(function, repeat):
-    times, result = [], None
-    for _ in range(repeat):
-        start = time.perf_counter()
-        result = function()
-        times.append(time.perf_counter() - start)
-    return min(times), result
+def best_time(function, repeat, runs):
+    """(seconds, result) of the fastest of ``repeat`` calls; its measured fields go to ``runs``."""
+    measured = [measure(function) for _ in range(repeat)]
+    result, fields = min(measured, key=lambda run: run[1]["wall_seconds"])
+    runs.append(fields)
+    return fields["wall_seconds"], result
 
 
 def main():
@@ -45,7 +44,10 @@ def main():
     parser.add_argument("--repeat", type=int, default=3, help="best of N runs for each tool")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--vectors", metavar="FILE", help="evaluate these vectors (word2vec .bin/.txt) instead")
+    parser.add_argument("--record", default="evaluate", help="write benchmarks/results/RECORD.json ('' for none)")
+    parser.add_argument("--note", default="", help="a sentence kept in the record (how the machine was)")
     args = parser.parse_args()
+    record = Record(args.record, note=args.note) if args.record else None
     logging.getLogger("gensim").setLevel(logging.WARNING)
 
     from gensim.models import KeyedVectors as GensimKeyedVectors
@@ -64,10 +66,13 @@ def main():
     twin.add_vectors(words, kv.vectors)
     path = str(bundled_path("questions-words.txt"))
 
-    add_s, add = best_time(lambda: evaluate_analogies(kv, restrict_vocab=args.words, method="3cosadd"), args.repeat)
-    mul_s, mul = best_time(lambda: evaluate_analogies(kv, restrict_vocab=args.words, method="3cosmul"), args.repeat)
+    measured = []
+    add_s, add = best_time(lambda: evaluate_analogies(kv, restrict_vocab=args.words, method="3cosadd"), args.repeat,
+                           measured)
+    mul_s, mul = best_time(lambda: evaluate_analogies(kv, restrict_vocab=args.words, method="3cosmul"), args.repeat,
+                           measured)
     gensim_s, (_, sections) = best_time(lambda: twin.evaluate_word_analogies(path, restrict_vocab=args.words),
-                                        args.repeat)
+                                        args.repeat, measured)
     total = sections[-1]
     gensim_correct, gensim_answered = len(total["correct"]), len(total["correct"]) + len(total["incorrect"])
     ours_correct = sum(s["correct"] for s in add["sections"].values())
@@ -83,12 +88,27 @@ def main():
     same_sections = by_section == {name: (s["correct"], s["answered"]) for name, s in add["sections"].items()}
     print(f"3cosadd accuracy {add['total']:.4f} (gensim {len(total['correct']) / max(1, gensim_answered):.4f}); "
           f"counts equal gensim's: total {same}, every section {same_sections}")
+    if record is not None:
+        record.data.update(vectors=args.vectors or f"random {args.words} x {args.dims}, seed {args.seed}",
+                           restrict_vocab=args.words, repeat=args.repeat)
+        correct = {"wordvec 3cosadd": ours_correct, "gensim": gensim_correct,
+                   "wordvec 3cosmul": sum(s["correct"] for s in mul["sections"].values())}
+        answered = {"wordvec 3cosadd": add["answered"], "wordvec 3cosmul": mul["answered"], "gensim": gensim_answered}
+        for system, fields in zip(("wordvec 3cosadd", "wordvec 3cosmul", "gensim"), measured):
+            record.add_run(system=system, config="Google analogies", **fields,
+                           quality={"correct": correct[system], "answered": answered[system],
+                                    "accuracy": correct[system] / max(1, answered[system])})
     if args.vectors:
         for name in BUNDLED_SIMILARITY:
             ours = evaluate_similarity(kv, bundled_path(name))
             _, theirs, _ = twin.evaluate_word_pairs(str(bundled_path(name)))
             print(f"{name}: spearman wordvec {ours['spearman']!r} gensim {float(theirs.statistic)!r} "
                   f"({ours['covered']} of {ours['pairs']} pairs)")
+            if record is not None:
+                record.data.setdefault("similarity", {})[name] = {
+                    "wordvec": ours["spearman"], "gensim": float(theirs.statistic), "covered": ours["covered"]}
+    if record is not None:
+        print(f"record: {record.save()}")
 
 
 if __name__ == "__main__":

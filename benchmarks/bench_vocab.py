@@ -12,20 +12,19 @@ import collections
 import lzma
 import shutil
 import tempfile
-import time
 from pathlib import Path
+
+from records import Record, measure
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_CORPUS = ROOT.parent / "shared" / "data" / "corpus" / "wordbench-10m.txt.xz"
 
 
 def best_of(repeat, function):
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        result = function()
-        times.append(time.perf_counter() - start)
-    return min(times), result
+    """(seconds, result, measured) of the fastest of ``repeat`` runs (records.measure fields)."""
+    runs = [measure(function) for _ in range(repeat)]
+    result, measured = min(runs, key=lambda run: run[1]["wall_seconds"])
+    return measured["wall_seconds"], result, measured
 
 
 def wordvec_count(path):
@@ -58,7 +57,10 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--record", default="vocab", help="write benchmarks/results/RECORD.json ('' for none)")
+    parser.add_argument("--note", default="", help="a sentence kept in the record (how the machine was)")
     args = parser.parse_args()
+    record = Record(args.record, note=args.note) if args.record else None
     wordvec_count(args.corpus)  # compile (or load cached) kernels outside the timing
     with tempfile.TemporaryDirectory() as tmp:
         plain = Path(tmp) / "corpus.txt"
@@ -70,11 +72,18 @@ def main():
                 ("Python Counter (plain text)", *best_of(1, lambda: counter_count(plain)))]
     print(f"corpus: {args.corpus}")
     print(f"{'system':<42} {'seconds':>8} {'tokens':>12} {'words>=5':>9} {'M tokens/s':>11}")
-    for name, seconds, (tokens, words) in rows:
+    for name, seconds, (tokens, words), measured in rows:
         print(f"{name:<42} {seconds:>8.2f} {tokens:>12,} {words:>9,} {tokens / seconds / 1e6:>11.1f}")
+        if record is not None:
+            record.add_run(system=name, config="vocabulary scan, min_count 5", **measured,
+                           repeat=args.repeat if name.startswith("wordvec") else 1,
+                           quality={"tokens": tokens, "words_min_count_5": words})
     base = rows[0][1]
-    for name, seconds, _ in rows[2:]:
+    for name, seconds, *_ in rows[2:]:
         print(f"wordvec (.xz) is {seconds / base:.1f}x faster than {name}")
+    if record is not None:
+        record.data["corpus"] = str(args.corpus)
+        print(f"record: {record.save()}")
 
 
 if __name__ == "__main__":

@@ -31,6 +31,7 @@ from dataclasses import asdict, replace
 from pathlib import Path
 
 import peers
+from records import Record
 from report import print_table
 
 HERE = Path(__file__).resolve().parent
@@ -146,8 +147,23 @@ def train_one(system, args, corpus, config, params):
     return peers.run_c_tool(args.c_binary, str(corpus), str(vectors), config, params, log), vectors
 
 
+def write_record(record, results):
+    """The small tracked record of this run (no vectors): benchmarks/results/NAME.json."""
+    record.data["system"]["peers"] = results["versions"].get("gensim_word2vec-pypi_numpy")
+    record.data.update(corpus=results["corpus"], params=results["params"])
+    for run in results["runs"]:
+        quality = run.get("quality") or {}
+        record.add_run(system=run["system"], config=run["config"], seed=run["seed"],
+                       wall_seconds=run["wall_seconds"], cpu_seconds=run["cpu_seconds"],
+                       peak_rss_mb=run["peak_rss_mb"], train_seconds=run.get("train_seconds"),
+                       returncode=run["returncode"], load_before=run["load_before"], load_after=run["load_after"],
+                       quality={key: value for key, value in quality.items() if key != "vectors"})
+    return record.save()
+
+
 def run(args):
     params = replace(peers.Params(), epochs=args.epochs, workers=args.workers)
+    record = Record(args.record, note=args.note) if args.record else None
     Path(args.out).mkdir(parents=True, exist_ok=True)
     corpus, corpus_info = prepare_corpus(args.corpus, args.cache, args.max_tokens)
     results = {"machine": machine_info(), "versions": versions(args), "corpus": corpus_info,
@@ -179,6 +195,8 @@ def run(args):
     from wordvec.io.atomic import save_json  # atomic, like every write in the project
 
     save_json(json_path, results)
+    if record is not None:
+        print(f"record: {write_record(record, results)}")
     print_table(results)
     print(f"\nresults: {json_path}; logs and vectors: {args.out}")
     return 0 if all(r["returncode"] == 0 for r in results["runs"]) else 1
@@ -209,6 +227,8 @@ def parse_args(argv=None):
     parser.add_argument("--wordvec", default=str(REPO / ".venv" / "bin" / "wordvec"))
     parser.add_argument("--wordvec-flags", default="",
                         help="extra flags for wordvec train, e.g. '--batched' or '--deterministic'")
+    parser.add_argument("--record", default="word2vec", help="write benchmarks/results/RECORD.json ('' for none)")
+    parser.add_argument("--note", default="", help="a sentence kept in the record (how the machine was)")
     parser.add_argument("--peers-env", default=str(HERE / ".peers"), help="made by setup_peers.sh")
     args = parser.parse_args(argv)
     if args.quick:

@@ -1,0 +1,242 @@
+"""README's and benchmarks/README's comparison tables, generated from benchmarks/results/.
+
+    .venv/bin/python benchmarks/tables.py           # rewrite every table in place
+    .venv/bin/python benchmarks/tables.py --check   # exit 1 if a table differs from its records
+
+A table sits in a markdown file between ``<!-- table:NAME -->`` and ``<!-- /table -->``;
+NAME picks one of the TABLES below, which reads the records it names (records.py writes
+them; a missing one is an error) and returns the table's lines, each row naming its
+record.  tests/test_tables.py runs the check, so a table edited by hand, or a record
+changed without regenerating, fails the suite.
+"""
+
+import argparse
+import json
+import re
+import statistics
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+RESULTS = HERE / "results"
+DOCUMENTS = (HERE.parent / "README.md", HERE / "README.md")
+BLOCK = re.compile(r"(<!-- table:([a-z0-9-]+) -->\n)(.*?)(<!-- /table -->)", re.S)
+CONFIG_NAMES = {"sg-ns": "skip-gram NS", "cbow-ns": "CBOW NS", "sg-hs": "skip-gram HS", "cbow-hs": "CBOW HS"}
+PEERS = (("gensim", "gensim 4.4.0"), ("c", "word2vec C tool"))
+
+
+class MissingRecord(Exception):
+    pass
+
+
+def load_record(name):
+    path = RESULTS / f"{name}.json"
+    if not path.is_file():
+        raise MissingRecord(f"a table needs the record {path.relative_to(HERE.parent)}, which is missing")
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+# ----------------------------------------------------------------------------- cells
+
+def _mean(values):
+    values = [v for v in values if v is not None]
+    return statistics.fmean(values) if values else None
+
+
+def _runs(record, **match):
+    return [run for run in record["runs"] if all(run.get(key) == value for key, value in match.items())]
+
+
+def _seconds(value, bold=False):
+    text = f"{value:.1f} s" if value < 100 else f"{value:.0f} s"
+    return f"**{text}**" if bold else text
+
+
+def _ratio(peer, ours):
+    ratio = peer / ours
+    return f"{ratio:.2f}×" if ratio < 10 else f"{ratio:.1f}×"
+
+
+def _record_name(record):
+    return f"`{record['name']}.json`"
+
+
+def _scores(quality):
+    """(analogy accuracy, WS-353 rho, SimLex rho) from gensim_tasks.py's evaluation (or Nones)."""
+    quality = quality or {}
+    similarity = quality.get("similarity") or {}
+
+    def rho(name):
+        return (similarity.get(name) or {}).get("spearman")
+
+    return (quality.get("analogy") or {}).get("total"), rho("wordsim353"), rho("simlex999")
+
+
+def _word2vec_summary(record, config, system):
+    """Mean wall seconds, analogy and WS-353 of one config and system over the record's seeds."""
+    runs = _runs(record, config=config, system=system)
+    if not runs:
+        return None
+    scores = [_scores(run.get("quality")) for run in runs]
+    return {"wall": _mean([run["wall_seconds"] for run in runs]), "analogy": _mean([s[0] for s in scores]),
+            "wordsim": _mean([s[1] for s in scores]), "rss": _mean([run["peak_rss_mb"] for run in runs]),
+            "seeds": len(runs)}
+
+
+def _quality(summary):
+    if summary["analogy"] is None:
+        return ""
+    return f" ({100 * summary['analogy']:.1f}% / {summary['wordsim']:.3f})"
+
+
+# ----------------------------------------------------------------------------- tables
+
+def headline_table():
+    """README 'How it compares': whole runs, peak memory, vocabulary scan, evaluation."""
+    word2vec, vocab, evaluation = load_record("word2vec"), load_record("vocab"), load_record("evaluate")
+    lines = ["| whole run, 5 epochs (analogy / WordSim-353); peers: time and its ratio to wordvec's | wordvec "
+             "| gensim 4.4.0 | word2vec C tool | record |", "|---|---|---|---|---|"]
+    for config, title in CONFIG_NAMES.items():
+        ours = _word2vec_summary(word2vec, config, "wordvec")
+        if ours is None:
+            continue
+        cells = [_seconds(ours["wall"], bold=True) + _quality(ours)]
+        for system, _ in PEERS:
+            peer = _word2vec_summary(word2vec, config, system)
+            cells.append("" if peer is None else f"{_seconds(peer['wall'])}, {_ratio(peer['wall'], ours['wall'])}"
+                         + _quality(peer))
+        lines.append(f"| {title} | " + " | ".join(cells) + f" | {_record_name(word2vec)} |")
+    memory = {system: _word2vec_summary(word2vec, "sg-ns", system) for system in ("wordvec", "gensim", "c")}
+    if memory["wordvec"]:
+        ours = memory["wordvec"]["rss"]
+        cells = [f"**{ours:.0f} MB**"] + [
+            "" if memory[system] is None else f"{memory[system]['rss']:.0f} MB ({_ratio(memory[system]['rss'], ours)})"
+            for system, _ in PEERS]
+        lines.append("| peak memory (skip-gram NS) | " + " | ".join(cells) + f" | {_record_name(word2vec)} |")
+    lines.append(_vocabulary_row(vocab))
+    lines.append(_evaluation_row(evaluation))
+    return lines + ["", _provenance([word2vec, vocab, evaluation])]
+
+
+def _vocabulary_row(record):
+    ours = _runs(record, system="wordvec (.xz, decompression included)")[0]
+    gensim = _runs(record, system="gensim 4.4 build_vocab (plain text)")[0]
+    return (f"| vocabulary scan of the .xz corpus (gensim: plain text) | {_seconds(ours['wall_seconds'], bold=True)} "
+            f"| {_seconds(gensim['wall_seconds'])}, {_ratio(gensim['wall_seconds'], ours['wall_seconds'])} | "
+            f"| {_record_name(record)} |")
+
+
+def _evaluation_row(record):
+    ours = _runs(record, system="wordvec 3cosadd")[0]
+    gensim = _runs(record, system="gensim")[0]
+    return (f"| Google-analogy evaluation ({record['restrict_vocab']:,} words; same answers: "
+            f"{'yes' if ours['quality']['correct'] == gensim['quality']['correct'] else 'NO'}) "
+            f"| {_seconds(ours['wall_seconds'], bold=True)} "
+            f"| {_seconds(gensim['wall_seconds'])}, {_ratio(gensim['wall_seconds'], ours['wall_seconds'])} | "
+            f"| {_record_name(record)} |")
+
+
+def _provenance(records):
+    """One line per record: commit, seeds, load averages (the machine was shared)."""
+    parts = []
+    for record in records:
+        loads = [run.get("load_before") for run in record["runs"]] + [record["load_before"], record["load_after"]]
+        one_minute = [load[0] for load in loads if load]
+        parts.append(f"`{record['name']}.json`: commit `{record['commit'][:7]}`"
+                     + (f" plus {len(record['uncommitted'])} uncommitted files" if record.get("uncommitted") else "")
+                     + f", {record['started'][:10]}, 1-min load {min(one_minute):.1f}–{max(one_minute):.1f}")
+    return "Records (benchmarks/results/): " + "; ".join(parts) + "."
+
+
+def _number(value, form):
+    return "" if value is None else format(value, form)
+
+
+def word2vec_runs_table():
+    """benchmarks/README: every run of the word2vec record, as measured."""
+    record = load_record("word2vec")
+    lines = ["| config | seed | system | wall s | train s | CPU s | peak RSS MB | analogy % | WS-353 ρ | SimLex ρ "
+             "| load before→after |", "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---|"]
+    for run in record["runs"]:
+        analogy, wordsim, simlex = _scores(run.get("quality"))
+        lines.append(f"| {run['config']} | {run['seed']} | {run['system']} | {run['wall_seconds']:.1f} "
+                     f"| {_number(run.get('train_seconds'), '.1f')} | {run['cpu_seconds']:.1f} "
+                     f"| {run['peak_rss_mb']:.0f} | {_number(analogy and 100 * analogy, '.1f')} "
+                     f"| {_number(wordsim, '.3f')} | {_number(simlex, '.3f')} "
+                     f"| {run['load_before'][0]:.1f}→{run['load_after'][0]:.1f} |")
+    return lines + ["", _provenance([record])]
+
+
+def vocab_table():
+    """benchmarks/README: vocabulary counting, every system of the vocab record."""
+    record = load_record("vocab")
+    base = record["runs"][0]["wall_seconds"]
+    lines = ["| system | seconds | M tokens/s | time / wordvec (.xz) | CPU s | peak RSS MB (process so far) |",
+             "|---|---:|---:|---:|---:|---:|"]
+    for run in record["runs"]:
+        tokens = run["quality"]["tokens"]
+        lines.append(f"| {run['system']} | {run['wall_seconds']:.2f} | {tokens / run['wall_seconds'] / 1e6:.1f} "
+                     f"| {run['wall_seconds'] / base:.2f}× | {run['cpu_seconds']:.2f} | {run['peak_rss_mb']:.0f} |")
+    words = {run["quality"]["words_min_count_5"] for run in record["runs"]}
+    counted = f"{words.pop():,} words with count ≥ 5." if len(words) == 1 else f"DIFFERENT word counts {words}."
+    return lines + ["", f"Every system counted {tokens:,} tokens and {counted} {_provenance([record])}"]
+
+
+def evaluate_table():
+    """benchmarks/README: the Google-analogy evaluation, wordvec vs gensim, same vectors."""
+    record = load_record("evaluate")
+    gensim = _runs(record, system="gensim")[0]
+    lines = ["| tool | seconds | gensim's time / this | correct / answered | accuracy |", "|---|---:|---:|---:|---:|"]
+    for run in record["runs"]:
+        quality = run["quality"]
+        speed = gensim["wall_seconds"] / run["wall_seconds"]
+        lines.append(f"| {run['system']} | {run['wall_seconds']:.1f} | {speed:.1f}× "
+                     f"| {quality['correct']:,} / {quality['answered']:,} | {100 * quality['accuracy']:.2f}% |")
+    notes = [f"Vectors: {record['vectors']}; restrict_vocab {record['restrict_vocab']:,}; best of {record['repeat']}."]
+    for name, rho in (record.get("similarity") or {}).items():
+        notes.append(f"{name}: Spearman ρ wordvec {rho['wordvec']:.4f}, gensim {rho['gensim']:.4f} "
+                     f"({rho['covered']} pairs covered).")
+    return lines + ["", " ".join(notes) + " " + _provenance([record])]
+
+
+TABLES = {"headline": headline_table, "word2vec-runs": word2vec_runs_table, "vocab": vocab_table,
+          "evaluate": evaluate_table}
+
+
+# ----------------------------------------------------------------------------- documents
+
+def render(text):
+    """``text`` with every table block regenerated from the records."""
+    def replace(match):
+        name = match.group(2)
+        if name not in TABLES:
+            raise KeyError(f"unknown table {name!r}; known: {', '.join(TABLES)}")
+        return match.group(1) + "\n".join(TABLES[name]()) + "\n" + match.group(4)
+
+    return BLOCK.sub(replace, text)
+
+
+def tables_in(text):
+    return [match.group(2) for match in BLOCK.finditer(text)]
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--check", action="store_true", help="change nothing; exit 1 if a table is out of date")
+    args = parser.parse_args(argv)
+    stale = []
+    for document in DOCUMENTS:
+        text = document.read_text(encoding="utf-8")
+        new = render(text)
+        if new != text:
+            stale.append(document)
+            if not args.check:
+                document.write_text(new, encoding="utf-8")
+    verb = "differ from their records" if args.check else "regenerated"
+    for document in stale:
+        print(f"{document}: tables {verb}")
+    return 1 if args.check and stale else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
