@@ -157,6 +157,7 @@ def test_ftz_needs_a_quantized_model(model, corpus):
 
 
 def test_quantize_keeps_accuracy_and_round_trips(model, corpus):
+    model.save(corpus[2] / "full.bin")
     small = model.quantize(cutoff=2000, qnorm=True, dsub=2)
     assert small.W_in.shape[0] == 2000 and small.dictionary.words[0] == "</s>"
     assert small.test(corpus[1])[1] >= model.test(corpus[1])[1] - 0.02
@@ -164,7 +165,13 @@ def test_quantize_keeps_accuracy_and_round_trips(model, corpus):
         small.save(corpus[2] / name)
         again = Classifier.load(corpus[2] / name)
         np.testing.assert_array_equal(again.W_in, small.W_in)
-    assert (corpus[2] / "small.ftz").stat().st_size * 5 < (corpus[2] / "model.bin").stat().st_size
+    assert (corpus[2] / "small.ftz").stat().st_size * 5 < (corpus[2] / "full.bin").stat().st_size
+
+
+def test_quantize_retrain(model, corpus):
+    retrained = model.quantize(cutoff=2000, retrain=True, input=str(corpus[0]), epoch=2)
+    assert retrained.config.epoch == 2 and len(retrained.history) == len(model.history) + 2
+    assert retrained.test(corpus[1])[1] >= 0.95
 
 
 def test_quantize_retrain_needs_input(model):

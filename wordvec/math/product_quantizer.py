@@ -37,8 +37,7 @@ def update_centroids(x, assignment, centroids, rng):
     """(PQ2), in place; empty clusters are split off a random non-empty one."""
     k = centroids.shape[0]
     sizes = np.bincount(assignment, minlength=k)
-    sums = np.zeros_like(centroids, dtype=np.float64)
-    np.add.at(sums, assignment, x)
+    sums = np.stack([np.bincount(assignment, weights=x[:, j], minlength=k) for j in range(x.shape[1])], axis=1)
     full = sizes > 0
     centroids[full] = sums[full] / sizes[full, None]
     for empty in np.flatnonzero(~full):

@@ -444,7 +444,7 @@ def quantize_classifier(model, cutoff=0, retrain=False, qnorm=False, dsub=2, inp
     if 0 < cutoff < W_in.shape[0]:
         dictionary, W_in = prune_rows(dictionary, W_in, select_rows(dictionary, W_in, cutoff))
     out = Classifier(dictionary, np.ascontiguousarray(W_in), model.W_out.copy(), model.config, list(model.history))
-    if retrain:
+    if retrain and 0 < cutoff < model.W_in.shape[0]:  # as fastText: retraining follows a cutoff
         if input is None:
             raise WordvecError("retraining after the cutoff needs the training data (input)")
         changes = {k: v for k, v in (("epoch", epoch), ("lr", lr), ("threads", threads)) if v is not None}
