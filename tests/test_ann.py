@@ -84,3 +84,21 @@ def test_cli_index_then_similar_approximate(kv, tmp_path, capsys):
     approximate = [line.split()[0] for line in capsys.readouterr().out.strip().splitlines()]
     exact = [w for w, _ in kv.most_similar("w1", topn=5)]
     assert len(set(approximate) & set(exact)) >= 4
+
+
+def test_serve_uses_the_index_for_a_large_vocabulary(kv, tmp_path, monkeypatch):
+    from wordvec.serve import api, make_server
+
+    save_vectors(kv, tmp_path / "v.bin")
+    ann.save_index(ann.build_index(kv), tmp_path / "v.bin")
+    monkeypatch.setattr(api, "APPROXIMATE_FROM", 1000)  # "large" for this small table
+    server = make_server(load_vectors(tmp_path / "v.bin"), port=0, source=tmp_path / "v.bin")
+    try:
+        explorer = server.api
+        status, info = explorer.handle("info", {})
+        assert status == 200 and info["approximate_neighbours"] is True
+        status, answer = explorer.handle("neighbours", {"word": "w1", "topn": "5"})
+        exact = [w for w, _ in kv.most_similar("w1", topn=5)]
+        assert status == 200 and len({n["word"] for n in answer["neighbours"]} & set(exact)) >= 4
+    finally:
+        server.server_close()

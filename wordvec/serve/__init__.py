@@ -17,6 +17,7 @@ import logging
 from wordvec.errors import WordvecError
 from wordvec.serve.api import ExplorerAPI
 from wordvec.serve.server import ExplorerServer
+from wordvec.vectors import ann
 
 log = logging.getLogger(__name__)
 
@@ -25,6 +26,8 @@ def make_server(kv, host="127.0.0.1", port=8000, source=""):
     """An :class:`~wordvec.serve.server.ExplorerServer` for ``kv``, bound but not yet serving."""
     if len(kv) == 0:
         raise WordvecError("there are no word vectors to explore (the vocabulary is empty)")
+    if source and ann.index_path(source).is_file():  # built by `wordvec index`; used for big vocabularies
+        ann.attach_index(kv, source)
     try:
         server = ExplorerServer((host, port), ExplorerAPI(kv, source))
     except OSError as error:

@@ -27,6 +27,9 @@ MAX_COMPLETIONS = 50
 MAX_WORD_LENGTH = 1000
 
 
+APPROXIMATE_FROM = 500000  # words: above this an exact neighbours query takes ~0.1 s or more
+
+
 class BadRequest(WordvecError):
     """A request the API refuses, with its HTTP status."""
 
@@ -40,7 +43,9 @@ class ExplorerAPI:
 
     def __init__(self, kv, source=""):
         self.kv, self.source = kv, str(source)
-        kv.unit_vectors  # computed once here, not by the first request's threads at once
+        # neighbours from the approximate index (wordvec index) once exact search gets slow
+        self.approximate = getattr(kv, "ann_index", None) is not None and len(kv) >= APPROXIMATE_FROM
+        kv.most_similar(positive=[kv.index_to_key[0]], topn=1)  # norms once here, not by the first requests at once
         self._sorted = sorted(range(len(kv)), key=kv.index_to_key.__getitem__)
         self._sorted_words = [kv.index_to_key[i] for i in self._sorted]
         self._maps, self._map_lock = {}, threading.Lock()
@@ -63,12 +68,13 @@ class ExplorerAPI:
         params.done()
         return {"source": self.source, "words": len(self.kv), "dimensions": self.kv.vector_size,
                 "counts": self.kv.counts is not None, "max_topn": MAX_TOPN,
-                "max_map_words": min(MAX_MAP_WORDS, len(self.kv)), "analogy_methods": ["3cosadd", "3cosmul"]}
+                "max_map_words": min(MAX_MAP_WORDS, len(self.kv)), "analogy_methods": ["3cosadd", "3cosmul"],
+                "approximate_neighbours": self.approximate}
 
     def neighbours(self, params):
         word, topn = params.word("word"), params.integer("topn", 10, 1, MAX_TOPN)
         params.done()
-        pairs = self._known(lambda: self.kv.most_similar(positive=[word], topn=topn), word)
+        pairs = self._known(lambda: self.kv.most_similar(positive=[word], topn=topn, approximate=self.approximate), word)
         return {"word": word, "neighbours": _pairs(pairs)}
 
     def analogy(self, params):
