@@ -35,7 +35,7 @@ from wordvec.errors import WordvecError
 
 EOS = "</s>"
 NGRAM_MULTIPLIER = np.uint64(116049371)
-BLOCK_BYTES = 1 << 23
+BLOCK_BYTES = 1 << 20  # bytes per read: the block's token list is the peak temporary
 
 
 def to_bytes(token):
