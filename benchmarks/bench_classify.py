@@ -177,8 +177,12 @@ def main():
     parser.add_argument("--systems", nargs="+", default=["fasttext", "wordvec"])
     parser.add_argument("--quantize", action="store_true")
     parser.add_argument("--scratch", default="/tmp/wordvec-bench-classify")
+    parser.add_argument("--summarize", metavar="RECORD", help="print the markdown tables of a record and exit")
     parser.add_argument("--out", default=str(HERE / "results" / f"classify-{time.strftime('%Y%m%d-%H%M')}.json"))
     args = parser.parse_args()
+    if args.summarize:
+        print(summarize(json.loads(Path(args.summarize).read_text())))
+        return
     scratch = Path(args.scratch)
     record = {"benchmark": "bench_classify", "argv": sys.argv, "settings": COMMON, "versions": versions(),
               "started": time.strftime("%Y-%m-%d %H:%M:%S %Z"), "load_before": os.getloadavg(), "runs": []}
@@ -206,6 +210,40 @@ def main():
     record["load_after"] = os.getloadavg()
     record["finished"] = time.strftime("%Y-%m-%d %H:%M:%S %Z")
     _save(record, args.out)
+
+
+def summarize(record):
+    """The markdown tables of a record (means over seeds; ratios fastText / wordvec for time)."""
+    from statistics import mean
+    runs = record["runs"]
+    keys = sorted({(r["task"], r["setting"]) for r in runs}, key=lambda k: (k[0], k[1] != "unigrams"))
+    lines = ["| task | setting | seeds | P@1 fastText | P@1 wordvec | Δ points | train wall s fastText / wordvec "
+             "| speed-up | CPU s fastText / wordvec | peak RSS MB fastText / wordvec | predict docs/s fastText / wordvec |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for task, setting in keys:
+        by = {s: [r for r in runs if (r["task"], r["setting"], r["system"]) == (task, setting, s)]
+              for s in ("fasttext", "wordvec")}
+        if not by["fasttext"] or not by["wordvec"]:
+            continue
+        p = {s: mean(r["p_at_1"] for r in by[s]) for s in by}
+        wall = {s: mean(r["train"]["wall_seconds"] for r in by[s]) for s in by}
+        cpu = {s: mean(r["train"]["cpu_seconds"] for r in by[s]) for s in by}
+        rss = {s: max(r["train"]["peak_rss_mb"] for r in by[s]) for s in by}
+        pred = {s: next((r["predict"]["docs_per_second"] for r in by[s] if "predict" in r), float("nan")) for s in by}
+        lines.append(f"| {task} | {setting} | {len(by['wordvec'])} | {p['fasttext']:.4f} | {p['wordvec']:.4f} | "
+                     f"{100 * (p['wordvec'] - p['fasttext']):+.2f} | {wall['fasttext']:.1f} / {wall['wordvec']:.1f} | "
+                     f"{wall['fasttext'] / wall['wordvec']:.2f}× | {cpu['fasttext']:.1f} / {cpu['wordvec']:.1f} | "
+                     f"{rss['fasttext']:.0f} / {rss['wordvec']:.0f} | {pred['fasttext']:.0f} / {pred['wordvec']:.0f} |")
+    quantized = [r for r in runs if "quantize" in r]
+    if quantized:
+        lines += ["", "| system | full .bin MB | .ftz MB | size ratio | P@1 full | P@1 quantized | drop (points) "
+                  "| quantize wall s |", "|---|---|---|---|---|---|---|---|"]
+        for r in quantized:
+            q = r["quantize"]
+            lines.append(f"| {r['system']} | {q['full_size_bytes'] / 1e6:.1f} | {q['size_bytes'] / 1e6:.2f} | "
+                         f"1/{q['full_size_bytes'] / q['size_bytes']:.0f} | {r['p_at_1']:.4f} | {q['p_at_1']:.4f} | "
+                         f"{100 * (r['p_at_1'] - q['p_at_1']):.2f} | {q['wall_seconds']:.1f} |")
+    return "\n".join(lines)
 
 
 def _save(record, path):
