@@ -405,18 +405,16 @@ class ProgressLine:
         self.bar = None
         if self.enabled:
             from tqdm import tqdm
-            self.bar = tqdm(total=100, bar_format="Progress: {n:5.1f}% {postfix}", leave=True)
+            self.bar = tqdm(total=100, bar_format="{desc}", leave=True)
 
     def show(self, done, loss, examples):
         if self.bar is None:
             return
         seconds = max(time.perf_counter() - self.started, 1e-9)
-        self.bar.n = 100.0 * done / self.total
-        self.bar.set_postfix_str(
-            f"words/sec/thread: {done / seconds / self.n_threads:8.0f} "
-            f"lr: {self.lr * max(0.0, 1 - done / self.total):9.6f} "
-            f"avg.loss: {loss / max(1, examples):9.6f}", refresh=False)
-        self.bar.refresh()
+        self.bar.set_description_str(
+            f"Progress: {100.0 * done / self.total:5.1f}% words/sec/thread: {done / seconds / self.n_threads:8.0f} "
+            f"lr: {self.lr * max(0.0, 1 - done / self.total):9.6f} avg.loss: {loss / max(1, examples):9.6f}",
+            refresh=True)
 
     def close(self):
         if self.bar is not None:
