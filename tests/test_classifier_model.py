@@ -213,6 +213,9 @@ def test_cli_train_test_predict_quantize(corpus, capsys):
     assert main(["classify", "predict", str(model_path), str(text), "-k", "2", "--probabilities"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 2 and lines[0].split()[0] == "__label__k1" and len(lines[0].split()) == 4
+    assert main(["classify", "info", str(model_path), "--top", "3"]) == 0
+    indicative = [line for line in capsys.readouterr().out.splitlines() if line.startswith("__label__k1 ")]
+    assert len(indicative) == 1 and all(w.startswith("c1w") for w in indicative[0].split(": ")[1].split())
     assert main(["classify", "quantize", str(model_path), "-o", str(small), "--cutoff", "1000"]) == 0
     assert main(["classify", "predict", str(small), str(text)]) == 0
     assert capsys.readouterr().out.split() == ["__label__k1", "__label__k2"]

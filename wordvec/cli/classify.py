@@ -16,6 +16,8 @@ import argparse
 import json
 import sys
 
+import numpy as np
+
 from wordvec.cli.common import nonnegative_float, nonnegative_int, positive_float, positive_int
 from wordvec.data.labels import TokenScan, text_blocks
 from wordvec.errors import WordvecError
@@ -33,6 +35,7 @@ def register(subparsers):
     _register_test(commands)
     _register_predict(commands)
     _register_quantize(commands)
+    _register_info(commands)
 
 
 def _register_train(commands):
@@ -94,6 +97,33 @@ def _register_quantize(commands):
     sub.add_argument("--qnorm", action="store_true", help="quantize the row norms separately")
     sub.add_argument("--dsub", type=positive_int, default=2, help="values per sub-vector (default 2)")
     sub.set_defaults(run=run_quantize)
+
+
+def _register_info(commands):
+    sub = commands.add_parser("info", help="a classifier's settings, labels, training history and the words "
+                              "that point most to each label")
+    sub.add_argument("model", metavar="MODEL")
+    sub.add_argument("--top", type=positive_int, default=8, help="indicative words per label (default 8)")
+    sub.set_defaults(run=run_info)
+
+
+def run_info(args):
+    model = Classifier.load(args.model)
+    d, config = model.dictionary, model.config
+    print(f"file        {args.model}\nmodel       {model.model} ({'quantized' if model.quantized else 'dense'})")
+    print(f"words       {d.nwords}  labels {len(d.labels)}  rows {model.W_in.shape[0]}  dim {model.W_in.shape[1]}")
+    print(f"settings    loss {config.loss}  word_ngrams {d.word_ngrams}  bucket {d.bucket}  minn {d.minn}  "
+          f"maxn {d.maxn}  epoch {config.epoch}  lr {config.lr}")
+    for record in model.history:
+        extra = f"  valid P@1 {record['valid_p@1']:.4f}" if "valid_p@1" in record else ""
+        print(f"epoch {record['epoch']:3d}  loss {record['loss']:.6f}  {record['seconds']:.2f} s{extra}")
+    if model.model != "supervised" or config.loss == "hs" or d.nwords == 0:
+        return 0
+    scores = model.W_in[:d.nwords] @ model.W_out.T  # a word alone: its score for every label
+    for i, label in enumerate(d.labels[:50]):
+        top = np.argsort(-(scores[:, i] - scores.mean(axis=1)))[:args.top]
+        print(f"{label} ({d.label_counts[i]}): {' '.join(d.words[w] for w in top)}")
+    return 0
 
 
 def run_train(args):
