@@ -28,6 +28,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from records import Record
+
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data" / "corpus"
 PYTHON = sys.executable
@@ -99,7 +101,10 @@ def main():
     parser.add_argument("--full", action="store_true", help="use wordbench.txt.xz (58M tokens)")
     parser.add_argument("--corpus", help="another corpus file")
     parser.add_argument("--memory", help="pass --memory SIZE to the co-occurrence counting (default 2GB)")
+    parser.add_argument("--record", default="count", help="write benchmarks/results/RECORD.json ('' for none)")
+    parser.add_argument("--note", default="", help="a sentence kept in the record (how the machine was)")
     args = parser.parse_args()
+    record = Record(args.record, note=args.note) if args.record else None
     corpus = args.corpus or DATA / ("wordbench.txt.xz" if args.full else "wordbench-10m.txt.xz")
     if not Path(corpus).exists():
         raise SystemExit(f"{corpus} is not available on this machine")
@@ -110,6 +115,21 @@ def main():
         print(json.dumps(row), flush=True)
         with open(out, "a", encoding="utf-8") as handle:
             handle.write(json.dumps(row) + "\n")
+        if record is not None:
+            record.add_run(**_record_fields(row))
+    if record is not None:
+        record.data["corpus"] = str(corpus)
+        print(f"record: {record.save()}")
+
+
+def _record_fields(row):
+    """A count.jsonl row as a record run: the common fields named as records.py names them,
+    peak RSS that of the largest child so far (run one model per invocation for its own)."""
+    quality = {key: row[key] for key in ("analogy", "wordsim353", "simlex999") if key in row}
+    rest = {key: value for key, value in row.items()
+            if key not in quality and key not in ("run", "wall_s", "cpu_s", "peak_mb")}
+    return dict(system="wordvec", config=row["run"], wall_seconds=row["wall_s"], cpu_seconds=row["cpu_s"],
+                peak_rss_mb=row["peak_mb"], quality=quality, **rest)
 
 
 if __name__ == "__main__":

@@ -42,6 +42,7 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
 
 from peers import run_measured  # noqa: E402
+from records import Record  # noqa: E402
 
 SYSTEMS = ("wordvec-ft", "gensim-ft", "fasttext", "wordvec-sg", "gensim-sg", "fasttext-plain")
 SETTINGS = dict(dim=100, window=5, negative=5, epochs=5, min_count=5, min_n=3, max_n=6,
@@ -204,8 +205,25 @@ def report(args):
         rows.append(row)
     means = seed_means(rows)
     (out / "report.json").write_text(json.dumps({"runs": rows, "means": means}, indent=1))
+    if args.record:
+        print(f"record: {write_record(args, rows)}")
     print(json.dumps(rows, indent=1))
     print(json.dumps(means, indent=1))
+
+
+def write_record(args, rows):
+    """benchmarks/results/RECORD.json: every run in the work folder (each timed by `run`,
+    one per lock acquisition, with its own load), evaluated now by `report`."""
+    record = Record(args.record, note=args.note)
+    record.data.update(settings=SETTINGS, work=args.work)
+    for row in rows:
+        quality = {key: row.get(key) for key in ("analogy", "in_vocab", "all_pairs", "held_out_pairs")}
+        record.add_run(system=run_label(row), config="skip-gram, 5 epochs", seed=row.get("seed"),
+                       wall_seconds=row["wall_seconds"], cpu_seconds=row["cpu_seconds"],
+                       peak_rss_mb=row["peak_rss_mb"], returncode=row["returncode"], command=row["command"],
+                       load_before=row["load_before"], load_after=row["load_after"], when=row["when"],
+                       quality=quality)
+    return record.save()
 
 
 def compare(args):
@@ -276,6 +294,9 @@ def main():
     parser.add_argument("--train-seed", type=int, default=1, help="training seed of `run`")
     parser.add_argument("--systems", default="wordvec-ft,gensim-ft", help="compare: run folders A,B")
     parser.add_argument("--resamples", type=int, default=2000, help="compare: bootstrap resamples")
+    parser.add_argument("--record", default="subword",
+                        help="report: write benchmarks/results/RECORD.json ('' for none)")
+    parser.add_argument("--note", default="", help="report: a sentence kept in the record (how the machine was)")
     parser.add_argument("--ns-exponent", type=float, help="noise exponent of a wordvec `run` (default: "
                         "wordvec's own), into SYSTEM-nsX/")
     args = parser.parse_args()
