@@ -10,6 +10,7 @@ from wordvec.cli import main
 from wordvec.data.labels import build_dictionary, scan_text
 from wordvec.data.subword import fasttext_hash, ngram_buckets
 from wordvec.errors import WordvecError
+from wordvec.io import fasttext_bin
 from wordvec.kernels.quantize import nearest_centroids as compiled_nearest
 from wordvec.math import product_quantizer as pq
 from wordvec.models.classifier import Classifier, train_supervised
@@ -236,3 +237,14 @@ def test_pretrained_vectors_initialise_the_word_rows(corpus):
     np.testing.assert_allclose(trained.get_word_vector("c1w3"), [1, 2, 3, 4], atol=1e-5)
     with pytest.raises(WordvecError, match="dimension"):
         Classifier.train(corpus[0], dim=8, epoch=1, pretrainedVectors=str(path), verbose=0)
+
+
+def test_memory_mapped_bin_predicts_the_same(model, corpus, monkeypatch):
+    monkeypatch.setattr(fasttext_bin, "MMAP_VALUES", 1)  # map even this small matrix
+    path = corpus[2] / "mapped.bin"
+    model.save(path)
+    mapped = Classifier.load(path, mmap=True)
+    assert isinstance(mapped.W_in.base, np.memmap) or isinstance(mapped.W_in, np.memmap)
+    np.testing.assert_array_equal(mapped.W_in, model.W_in)
+    assert mapped.predict(["c1w3 noise2", "c2w2"], k=2)[0] == model.predict(["c1w3 noise2", "c2w2"], k=2)[0]
+    assert mapped.test(corpus[1]) == model.test(corpus[1])

@@ -141,7 +141,7 @@ def run_train(args):
 
 
 def run_test(args):
-    model = Classifier.load(args.model)
+    model = Classifier.load(args.model, mmap=True)
     _check_supervised(model, args.model)
     meter = model.test_meter(args.test, args.k, args.threshold)
     if args.json:
@@ -170,7 +170,7 @@ def _score(value):
 
 
 def run_predict(args):
-    model = Classifier.load(args.model)
+    model = Classifier.load(args.model, mmap=True)
     _check_supervised(model, args.model)
     source = sys.stdin.buffer if args.input == "-" else None
     blocks = _stdin_blocks(source) if source is not None else text_blocks(args.input)

@@ -39,6 +39,7 @@ INT_ARGS = ("dim", "ws", "epoch", "min_count", "neg", "word_ngrams", "loss", "mo
 LOSS_NAMES = {1: "hs", 2: "ns", 3: "softmax", 4: "ova"}
 MODEL_NAMES = {1: "cbow", 2: "skipgram", 3: "supervised"}
 MAX_DIM = 1 << 20
+MMAP_VALUES = 1 << 22  # matrices from 16 MB on are mapped when asked to
 MAX_PRUNED_BUCKET = 1 << 27  # a pruned model's bucket -> row table is int32[bucket]; fastText's default is 2M
 
 
@@ -123,6 +124,7 @@ class _Reader:
     def __init__(self, handle, path, size):
         self.handle, self.path, self.size, self.pos = handle, path, size, 0
         self.buffer, self.buffer_pos = b"", 0
+        self.mmap = False
 
     def fail(self, problem):
         raise FormatError(self.path, None, f"not a valid fastText model: {problem} (at byte {self.tell()})")
@@ -171,11 +173,18 @@ class _Reader:
             self.buffer_pos = 0
             self.pos += len(chunk)
 
-    def array(self, dtype, count, what):
+    def array(self, dtype, count, what, mmap=False):
+        """``count`` values; with ``mmap`` a read-only map of the file instead of a copy
+        (a model's large input matrix: opened at once, pages read as rows are used)."""
         itemsize = np.dtype(dtype).itemsize
         if count < 0 or count * itemsize > self.left():
             self.fail(f"{what} claims {count} values but only {self.left()} bytes are left")
         self._drain()
+        if mmap and count > 0:
+            data = np.memmap(self.path, dtype=dtype, mode="r", offset=self.pos, shape=(count,))
+            self.handle.seek(self.pos + data.nbytes)
+            self.pos += data.nbytes
+            return data
         data = np.fromfile(self.handle, dtype=dtype, count=count)
         self.pos += data.nbytes
         if data.size != count:
@@ -183,11 +192,13 @@ class _Reader:
         return data
 
 
-def read_fasttext(path):
-    """Read a fastText ``.bin``/``.ftz`` file into a :class:`FastTextModel`."""
+def read_fasttext(path, mmap=False):
+    """Read a fastText ``.bin``/``.ftz`` file into a :class:`FastTextModel`; with ``mmap``
+    large dense matrices are read-only maps of the file rather than copies."""
     path = os.fspath(path)
     with open(path, "rb") as handle:
         reader = _Reader(handle, path, os.fstat(handle.fileno()).st_size)
+        reader.mmap = mmap
         magic, version = reader.unpack("ii", "the header")
         if magic != MAGIC:
             reader.fail("wrong magic number (is it a fastText .bin or .ftz file?)")
@@ -259,7 +270,8 @@ def _read_matrix(reader, quantized, what):
         rows, cols = reader.unpack("qq", what)
         if rows < 0 or cols < 0:
             reader.fail(f"{what} has a negative shape")
-        return _finite(reader, reader.array("<f4", rows * cols, what), what).reshape(rows, cols)
+        values = reader.array("<f4", rows * cols, what, mmap=reader.mmap and rows * cols >= MMAP_VALUES)
+        return _finite(reader, values, what).reshape(rows, cols)
     qnorm = _read_bool(reader, what)
     rows, cols = reader.unpack("qq", what)
     (codesize,) = reader.unpack("i", what)

@@ -226,10 +226,11 @@ class Classifier:
         self.save(path)
 
     @classmethod
-    def load(cls, path):
+    def load(cls, path, mmap=False):
         """Read a fastText ``.bin``/``.ftz`` (supervised, or skipgram/cbow for word
-        vectors) or a native directory."""
-        parts = load_parts(path)
+        vectors) or a native directory. ``mmap=True`` maps a .bin's large matrices
+        read-only instead of copying them (fast start for prediction)."""
+        parts = load_parts(path, mmap=mmap)
         names = {f.name for f in fields(ClassifierConfig)}
         config = ClassifierConfig(**{k: v for k, v in parts.config.items() if k in names})
         return cls(parts.dictionary, parts.W_in, parts.W_out, config, parts.history, parts.quantized, parts.model)

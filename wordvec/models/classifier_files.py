@@ -55,7 +55,7 @@ def save_parts(parts, path):
     write_fasttext(path, to_fasttext(parts))
 
 
-def load_parts(path):
+def load_parts(path, mmap=False):
     path = Path(path)
     if is_native(path):
         return load_native(path)
@@ -65,7 +65,7 @@ def load_parts(path):
         head = handle.read(4)
     if len(head) < 4 or int.from_bytes(head, "little", signed=True) != MAGIC:
         raise FormatError(path, None, "not a fastText model (.bin/.ftz) nor a wordvec classifier directory")
-    return from_fasttext(read_fasttext(path))
+    return from_fasttext(read_fasttext(path, mmap=mmap))
 
 
 # ----------------------------------------------------------------------- fastText's files
