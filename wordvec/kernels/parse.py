@@ -217,8 +217,7 @@ def gather_bytes(buf, starts, row_bytes, rows, dest):
     """Copy ``buf[starts[r]:starts[r] + row_bytes]`` into ``dest[r]`` for r < rows (dest: uint8)."""
     for r in range(rows):
         s = starts[r]
-        for k in range(row_bytes):
-            dest[r, k] = buf[s + k]
+        dest[r, :] = buf[s:s + row_bytes]  # a slice copy: Numba makes it a memcpy
 
 
 @numba.njit(cache=True)

@@ -234,8 +234,7 @@ class KeyedVectors:
         """Search block by block instead of through the cached unit matrix when that copy
         would cost a float32 matrix as big as (or bigger than) the stored one."""
         matrix = self._vectors
-        return self._unit is None and (matrix.dtype != np.float32 or isinstance(matrix, np.memmap)
-                                       or matrix.size > search.BIG_MATRIX)
+        return self._unit is None and (matrix.dtype != np.float32 or matrix.size > search.BIG_MATRIX)
 
     def _n_searched(self, restrict_vocab):
         return len(self) if restrict_vocab is None else min(len(self), max(0, int(restrict_vocab)))

@@ -16,6 +16,7 @@ tests/test_loading.py holds them to those readers on random and damaged files.  
 import gzip
 import io
 import logging
+import mmap
 import os
 import sys
 
@@ -157,6 +158,82 @@ def _text_row_problem(line, dims):
     return f"{bad[:30].decode('utf-8', 'replace')!r} is not a number"
 
 
+class _ReadStream:
+    """The file after its first line, read block by block (compressed files; any handle).
+
+    ``block()`` gives the bytes not yet consumed plus the next BLOCK_BYTES; ``advance(n)``
+    consumes n of them; ``rest()`` is what is left of the current block (for messages)."""
+
+    def __init__(self, handle, unread=b""):
+        self.handle, self.data, self.offset = handle, unread, handle.tell() - len(unread)
+
+    def block(self):
+        chunk = self.handle.read(BLOCK_BYTES)
+        self.data += chunk
+        return np.frombuffer(self.data, dtype=np.uint8), not chunk
+
+    def advance(self, consumed):
+        self.data, self.offset = self.data[consumed:], self.offset + consumed
+
+    def rest(self):
+        return self.data
+
+    def rest_is_blank(self):
+        return _rest_is_blank(self.handle, self.data)
+
+    def close(self):
+        pass
+
+
+class _MappedStream:
+    """The same for a plain file, through one read-only memory map: no copy into a buffer,
+    and the pages already parsed are handed back (MADV_DONTNEED), so the resident set is
+    the matrix plus about one block, not the matrix plus the file."""
+
+    def __init__(self, handle, start):
+        self.map = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+        self.map.madvise(mmap.MADV_SEQUENTIAL)
+        self.bytes = np.frombuffer(self.map, dtype=np.uint8)
+        self.offset, self.released, self.size = start, 0, BLOCK_BYTES
+
+    def block(self):
+        end = min(len(self.bytes), self.offset + self.size)
+        self.size *= 2  # grows only while a block holds no whole row (advance resets it)
+        return self.bytes[self.offset:end], end == len(self.bytes)
+
+    def advance(self, consumed):
+        self.offset += consumed
+        if consumed:
+            self.size = BLOCK_BYTES
+        done = self.offset // mmap.PAGESIZE * mmap.PAGESIZE
+        if done - self.released >= BLOCK_BYTES:
+            self.map.madvise(mmap.MADV_DONTNEED, self.released, done - self.released)
+            self.released = done
+
+    def rest(self):
+        return bytes(self.bytes[self.offset:self.offset + BLOCK_BYTES])
+
+    def rest_is_blank(self):
+        for start in range(self.offset, len(self.bytes), BLOCK_BYTES):
+            if bytes(self.bytes[start:start + BLOCK_BYTES]).strip():
+                return False
+        return True
+
+    def close(self):
+        del self.bytes
+        try:
+            self.map.close()
+        except BufferError:  # a view is still alive (in a traceback): the map goes with it
+            pass
+
+
+def _stream(handle, unread=b""):
+    """A mapped stream for a plain file (after ``unread``, bytes already read but not consumed)."""
+    if isinstance(handle, io.BufferedReader) and os.fstat(handle.fileno()).st_size > 0:
+        return _MappedStream(handle, handle.tell() - len(unread))
+    return _ReadStream(handle, unread)
+
+
 def _max_line_bytes(dims):
     return (1 << 20) + 64 * dims  # longer than any honest row: the file is not vector text
 
@@ -207,7 +284,7 @@ def _read_text(path, handle, header, limit, dtype):
     if header:
         n_words, dims = parse_header(path, first)
         _check_promise(path, _plain_size(path, handle), n_words, dims, 2 * dims + 2)
-        pending, first_line = b"", 2
+        unread, first_line = b"", 2
     else:
         dims = len(first.split()) - 1
         if not first.strip():
@@ -215,39 +292,47 @@ def _read_text(path, handle, header, limit, dtype):
         if dims < 1:
             raise FormatError(path, 1, "a word with no numbers after it")
         n_words = _count_text_rows(path, float("inf") if limit is None else limit)
-        pending, first_line = first, 1
+        unread, first_line = first, 1
     wanted = n_words if limit is None else min(limit, n_words)
     sink = _BlockSink(path, _allocate(path, wanted, dims, dtype), first_line)
-    at_eof = False
-    with np.errstate(over="ignore"):  # overflow -> inf -> the NaN/inf error
-        while sink.rows < wanted and not at_eof:
-            chunk = handle.read(BLOCK_BYTES)
-            at_eof = not chunk
-            data = pending + chunk
-            buf = np.frombuffer(data, dtype=np.uint8)
-            dest = sink.destination(len(data) // (2 * dims) + 2)
-            starts, ends = np.empty(len(dest), np.int64), np.empty(len(dest), np.int64)
-            rows, consumed, error, where = parse.parse_text_rows(buf, at_eof, dims, len(dest), dest, starts, ends)
-            sink.accept(buf, dest, rows, starts, ends)
-            pending = data[consumed:]
-            if error == parse.BLANK_LINE and _rest_is_blank(handle, pending):
-                break
-            if error:
-                line = pending.split(b"\n", 1)[0]
-                raise FormatError(path, sink.first_line + sink.rows, _text_row_problem(line, dims))
-            if rows == 0 and len(pending) > _max_line_bytes(dims):
-                raise FormatError(path, sink.first_line + sink.rows,
-                                  f"line longer than {_max_line_bytes(dims)} bytes: not a vector file")
-    line_no = first_line + sink.rows
-    if header and sink.rows < wanted:  # named by its last line, as the reference reader does
-        raise FormatError(path, line_no - 1, f"file ends after {sink.rows} of the {n_words} vectors the header announces")
-    if header and limit is None and not _rest_is_blank(handle, pending):
-        raise FormatError(path, line_no, f"more vectors than the {n_words} the header announces")
+    stream = _stream(handle, unread)
+    try:
+        _parse_text_blocks(path, stream, sink, dims, wanted)
+        line_no = first_line + sink.rows
+        if header and sink.rows < wanted:  # named by its last line, as the reference reader does
+            raise FormatError(path, line_no - 1, f"file ends after {sink.rows} of the {n_words} vectors "
+                                                 "the header announces")
+        if header and limit is None and not stream.rest_is_blank():
+            raise FormatError(path, line_no, f"more vectors than the {n_words} the header announces")
+    finally:
+        stream.close()
     matrix = sink.matrix[: sink.rows]  # a headerless file's trailing blank lines were counted
     if not header and sink.rows == 0:
         raise FormatError(path, None, "no vectors in the file")
     words, vectors = _keep_first(path, sink.words(), matrix)
     return words, vectors, None
+
+
+def _parse_text_blocks(path, stream, sink, dims, wanted):
+    """Parse rows block by block until ``wanted`` rows, a blank tail or the end of the file."""
+    at_eof = False
+    with np.errstate(over="ignore"):  # overflow -> inf -> the NaN/inf error
+        while sink.rows < wanted and not at_eof:
+            buf, at_eof = stream.block()
+            dest = sink.destination(len(buf) // (2 * dims) + 2)
+            starts, ends = np.empty(len(dest), np.int64), np.empty(len(dest), np.int64)
+            rows, consumed, error, _ = parse.parse_text_rows(buf, at_eof, dims, len(dest), dest, starts, ends)
+            sink.accept(buf, dest, rows, starts, ends)
+            del buf
+            stream.advance(consumed)
+            if error == parse.BLANK_LINE and stream.rest_is_blank():
+                return
+            if error:
+                line = stream.rest().split(b"\n", 1)[0]
+                raise FormatError(path, sink.first_line + sink.rows, _text_row_problem(line, dims))
+            if rows == 0 and not at_eof and len(stream.rest()) > _max_line_bytes(dims):
+                raise FormatError(path, sink.first_line + sink.rows,
+                                  f"line longer than {_max_line_bytes(dims)} bytes: not a vector file")
 
 
 def read_glove(path, limit=None, dtype=None):
@@ -275,15 +360,28 @@ def _read_binary(path, handle, limit, dtype):
     _check_promise(path, _plain_size(path, handle), n_words, dims, row_bytes + 2)
     wanted = n_words if limit is None else min(limit, n_words)
     sink = _BlockSink(path, _allocate(path, wanted, dims, dtype), 2)
-    pending, at_eof, offset = b"", False, len(header)  # offset: file position of pending[0]
+    stream = _stream(handle)
+    try:
+        _scan_binary_blocks(path, stream, sink, n_words, row_bytes, wanted)
+        if limit is None and not stream.rest_is_blank():
+            raise FormatError(path, n_words + 2, f"unexpected data after the {n_words} vectors the header announces")
+    finally:
+        stream.close()
+    words, vectors = _keep_first(path, sink.words(), sink.matrix)
+    return words, vectors, None
+
+
+def _scan_binary_blocks(path, stream, sink, n_words, row_bytes, wanted):
+    """Find and copy records block by block until ``wanted`` rows (or an error)."""
+    at_eof = False
     while sink.rows < wanted:
-        chunk = handle.read(BLOCK_BYTES) if not at_eof else b""
-        at_eof = not chunk
-        data = pending + chunk
-        buf = np.frombuffer(data, dtype=np.uint8)
-        dest = sink.destination(len(data) // (row_bytes + 2) + 1)
+        if at_eof:
+            buf = np.zeros(0, dtype=np.uint8)
+        else:
+            buf, at_eof = stream.block()
+        dest = sink.destination(len(buf) // (row_bytes + 2) + 1)
         starts, ends, vector_at = (np.empty(len(dest), np.int64) for _ in range(3))
-        rows, consumed, error, _ = parse.scan_binary_records(buf, at_eof, row_bytes, len(dest),
+        rows, consumed, error, _ = parse.scan_binary_records(buf, True if at_eof else False, row_bytes, len(dest),
                                                              starts, ends, vector_at)
         parse.gather_bytes(buf, vector_at, row_bytes, rows, dest.view(np.uint8))
         if sys.byteorder != "little":
@@ -294,16 +392,14 @@ def _read_binary(path, handle, limit, dtype):
             raise FormatError(path, record, f"vector {sink.rows + 1} of {n_words} has an empty word")
         if error == parse.WORD_TOO_LONG:
             raise FormatError(path, record, f"no space within {parse.MAX_WORD_BYTES} bytes after byte "
-                                            f"{offset + consumed}: not a word2vec binary file")
-        pending, offset = data[consumed:], offset + consumed
-        if at_eof and sink.rows < wanted and not pending.strip():
-            raise FormatError(path, record - 1, f"file ends after {sink.rows} of the {n_words} vectors "
-                                                "the header announces")
+                                            f"{stream.offset + consumed}: not a word2vec binary file")
+        del buf
+        stream.advance(consumed)
         if at_eof and sink.rows < wanted:
+            rest = stream.rest()
+            if not rest.strip():
+                raise FormatError(path, record - 1, f"file ends after {sink.rows} of the {n_words} vectors "
+                                                    "the header announces")
             raise FormatError(path, record, f"vector {sink.rows + 1} of {n_words} is truncated "
-                                            f"(file ends at byte {offset + len(pending)})")
-    if limit is None and not _rest_is_blank(handle, pending):
-        raise FormatError(path, n_words + 2, f"unexpected data after the {n_words} vectors the header announces")
-    words, vectors = _keep_first(path, sink.words(), sink.matrix)
-    return words, vectors, None
+                                            f"(file ends at byte {stream.offset + len(rest)})")
 
