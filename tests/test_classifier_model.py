@@ -248,3 +248,17 @@ def test_memory_mapped_bin_predicts_the_same(model, corpus, monkeypatch):
     np.testing.assert_array_equal(mapped.W_in, model.W_in)
     assert mapped.predict(["c1w3 noise2", "c2w2"], k=2)[0] == model.predict(["c1w3 noise2", "c2w2"], k=2)[0]
     assert mapped.test(corpus[1]) == model.test(corpus[1])
+
+
+def test_memory_mapped_nonfinite_rows_are_refused_when_used(model, corpus, monkeypatch):
+    monkeypatch.setattr(fasttext_bin, "MMAP_VALUES", 1)
+    broken = model.W_in.copy()
+    broken[model.dictionary.words.index("c1w3")] = np.nan
+    damaged = Classifier(model.dictionary, broken, model.W_out, model.config)
+    damaged.save(corpus[2] / "nan.bin")
+    mapped = Classifier.load(corpus[2] / "nan.bin", mmap=True)
+    mapped.predict("c2w2 noise1")  # rows that are fine
+    with pytest.raises(WordvecError, match="nan.bin.*NaN"):
+        mapped.predict("c1w3 noise1")
+    with pytest.raises(WordvecError, match="NaN"):
+        Classifier.load(corpus[2] / "nan.bin")  # copied: checked whole at once

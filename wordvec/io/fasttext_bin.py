@@ -271,6 +271,8 @@ def _read_matrix(reader, quantized, what):
         if rows < 0 or cols < 0:
             reader.fail(f"{what} has a negative shape")
         values = reader.array("<f4", rows * cols, what, mmap=reader.mmap and rows * cols >= MMAP_VALUES)
+        if isinstance(values, np.memmap):  # checked row by row as rows are used (Classifier.probabilities)
+            return values.reshape(rows, cols)
         return _finite(reader, values, what).reshape(rows, cols)
     qnorm = _read_bool(reader, what)
     rows, cols = reader.unpack("qq", what)

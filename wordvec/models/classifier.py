@@ -26,7 +26,7 @@ import numpy as np
 from wordvec.data.huffman import build_huffman
 from wordvec.data.labels import EOS, LabelDictionary, build_dictionary, scan_text, to_bytes
 from wordvec.data.subword import ngram_buckets
-from wordvec.errors import WordvecError
+from wordvec.errors import FormatError, WordvecError
 from wordvec.io.fasttext_bin import ProductQuantizer, QuantizedMatrix
 from wordvec.kernels import classifier as kernels
 from wordvec.kernels import quantize as quantize_kernels
@@ -104,6 +104,7 @@ class Classifier:
     history: list = field(default_factory=list)   # per epoch: loss, seconds, validation P@1
     quantized: object = None                       # a QuantizedMatrix when read from/made for .ftz
     model: str = "supervised"                      # or 'skipgram'/'cbow' for fastText's unsupervised .bin
+    mapped_from: str = None                        # the .bin whose W_in is mapped, unchecked until rows are used
 
     # ------------------------------------------------------------------ training
     @classmethod
@@ -168,6 +169,8 @@ class Classifier:
     # ------------------------------------------------------------------ prediction
     def probabilities(self, encoded):
         """float64[n_docs, n_labels]: p(label | document) for every encoded document."""
+        if self.mapped_from is not None and not np.isfinite(self.W_in[np.unique(encoded.rows)]).all():
+            raise FormatError(self.mapped_from, None, "the input matrix holds NaN or infinite values")
         n_labels = len(self.dictionary.labels)
         out = np.zeros((encoded.n_docs, n_labels), dtype=np.float64)
         tree = self.hs_tree()
@@ -233,7 +236,9 @@ class Classifier:
         parts = load_parts(path, mmap=mmap)
         names = {f.name for f in fields(ClassifierConfig)}
         config = ClassifierConfig(**{k: v for k, v in parts.config.items() if k in names})
-        return cls(parts.dictionary, parts.W_in, parts.W_out, config, parts.history, parts.quantized, parts.model)
+        mapped = str(path) if isinstance(parts.W_in.base, np.memmap) or isinstance(parts.W_in, np.memmap) else None
+        return cls(parts.dictionary, parts.W_in, parts.W_out, config, parts.history, parts.quantized, parts.model,
+                   mapped)
 
     def quantize(self, cutoff=0, retrain=False, qnorm=False, dsub=2, **retrain_options):
         """fastText's ``quantize`` (see :func:`quantize_classifier`); returns a new model."""
