@@ -1,5 +1,9 @@
 """Vector file formats: word2vec text and binary, GloVe text, and wordvec's native directory.
 
+The readers here are the simple reference implementations (a Python loop per line);
+``wordvec.vectors.reading`` holds the fast ones that ``load_vectors`` uses (compiled,
+streaming, ``limit``/``float16``/compressed files), held to these by tests.
+
 Readers return ``(words, vectors, counts)`` (``counts`` is None unless the format stores
 them) and reject malformed input with ``FormatError(path, line, problem)``; writers take
 the same triple.  ``KeyedVectors`` in ``wordvec.vectors.keyed`` wraps both directions.
