@@ -4,15 +4,13 @@ Ray cluster (``wordvec.distributed``).  Ray itself is imported only when the fla
 import time
 
 from wordvec.cli.common import nonnegative_int, positive_int
-from wordvec.cli.train_options import COUNT_MODELS, glove_options, word2vec_options
+from wordvec.cli.train_options import COUNT_MODELS, model_from_flags
 from wordvec.cli.train_output import report, save_trained
 from wordvec.data.corpus import Corpus
 from wordvec.data.encode import encode_corpus
 from wordvec.distributed import (DEFAULT_HOT_ROWS, DEFAULT_SYNC, DEFAULT_SYNC_EVERY, GLOVE_SYNC_EVERY, SYNC_MODES,
                                  cluster, counting, training)
 from wordvec.errors import WordvecError
-from wordvec.models.glove import GloVe
-from wordvec.models.word2vec import Word2Vec
 
 RAY_HELP = ("run on a Ray cluster: ADDRESS (HOST:PORT of a `ray start --head`, or 'auto') or, "
             "without one, a private local cluster; needs the ray extra (pip install -e '.[ray]')")
@@ -80,10 +78,10 @@ def train(args, output_format):
     given = {"sync_every": args.sync_every, "hot_rows": args.hot_rows, "hot_sync_every": args.hot_sync_every}
     options = dict(workers_per_node=args.workers_per_node, sync=args.sync,  # else each trainer's default
                    **{name: value for name, value in given.items() if value is not None})
+    model = model_from_flags(args)  # bad options before a cluster is started
     started = time.perf_counter()
     with cluster.connect(args.ray):
         if args.model in COUNT_MODELS:
-            model = GloVe(**glove_options(args))
             vocab, matrix, info = counting.count_cooccurrences(
                 args.corpus, window=model.window, symmetric=model.symmetric, weighting=model.weighting,
                 memory=model.memory, min_count=model.min_count, max_vocab_size=model.max_vocab_size,
@@ -92,7 +90,6 @@ def train(args, output_format):
             model.counting = info
             training.train_glove(model, **options)
         else:
-            model = Word2Vec(**word2vec_options(args))
             vocab, _ = counting.count_vocabulary(
                 args.corpus, min_count=model.min_count, max_vocab_size=model.max_vocab_size,
                 lowercase=model.lowercase, max_document_length=model.max_document_length)

@@ -61,7 +61,8 @@ def register(subparsers):
     w2v.add_argument("--loss", choices=("ns", "hs", "softmax"), default="ns",
                      help="ns = negative sampling (default), hs = hierarchical softmax, "
                           "softmax = full softmax (small vocabularies only)")
-    w2v.add_argument("--negative", type=ranged("negative"), default=5, metavar="K", help="negative samples (default 5)")
+    w2v.add_argument("--negative", type=ranged("negative"), default=None, metavar="K",
+                     help="negative samples (default 5; refused with --loss hs)")
     w2v.add_argument("--ns-exponent", type=finite_float, default=None, metavar="F",
                      help="noise distribution exponent (default 0.75; 0.5 with --subwords, as fastText)")
     w2v.add_argument("--sample", type=nonnegative_float, default=1e-3, metavar="F",

@@ -81,7 +81,7 @@ def train_model(args, model, corpus):
     if args.resume:
         meta = checkpoint.read_metadata(args.resume)
         checkpoint.check_same_run(meta, args.resume, args.model, corpus_parts, options)
-        model = type(model).load(args.resume, **run_settings(args))
+        model = type(model).load(args.resume, workers=args.workers, **run_settings(args))
         log.info("resuming %s from %s (%d epochs done)", args.model, args.resume, model.epochs_trained)
     path = checkpoint_path(args)
     checkpointer = checkpoint.Checkpointer(

@@ -1,74 +1,80 @@
-"""From ``wordvec train``'s flags to each model's keyword arguments (all but the corpus).
+"""From ``wordvec train``'s flags to a model's config, through one table.
 
-One place for the mapping, shared by the local commands (``wordvec.cli.train``,
-``wordvec.cli.train_count``) and the Ray path (``wordvec.cli.ray_run``).  The flags
-themselves are defined next to their commands; the defaults that differ by model
-(GloVe's window 10 and 15 epochs) are filled in here.
+Every field of a model's config (``wordvec.models.config``) takes its value from the flag
+of the same name (``--vector-size`` -> ``vector_size``) unless ``FROM_FLAGS`` below says
+otherwise: a flag with another name or meaning, a default that differs by model (GloVe's
+window 10 and 15 epochs), or ``KEEP_DEFAULT`` for a field no flag sets.  Shared by the
+local run (``wordvec.cli.train``) and the Ray path (``wordvec.cli.ray_run``).
 """
 
+import dataclasses
+
 from wordvec.data.corpus import Corpus
+from wordvec.errors import WordvecError
 from wordvec.models.glove import GloVe
 from wordvec.models.svd import PPMISVD
 from wordvec.models.word2vec import Word2Vec
 
 WORD2VEC_MODELS = ("sg", "cbow")
 COUNT_MODELS = ("glove", "svd")
-GLOVE_DEFAULTS = {"window": 10, "epochs": 15}
-SVD_DEFAULTS = {"window": 5}
+MODELS = {"sg": Word2Vec, "cbow": Word2Vec, "glove": GloVe, "svd": PPMISVD}
+DEFAULT_WINDOW = {"sg": 5, "cbow": 5, "glove": 10, "svd": 5}
+DEFAULT_EPOCHS = {"sg": 5, "cbow": 5, "glove": 15}
+DEFAULT_WEIGHTING = {"glove": "harmonic", "svd": "uniform"}
+KEEP_DEFAULT = object()  # no flag sets this field: the config's default
 
 
-def word2vec_options(args):
-    """``Word2Vec`` keyword arguments from the command line (all but the corpus)."""
-    return dict(
-        vector_size=args.vector_size, window=args.window or 5,
-        min_count=args.min_count, sg=int(args.model == "sg"), hs=int(args.loss == "hs"),
-        negative=args.negative if args.loss == "ns" else 0, ns_exponent=args.ns_exponent,
-        cbow_mean=0 if args.cbow_sum else 1, sample=args.sample, alpha=args.alpha,
-        min_alpha=args.min_alpha, epochs=args.epochs or 5, workers=args.workers, seed=args.seed,
-        max_vocab_size=args.max_vocab_size, loss="softmax" if args.loss == "softmax" else None,
-        progress=not args.no_progress, lowercase=args.lowercase,
-        max_document_length=args.max_document_length, shuffle=not args.no_shuffle,
-        subwords=args.subwords, min_n=args.min_n, max_n=args.max_n, bucket=args.bucket,
-        batched=args.batched, deterministic=args.deterministic, memory_check=not args.no_memory_check)
+def negative_from_flags(args):
+    """``--negative`` trains negative sampling; with ``--loss hs`` the kernels cannot train
+    both layers yet (the C tool and gensim do), so an explicit ``--negative N`` is refused
+    rather than silently dropped."""
+    if args.loss == "hs" and args.negative:
+        raise WordvecError(f"--loss hs trains hierarchical softmax alone; --negative {args.negative} would be "
+                           "ignored (training both output layers is not supported yet): drop --negative")
+    if args.loss != "ns":
+        return 0
+    return 5 if args.negative is None else args.negative
 
 
-def count_options(args):
-    """Keyword arguments GloVe and PPMISVD share (all but the corpus)."""
-    return dict(vector_size=args.vector_size, min_count=args.min_count, symmetric=not args.asymmetric,
-                seed=args.seed, max_vocab_size=args.max_vocab_size, memory=args.memory,
-                lowercase=args.lowercase, max_document_length=args.max_document_length,
-                progress=not args.no_progress, memory_check=not args.no_memory_check)
+# config field -> its value from the parsed flags, where it is not simply the flag of that name
+FROM_FLAGS = {
+    "window": lambda args: args.window or DEFAULT_WINDOW[args.model],
+    "epochs": lambda args: args.epochs or DEFAULT_EPOCHS[args.model],
+    "sg": lambda args: int(args.model == "sg"),
+    "hs": lambda args: int(args.loss == "hs"),
+    "negative": negative_from_flags,
+    "loss": lambda args: "softmax" if args.loss == "softmax" else None,
+    "cbow_mean": lambda args: 0 if args.cbow_sum else 1,
+    "shuffle": lambda args: not args.no_shuffle,
+    "shared_negatives": lambda args: KEEP_DEFAULT,
+    "symmetric": lambda args: not args.asymmetric,
+    "weighting": lambda args: args.weighting or DEFAULT_WEIGHTING[args.model],
+    "output": lambda args: args.glove_output,
+    "grad_clip": lambda args: KEEP_DEFAULT,
+    "solver": lambda args: args.svd_solver,
+}
 
 
-def glove_options(args):
-    """``GloVe`` keyword arguments from the command line (all but the corpus)."""
-    return dict(window=args.window or GLOVE_DEFAULTS["window"], epochs=args.epochs or GLOVE_DEFAULTS["epochs"],
-                x_max=args.x_max, power=args.power, learning_rate=args.learning_rate, workers=args.workers,
-                weighting=args.weighting or "harmonic", output=args.glove_output, **count_options(args))
-
-
-def svd_options(args):
-    """``PPMISVD`` keyword arguments from the command line (all but the corpus)."""
-    return dict(window=args.window or SVD_DEFAULTS["window"], cds=args.cds, shift=args.shift,
-                eig=args.eig, add_context=args.add_context, transform=args.transform,
-                weighting=args.weighting or "uniform", solver=args.svd_solver,
-                power_iterations=args.power_iterations, **count_options(args))
-
-
-MODELS = {"sg": (Word2Vec, word2vec_options), "cbow": (Word2Vec, word2vec_options),
-          "glove": (GloVe, glove_options), "svd": (PPMISVD, svd_options)}
+def config_from_flags(args):
+    """The config of the model ``--model`` names, every field from the table above."""
+    config_class = MODELS[args.model].config_class
+    values = {}
+    for field in dataclasses.fields(config_class):
+        value = FROM_FLAGS[field.name](args) if field.name in FROM_FLAGS else getattr(args, field.name)
+        if value is not KEEP_DEFAULT:
+            values[field.name] = value
+    return config_class(**values)
 
 
 def model_from_flags(args):
-    """The untrained model ``--model`` names, with the flags' settings (checked here, before
-    any file is read)."""
-    model_class, options = MODELS[args.model]
-    return model_class(**options(args))
+    """The untrained model ``--model`` names, configured by the flags (checked here, before
+    any file is read), with this run's settings."""
+    return MODELS[args.model](config=config_from_flags(args), **run_settings(args))
 
 
 def run_settings(args):
-    """This run's settings of a model loaded from a checkpoint (not part of what it learned)."""
-    return {"workers": args.workers, "progress": not args.no_progress, "memory_check": not args.no_memory_check}
+    """This run's settings of a model (not part of what it learns, not saved with it)."""
+    return {"progress": not args.no_progress, "memory_check": not args.no_memory_check}
 
 
 def open_corpus(args):

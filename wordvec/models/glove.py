@@ -20,6 +20,7 @@ epochs=15`` are the settings of the project's benchmark (glove.c's own are 15 an
 """
 
 import contextlib
+import dataclasses
 import logging
 import math
 import sys
@@ -28,43 +29,36 @@ import time
 
 import numpy as np
 
-from wordvec import limits
-
-from wordvec.models import estimate
-from wordvec.io.atomic import saved_directory
 from wordvec.errors import TrainingError, WordvecError
+from wordvec.io.atomic import saved_directory
 from wordvec.io.formats import NATIVE_META, read_model_array
 from wordvec.io.history import append_epoch
-from wordvec.models import count_io
-from wordvec.data.cooccur import check_options, parse_memory
 from wordvec.kernels import glove as kernels
+from wordvec.models import count_io
+from wordvec.models import estimate
+from wordvec.models.config import GloVeConfig, hyperparameters, shows_config
 from wordvec.vectors.keyed import KeyedVectors
 
 log = logging.getLogger(__name__)
 
-OUTPUTS = ("sum", "word")
 BLOCK = 1 << 20  # entries per kernel call: the progress bar's step; no effect on results
-HYPERPARAMETERS = ("vector_size", "window", "x_max", "power", "learning_rate", "epochs", "min_count",
-                   "symmetric", "weighting", "seed", "workers", "output", "max_vocab_size", "memory",
-                   "grad_clip", "lowercase", "max_document_length")
+HYPERPARAMETERS = tuple(field.name for field in dataclasses.fields(GloVeConfig))  # saved in model.json
 PARAMETERS = ("W", "W_context", "b", "b_context")
 
 
+@shows_config(GloVeConfig)
 class GloVe:
     """GloVe word vectors; ``.wv`` holds them.  Give a corpus to count and train at once."""
 
-    def __init__(self, corpus_file=None, sentences=None, vector_size=100, window=10, x_max=100.0,
-                 power=0.75, learning_rate=0.05, epochs=15, min_count=5, symmetric=True,
-                 weighting="harmonic", seed=1, workers=2, output="sum", max_vocab_size=None,
-                 memory="2GB", grad_clip=100.0, lowercase=False, max_document_length=10_000,
-                 progress=True, cache_dir=None, memory_check=True):
-        self.vector_size, self.window, self.x_max, self.power = vector_size, window, x_max, power
-        self.learning_rate, self.epochs, self.min_count = learning_rate, epochs, min_count
-        self.symmetric, self.weighting, self.seed, self.workers = symmetric, weighting, seed, workers
-        self.output, self.max_vocab_size, self.memory, self.grad_clip = output, max_vocab_size, memory, grad_clip
-        self.lowercase, self.max_document_length = lowercase, max_document_length
+    def __init__(self, corpus_file=None, sentences=None, config=None, *, progress=True, cache_dir=None,
+                 memory_check=True, **hyperparameters):
+        """``hyperparameters``: the fields of :class:`wordvec.models.config.GloVeConfig` by
+        name, or a whole ``config``; ``progress``, ``cache_dir`` and ``memory_check`` are
+        settings of this process, not saved with the model."""
+        if config is not None and hyperparameters:
+            raise WordvecError("pass either a config or hyperparameters by name, not both")
+        self.config = config if config is not None else GloVeConfig(**hyperparameters)
         self.progress, self.cache_dir = progress, cache_dir
-        self._validate()
         self.words = self.counts = self.cooccurrence = None
         self.params, self.gradsq = {}, {}
         self.epochs_trained = 0
@@ -75,21 +69,8 @@ class GloVe:
             self.build_cooccurrence(sentences=sentences, corpus_file=corpus_file)
             self.train()
 
-    def _validate(self):
-        for name in ("vector_size", "epochs", "workers", "min_count", "window", "seed", "max_document_length") + (
-                ("max_vocab_size",) if self.max_vocab_size is not None else ()):
-            limits.check_int(name, getattr(self, name))  # the ranges the CLI checks too
-        check_options(self.window, self.weighting)
-        for name in ("x_max", "power", "learning_rate", "grad_clip"):
-            value = getattr(self, name)
-            if not (isinstance(value, (int, float)) and math.isfinite(value) and value > 0):
-                raise WordvecError(f"{name} must be a number > 0, not {value!r}")
-        if self.output not in OUTPUTS:
-            raise WordvecError(f"output must be 'sum' (W + W~) or 'word' (W), not {self.output!r}")
-        parse_memory(self.memory)
-
     def hyperparameters(self):
-        return {name: getattr(self, name) for name in HYPERPARAMETERS}
+        return hyperparameters(self.config)
 
     # -- data ------------------------------------------------------------------------
 

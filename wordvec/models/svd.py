@@ -22,6 +22,7 @@ randomized with 2 / 4 / 8 power iterations: analogy 24.2% / 26.5% / 27.6%, WordS
 0.623 / 0.629 / 0.632 (7.9 / 10.7 / 15.2 s); ARPACK: 27.7%, 0.627 (16.2 s).  Default 8.
 """
 
+import dataclasses
 import logging
 import math
 import time
@@ -30,25 +31,19 @@ import numpy as np
 import scipy.linalg
 import scipy.sparse
 
-from wordvec import limits
-
-from wordvec.models import estimate
-from wordvec.io.atomic import saved_directory
 from wordvec.errors import WordvecError
+from wordvec.io.atomic import saved_directory
 from wordvec.io.formats import NATIVE_META, read_model_array
 from wordvec.io.history import append_epoch
-from wordvec.models import count_io
-from wordvec.data.cooccur import check_options, parse_memory
 from wordvec.kernels.sparse import csr_times_dense
+from wordvec.models import count_io
+from wordvec.models import estimate
+from wordvec.models.config import PPMISVDConfig, hyperparameters, shows_config
 from wordvec.vectors.keyed import KeyedVectors
 
 log = logging.getLogger(__name__)
 
-TRANSFORMS = ("ppmi", "log", "raw")
-SOLVERS = ("randomized", "arpack")
-HYPERPARAMETERS = ("vector_size", "window", "min_count", "cds", "shift", "eig", "add_context",
-                   "weighting", "transform", "symmetric", "solver", "power_iterations", "seed",
-                   "max_vocab_size", "memory", "lowercase", "max_document_length")
+HYPERPARAMETERS = tuple(field.name for field in dataclasses.fields(PPMISVDConfig))  # saved in model.json
 
 
 def ppmi(X, cds=0.75, shift=1.0):
@@ -120,23 +115,20 @@ def arpack_svd(M, k, seed=1):
     return U[:, order], s[order], Ct[order]
 
 
+@shows_config(PPMISVDConfig)
 class PPMISVD:
     """Count-based word vectors: (P)PMI of the co-occurrence matrix, truncated SVD."""
 
-    def __init__(self, corpus_file=None, sentences=None, vector_size=100, window=5, min_count=5,
-                 cds=0.75, shift=1.0, eig=0.5, add_context=False, weighting="uniform",
-                 transform="ppmi", symmetric=True, solver="randomized", power_iterations=8, seed=1,
-                 max_vocab_size=None, memory="2GB", lowercase=False, max_document_length=10_000,
-                 progress=True, cache_dir=None, memory_check=True):
-        self.vector_size, self.window, self.min_count = vector_size, window, min_count
-        self.cds, self.shift, self.eig, self.add_context = cds, shift, eig, add_context
-        self.weighting, self.transform, self.symmetric = weighting, transform, symmetric
-        self.solver, self.power_iterations, self.seed = solver, power_iterations, seed
-        self.max_vocab_size, self.memory = max_vocab_size, memory
-        self.lowercase, self.max_document_length = lowercase, max_document_length
+    def __init__(self, corpus_file=None, sentences=None, config=None, *, progress=True, cache_dir=None,
+                 memory_check=True, **hyperparameters):
+        """``hyperparameters``: the fields of :class:`wordvec.models.config.PPMISVDConfig` by
+        name, or a whole ``config``; ``progress``, ``cache_dir`` and ``memory_check`` are
+        settings of this process, not saved with the model."""
+        if config is not None and hyperparameters:
+            raise WordvecError("pass either a config or hyperparameters by name, not both")
+        self.config = config if config is not None else PPMISVDConfig(**hyperparameters)
         self.progress, self.cache_dir = progress, cache_dir
         self.memory_check = bool(memory_check)  # refuse an X whose arrays cannot fit (models.estimate)
-        self._validate()
         self.words = self.counts = self.cooccurrence = None
         self.U = self.singular_values = self.C = None
         self.history = []
@@ -144,25 +136,8 @@ class PPMISVD:
         if corpus_file is not None or sentences is not None:
             self.fit(sentences=sentences, corpus_file=corpus_file)
 
-    def _validate(self):
-        for name in ("vector_size", "min_count", "window", "seed", "power_iterations", "max_document_length") + (
-                ("max_vocab_size",) if self.max_vocab_size is not None else ()):
-            limits.check_int(name, getattr(self, name))  # the ranges the CLI checks too
-        check_options(self.window, self.weighting)
-        if not (isinstance(self.cds, (int, float)) and 0 < self.cds <= 1):
-            raise WordvecError(f"cds must be a number in (0, 1], not {self.cds!r}")
-        if not (isinstance(self.shift, (int, float)) and self.shift >= 1):
-            raise WordvecError(f"shift (k, subtracting log k) must be a number >= 1, not {self.shift!r}")
-        if not (isinstance(self.eig, (int, float)) and math.isfinite(self.eig)):
-            raise WordvecError(f"eig must be a number (0, 0.5 and 1 are usual), not {self.eig!r}")
-        if self.transform not in TRANSFORMS:
-            raise WordvecError(f"transform must be one of {', '.join(TRANSFORMS)}, not {self.transform!r}")
-        if self.solver not in SOLVERS:
-            raise WordvecError(f"solver must be one of {', '.join(SOLVERS)}, not {self.solver!r}")
-        parse_memory(self.memory)
-
     def hyperparameters(self):
-        return {name: getattr(self, name) for name in HYPERPARAMETERS}
+        return hyperparameters(self.config)
 
     def fit(self, sentences=None, corpus_file=None):
         """Count the corpus and factorise its transformed co-occurrence matrix."""

@@ -26,6 +26,7 @@ it can rise in late epochs while that objective still falls (``benchmarks/bench_
 """
 
 import contextlib
+import dataclasses
 import logging
 import math
 import os
@@ -36,34 +37,28 @@ import time
 
 import numpy as np
 
-from wordvec import limits
-
-from wordvec.models import estimate
-
 from wordvec.data import encode, schedule
 from wordvec.data.encode import encode_corpus
-from wordvec.data.subword import check_ngram_settings, ngram_table
+from wordvec.data.subword import ngram_table
 from wordvec.data.vocab import Vocabulary, alias_table
 from wordvec.errors import TrainingError, WordvecError
 from wordvec.io.history import append_epoch
 from wordvec.kernels import subword as subword_kernels
 from wordvec.kernels import word2vec as kernels
 from wordvec.memory import release_compiler_pages
+from wordvec.models import estimate
 from wordvec.models import word2vec_io, word2vec_sync
-from wordvec.models.config import corpus_with_options, library_workers
+from wordvec.models.config import Word2VecConfig, corpus_with_options, hyperparameters, shows_config
 from wordvec.vectors.keyed import KeyedVectors
 from wordvec.vectors.subword import SubwordKeyedVectors
 
 log = logging.getLogger(__name__)
 
 CHUNK_WORDS = 20_000
-HYPERPARAMETERS = ("vector_size", "window", "min_count", "sg", "hs", "negative", "ns_exponent",
-                   "cbow_mean", "sample", "alpha", "min_alpha", "epochs", "workers", "seed",
-                   "max_vocab_size", "loss", "lowercase", "max_document_length", "shared_negatives",
-                   "shuffle", "batched", "deterministic")
-HYPERPARAMETERS += ("subwords", "min_n", "max_n", "bucket")  # subword (fastText) model
+HYPERPARAMETERS = tuple(field.name for field in dataclasses.fields(Word2VecConfig))  # saved in model.json
 
 
+@shows_config(Word2VecConfig)
 class Word2Vec:
     """Skip-gram (``sg=1``) or CBOW (``sg=0``) word vectors; ``.wv`` holds them.
 
@@ -107,32 +102,16 @@ class Word2Vec:
     epoch, as gensim and word2vec.c do.
     """
 
-    def __init__(self, sentences=None, corpus_file=None, vector_size=100, window=5, min_count=5,
-                 sg=0, hs=0, negative=5, ns_exponent=None, cbow_mean=1, sample=1e-3, alpha=0.025,
-                 min_alpha=0.0001, epochs=5, workers=None, seed=1, max_vocab_size=None, loss=None,
-                 progress=True, callbacks=(), lowercase=False, max_document_length=10_000,
-                 cache_dir=None, shared_negatives=None, shuffle=True, batched=False,
-                 deterministic=False, subwords=False, min_n=3, max_n=6, bucket=2_000_000, memory_check=True):
-        if loss == "ns":
-            hs, loss = 0, None
-        elif loss == "hs":
-            hs, negative, loss = 1, 0, None
-        self.vector_size, self.window, self.min_count = vector_size, window, min_count
-        if ns_exponent is None:  # fastText's model draws noise from unigram^0.5 (class docstring)
-            ns_exponent = 0.5 if subwords else 0.75
-        self.sg, self.hs, self.negative, self.ns_exponent = int(sg), int(hs), negative, ns_exponent
-        self.cbow_mean, self.sample = int(cbow_mean), sample
-        self.alpha, self.min_alpha, self.epochs = alpha, min_alpha, epochs
-        self.workers = library_workers() if workers is None else workers
-        self.seed, self.max_vocab_size, self.loss = seed, max_vocab_size, loss
-        self.lowercase, self.max_document_length = lowercase, max_document_length
+    def __init__(self, sentences=None, corpus_file=None, config=None, *, progress=True, callbacks=(),
+                 cache_dir=None, memory_check=True, **hyperparameters):
+        """``hyperparameters``: the fields of :class:`wordvec.models.config.Word2VecConfig`
+        by name, gensim's (``vector_size=300, sg=1, negative=10, ...``), or a whole
+        ``config``; ``progress``, ``callbacks``, ``cache_dir`` and ``memory_check`` are
+        settings of this process, not of the model, and are not saved."""
+        if config is not None and hyperparameters:
+            raise WordvecError("pass either a config or hyperparameters by name, not both")
+        self.config = config if config is not None else Word2VecConfig(**hyperparameters)
         self.progress, self.callbacks, self.cache_dir = progress, tuple(callbacks), cache_dir
-        if shared_negatives is None:  # see the class docstring: sharing hurts only fastText's direction
-            shared_negatives = not subwords
-        self.shared_negatives, self.shuffle = bool(shared_negatives), bool(shuffle)
-        self.batched, self.deterministic = bool(batched), bool(deterministic)
-        self.subwords, self.min_n, self.max_n, self.bucket = bool(subwords), min_n, max_n, bucket
-        self._validate()
         self.vocab = None
         self.W_in = self.W_out = self.W_inner = None
         self.W_ngrams = self.ngram_offsets = self.ngram_ids = self.ngram_overlaps = None  # subwords only
@@ -152,32 +131,6 @@ class Word2Vec:
 
     # -- configuration -------------------------------------------------------------------
 
-    def _validate(self):
-        def need(ok, message):
-            if not ok:
-                raise WordvecError(message)
-
-        for name in ("vector_size", "window", "min_count", "epochs", "workers", "max_document_length",
-                     "negative", "seed") + (("max_vocab_size",) if self.max_vocab_size is not None else ()):
-            limits.check_int(name, getattr(self, name))  # the ranges the CLI checks too
-        need(self.sg in (0, 1) and self.hs in (0, 1) and self.cbow_mean in (0, 1),
-             "sg, hs and cbow_mean must each be 0 or 1")
-        need(self.loss in (None, "softmax"), f"loss must be None, 'ns', 'hs' or 'softmax', not {self.loss!r}")
-        need(self.loss == "softmax" or self.hs or self.negative > 0,
-             "negative=0 with hs=0 leaves no output layer to train; set negative > 0 or hs=1")
-        need(math.isfinite(self.alpha) and self.alpha > 0, f"alpha must be a positive number, not {self.alpha}")
-        need(math.isfinite(self.min_alpha) and 0 <= self.min_alpha <= self.alpha,
-             f"min_alpha must be between 0 and alpha ({self.alpha}), not {self.min_alpha}")
-        need(math.isfinite(self.sample) and self.sample >= 0, f"sample must be >= 0, not {self.sample}")
-        need(math.isfinite(self.ns_exponent), f"ns_exponent must be a number, not {self.ns_exponent}")
-        need(not (self.batched and self.sg and self.negative > 0 and not self.shared_negatives),
-             "batched=True shares one draw of negatives across each window, so it needs "
-             "shared_negatives=True; pass batched=False to draw negatives per pair")
-        need(not (self.subwords and (self.batched or self.deterministic)),
-             "subwords=True has its own kernels, which have no batched or deterministic mode yet")
-        if self.subwords:
-            check_ngram_settings(self.min_n, self.max_n, self.bucket)
-
     @property
     def mode(self):
         """The kernels' output-layer flags for this configuration."""
@@ -194,7 +147,7 @@ class Word2Vec:
         return ("sg-" if self.sg else "cbow-") + "+".join(names) + (" with subwords" if self.subwords else "")
 
     def hyperparameters(self):
-        return {name: getattr(self, name) for name in HYPERPARAMETERS}
+        return hyperparameters(self.config)
 
     # -- vocabulary and parameters -------------------------------------------------------
 
