@@ -21,6 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from peers import run_measured  # noqa: E402
+from records import Record  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT.parent / "shared" / "data" / "corpus" / "wordbench-10m.txt.xz"
@@ -51,7 +52,10 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tokens", type=int, default=2_000_000)
     parser.add_argument("--configs", nargs="*", default=list(CONFIGS), choices=list(CONFIGS))
+    parser.add_argument("--record", default="estimate", help="write benchmarks/results/RECORD.json ('' for none)")
+    parser.add_argument("--note", default="", help="a sentence kept in the record (how the machine was)")
     args = parser.parse_args()
+    record = Record(args.record, note=args.note) if args.record else None
     with tempfile.TemporaryDirectory(prefix="wordvec-estimate-") as tmp:
         tmp = Path(tmp)
         corpus = tmp / "prefix.txt"
@@ -71,6 +75,14 @@ def main():
             estimated = report["memory_estimate"]["peak"] / 2**20
             print(f"{name:<12} {report['words']:>8,} {estimated:>13.1f} {measured.peak_rss_mb:>12.1f} "
                   f"{estimated / measured.peak_rss_mb - 1:>+7.1%}")
+            if record is not None:
+                record.add_run(system="wordvec", config=name, flags=" ".join(CONFIGS[name]),
+                               wall_seconds=measured.wall_seconds, cpu_seconds=measured.cpu_seconds,
+                               peak_rss_mb=measured.peak_rss_mb,
+                               quality={"words": report["words"], "estimated_mb": estimated})
+        if record is not None:
+            record.data["corpus"] = f"first {tokens:,} tokens of {CORPUS.name}"
+            print(f"record: {record.save()}")
 
 
 if __name__ == "__main__":

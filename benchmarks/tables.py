@@ -199,8 +199,55 @@ def evaluate_table():
     return lines + ["", " ".join(notes) + " " + _provenance([record])]
 
 
-TABLES = {"headline": headline_table, "word2vec-runs": word2vec_runs_table, "vocab": vocab_table,
-          "evaluate": evaluate_table}
+def count_table():
+    """GloVe and PPMI-SVD (wordvec only: no peer was run), speed and quality from one run each."""
+    record = load_record("count")
+    lines = ["| model | whole command s | CPU s | peak RSS MB | training | analogy % | WS-353 ρ | SimLex ρ |",
+             "|---|---:|---:|---:|---|---:|---:|---:|"]
+    for run in record["runs"]:
+        quality = run["quality"]
+        if run["config"] == "glove":
+            training = f"{run['m_updates_per_s']:.2f}M updates/s over {run['train_s']:.1f} s"
+        else:
+            training = f"SVD {run['svd_s']:.1f} s" if "svd_s" in run else ""
+        lines.append(f"| {run['config']} | {run['wall_seconds']:.1f} | {run['cpu_seconds']:.1f} "
+                     f"| {run['peak_rss_mb']:.0f} | {training} | {_number(100 * quality['analogy'], '.1f')} "
+                     f"| {_number(quality.get('wordsim353'), '.3f')} | {_number(quality.get('simlex999'), '.3f')} |")
+    return lines + ["", _provenance([record])]
+
+
+def subword_table():
+    """Subword skip-gram: wordvec vs gensim FastText vs fastText, one run each."""
+    record = load_record("subword")
+    ours = _runs(record, system="wordvec-ft")[0]["wall_seconds"]
+    lines = ["| system | whole run s | time / wordvec's | CPU s | peak RSS MB | analogy % | WS-353 ρ | SimLex ρ "
+             "| SimLex ρ, pairs with held-out words |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for run in record["runs"]:
+        quality = run["quality"]
+        in_vocab = quality.get("in_vocab") or {}
+        held_out = ((quality.get("held_out_pairs") or {}).get("simlex999") or {}).get("spearman")
+        lines.append(f"| {run['system']} | {run['wall_seconds']:.1f} | {_ratio(run['wall_seconds'], ours)} "
+                     f"| {run['cpu_seconds']:.1f} | {run['peak_rss_mb']:.0f} "
+                     f"| {_number((quality.get('analogy') or {}).get('total', 0) * 100, '.1f')} "
+                     f"| {_number((in_vocab.get('wordsim353') or {}).get('spearman'), '.3f')} "
+                     f"| {_number((in_vocab.get('simlex999') or {}).get('spearman'), '.3f')} "
+                     f"| {_number(held_out, '.3f')} |")
+    return lines + ["", _provenance([record])]
+
+
+def estimate_table():
+    """benchmarks/README: estimate_memory() against the measured peak of the same run."""
+    record = load_record("estimate")
+    lines = ["| config | flags | words | estimated MB | measured MB | error |", "|---|---|---:|---:|---:|---:|"]
+    for run in record["runs"]:
+        estimated, measured = run["quality"]["estimated_mb"], run["peak_rss_mb"]
+        lines.append(f"| {run['config']} | `{run['flags']}` | {run['quality']['words']:,} | {estimated:.1f} "
+                     f"| {measured:.1f} | {estimated / measured - 1:+.1%} |")
+    return lines + ["", f"Corpus: {record['corpus']}. {_provenance([record])}"]
+
+
+TABLES = {"estimate": estimate_table, "headline": headline_table, "word2vec-runs": word2vec_runs_table, "vocab": vocab_table,
+          "evaluate": evaluate_table, "count": count_table, "subword": subword_table}
 
 
 # ----------------------------------------------------------------------------- documents
