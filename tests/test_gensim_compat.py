@@ -266,3 +266,34 @@ def test_serve_answers_an_unseen_word_of_a_subword_model_as_similar_does():
     assert status == 200 and answer["similarity"] == pytest.approx(kv.similarity("landlord", "landlady"), abs=1e-6)
     plain = wordvec.KeyedVectors(kv.index_to_key, kv.vectors)
     assert ExplorerAPI(plain).handle("neighbours", {"word": "landlord"})[0] == 404  # no n-grams, no answer
+
+
+def test_save_and_load_word2vec_format_with_gensims_arguments(tmp_path):
+    words = ["a", "b", "c", "d"]
+    vectors = np.random.default_rng(3).standard_normal((4, 3)).astype(np.float32)
+    counts = [5, 9, 1, 9]
+    files = {}
+    for name, cls in (("gensim", gensim_models.KeyedVectors), ("wordvec", wordvec.KeyedVectors)):
+        kv = cls(3)
+        kv.add_vectors(words, vectors)
+        for word, count in zip(words, counts):
+            kv.set_vecattr(word, "count", count)
+        kv.save_word2vec_format(str(tmp_path / f"{name}.txt"), fvocab=str(tmp_path / f"{name}.vocab"), prefix="x_")
+        kv.save_word2vec_format(str(tmp_path / f"{name}.bin"), binary=True)
+        files[name] = kv
+    assert (tmp_path / "wordvec.vocab").read_bytes() == (tmp_path / "gensim.vocab").read_bytes()
+    for writer in ("gensim", "wordvec"):
+        theirs = gensim_models.KeyedVectors.load_word2vec_format(str(tmp_path / f"{writer}.txt"),
+                                                                 fvocab=str(tmp_path / f"{writer}.vocab"))
+        ours = wordvec.KeyedVectors.load_word2vec_format(tmp_path / f"{writer}.txt", fvocab=tmp_path / f"{writer}.vocab")
+        assert ours.index_to_key == theirs.index_to_key == ["x_b", "x_d", "x_a", "x_c"]  # by count, stable
+        np.testing.assert_allclose(ours.vectors, theirs.vectors, atol=1e-6)
+        assert [ours.get_vecattr(w, "count") for w in ours.index_to_key] == \
+            [theirs.get_vecattr(w, "count") for w in theirs.index_to_key] == [9, 9, 5, 1]
+        binary = wordvec.KeyedVectors.load_word2vec_format(tmp_path / f"{writer}.bin", binary=True)
+        assert binary.index_to_key == ["b", "d", "a", "c"]
+    # binary: wordvec ends each row with "\n" as word2vec.c does (gensim does not); both read both
+    theirs = gensim_models.KeyedVectors.load_word2vec_format(str(tmp_path / "wordvec.bin"), binary=True)
+    assert theirs.index_to_key == ["b", "d", "a", "c"] and np.array_equal(theirs["a"], vectors[0])
+    with pytest.raises(wordvec.WordvecError, match="append"):
+        files["wordvec"].save_word2vec_format(tmp_path / "more.txt", append=True)

@@ -27,7 +27,7 @@ from numbers import Integral
 
 import numpy as np
 
-from wordvec.io import formats
+from wordvec.io import formats, word2vec_c
 from wordvec.errors import VocabularyError, WordvecError
 from wordvec.vectors import embed as pooling_module
 from wordvec.vectors import gensim_eval, reading, search
@@ -564,21 +564,52 @@ class KeyedVectors:
         """Load a native save; ``mmap_mode="r"`` maps the vectors instead of reading them."""
         return cls(*formats.read_native(path, mmap_mode=mmap_mode))
 
-    def save_word2vec_format(self, path, binary=False):
-        """word2vec C format, text (default) or binary; loads in gensim and the C tools."""
+    def save_word2vec_format(self, path, fvocab=None, binary=False, total_vec=None, write_header=True,
+                             prefix="", append=False, sort_attr="count"):
+        """word2vec C format, text (default) or binary; loads in gensim and the C tools.
+
+        gensim's arguments: ``fvocab`` also writes "word count" lines; rows go in descending
+        ``sort_attr`` order when the vectors carry it ("count": ``counts``), else in index
+        order; ``write_header=False`` leaves out the "V D" line (text only); ``prefix`` goes
+        before every word.  Appending to a file is refused: files are written whole, atomically."""
+        if append or (total_vec is not None and total_vec != len(self)):
+            raise WordvecError("save_word2vec_format writes one whole file: append=True and a total_vec "
+                               "other than the number of vectors are not supported")
+        order = self._save_order(sort_attr)
+        words = [prefix + self.index_to_key[i] for i in (range(len(self)) if order is None else order)]
+        vectors = self._vectors if order is None else np.asarray(self._vectors)[order]
+        if binary and not write_header:
+            raise WordvecError("write_header=False is for text files; the binary layout always has its header")
         if binary:
-            formats.write_word2vec_binary(path, self.index_to_key, self._vectors)
+            formats.write_word2vec_binary(path, words, vectors)
         else:
-            formats.write_word2vec_text(path, self.index_to_key, self._vectors)
+            formats.write_word2vec_text(path, words, vectors, header=write_header)
+        if fvocab is not None:
+            counts = self.counts if self.counts is not None else np.zeros(len(self), dtype=np.int64)
+            word2vec_c.write_vocab(fvocab, words, counts if order is None else counts[order])
+
+    def _save_order(self, sort_attr):
+        """Row order for saving: by descending attribute (stable), or None for index order."""
+        values = self.counts if sort_attr == "count" else self.expandos.get(sort_attr)
+        if values is None:
+            return None
+        return np.argsort(-np.asarray(values), kind="stable")
 
     @classmethod
-    def load_word2vec_format(cls, path, binary=None, limit=None, no_header=False, datatype=None):
+    def load_word2vec_format(cls, path, fvocab=None, binary=None, limit=None, no_header=False, datatype=None):
         """word2vec text or binary (gensim's arguments); ``binary=None`` decides by extension
         (.bin, also inside .gz/.bz2/.xz) or by content; ``limit=N`` the first N words;
-        ``no_header`` GloVe text; ``datatype`` float32 (default) or float16."""
+        ``no_header`` GloVe text; ``datatype`` float32 (default) or float16; ``fvocab`` a
+        "word count" file (``save_word2vec_format(fvocab=...)``, word2vec.c's -save-vocab)
+        whose counts become ``counts`` (0 for a word it does not list)."""
         if binary is None:
             binary = formats.detect_format(path) == "binary"
         dtype = None if datatype is None else np.dtype(datatype).name
         if binary:
-            return cls(*reading.read_word2vec_binary(path, limit=limit, dtype=dtype))
-        return cls(*reading.read_word2vec_text(path, header=not no_header, limit=limit, dtype=dtype))
+            kv = cls(*reading.read_word2vec_binary(path, limit=limit, dtype=dtype))
+        else:
+            kv = cls(*reading.read_word2vec_text(path, header=not no_header, limit=limit, dtype=dtype))
+        if fvocab is not None:
+            listed = dict(zip(*word2vec_c.read_vocab(fvocab)))
+            kv.counts = np.array([listed.get(word, 0) for word in kv.index_to_key], dtype=np.int64)
+        return kv
