@@ -1,7 +1,10 @@
 """`wordvec word2vec`: word2vec.c's command line as it is, its defaults, its output bytes."""
 
+import re
 import struct
+import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -194,3 +197,38 @@ def test_fuzzed_vocabulary_files_either_read_or_fail_in_one_sentence(tmp_path_fa
         assert "vocab.txt" in str(error) and "\n" not in str(error)
         return
     assert len(words) == len(counts) > 0 and (counts >= 0).all() and len(set(words)) == len(words)
+
+
+PEERS = Path(__file__).resolve().parents[1] / "benchmarks" / ".peers" / "bin"
+
+
+def c_tool(name):
+    path = PEERS / name
+    if not path.exists():
+        pytest.skip(f"the C tool is not built here ({path}; benchmarks/setup_peers.sh builds it)")
+    return path
+
+
+def test_the_c_tool_and_wordvec_write_the_same_layout_and_vocabulary(text8, tmp_path, capsys):
+    word2vec = c_tool("word2vec")
+    flags = ["-train", str(text8), "-size", "4", "-iter", "1", "-threads", "1", "-debug", "0"]
+    for binary in ("0", "1"):
+        subprocess.run([str(word2vec), *flags, "-binary", binary, "-output", str(tmp_path / f"c{binary}"),
+                        "-save-vocab", str(tmp_path / "c.vocab")], check=True, capture_output=True, timeout=120)
+        assert main(["word2vec", *flags, "-binary", binary, "-output", str(tmp_path / f"w{binary}"),
+                     "-save-vocab", str(tmp_path / "w.vocab")]) == 0
+    c_vocab = dict(line.split() for line in (tmp_path / "c.vocab").read_text().splitlines())
+    w_vocab = dict(line.split() for line in (tmp_path / "w.vocab").read_text().splitlines())
+    assert c_vocab.pop("</s>") and c_vocab == w_vocab  # the same words and counts, but for the line end
+    text_row = re.compile(rb"^\S+ (-?\d+\.\d{6} ){4}$")
+    for prefix in ("c", "w"):
+        lines = (tmp_path / f"{prefix}0").read_bytes().split(b"\n")
+        assert lines[0] == f"{len(c_vocab) + (prefix == 'c')} 4".encode() and lines[-1] == b""
+        assert all(text_row.match(line) for line in lines[1:-1])
+    c_binary, w_binary = (tmp_path / "c1").read_bytes(), (tmp_path / "w1").read_bytes()
+    c_rows = c_binary.split(b"\n", 1)[1]
+    first_row = 5 + 16 + 1  # "</s> " + 4 float32 + "\n": the row the C tool adds
+    assert len(w_binary) - len(w_binary.split(b"\n", 1)[0]) == len(c_rows) - first_row + 1
+    distance = subprocess.run([str(c_tool("word2vec-distance")), str(tmp_path / "w1")], input=b"paris\nEXIT\n",
+                              capture_output=True, timeout=60)
+    assert b"Position in vocabulary" in distance.stdout and b"Cosine distance" in distance.stdout
