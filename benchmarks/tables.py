@@ -200,20 +200,26 @@ def evaluate_table():
 
 
 def count_table():
-    """GloVe and PPMI-SVD (wordvec only: no peer was run), speed and quality from one run each."""
+    """Co-occurrence counting, GloVe, PPMI-SVD (wordvec only: no peer was run), one run each."""
     record = load_record("count")
-    lines = ["| model | whole command s | CPU s | peak RSS MB | training | analogy % | WS-353 ρ | SimLex ρ |",
+    lines = ["| run | whole command s | CPU s | peak RSS MB | work | analogy % | WS-353 ρ | SimLex ρ |",
              "|---|---:|---:|---:|---|---:|---:|---:|"]
     for run in record["runs"]:
-        quality = run["quality"]
-        if run["config"] == "glove":
-            training = f"{run['m_updates_per_s']:.2f}M updates/s over {run['train_s']:.1f} s"
-        else:
-            training = f"SVD {run['svd_s']:.1f} s" if "svd_s" in run else ""
+        quality = run.get("quality") or {}
         lines.append(f"| {run['config']} | {run['wall_seconds']:.1f} | {run['cpu_seconds']:.1f} "
-                     f"| {run['peak_rss_mb']:.0f} | {training} | {_number(100 * quality['analogy'], '.1f')} "
+                     f"| {run['peak_rss_mb']:.0f} | {_count_work(run)} "
+                     f"| {_number(quality.get('analogy') and 100 * quality['analogy'], '.1f')} "
                      f"| {_number(quality.get('wordsim353'), '.3f')} | {_number(quality.get('simlex999'), '.3f')} |")
     return lines + ["", _provenance([record])]
+
+
+def _count_work(run):
+    if run["config"] == "cooccur":
+        return (f"{run['pairs']:,} pairs counted in {run['count_s']:.1f} s ({run['mpairs_per_s']:.1f}M/s), "
+                f"{run['nnz']:,} non-zeros")
+    if run["config"] == "glove":
+        return f"{run['m_updates_per_s']:.2f}M updates/s over {run['train_s']:.1f} s of training"
+    return f"SVD {run['svd_s']:.1f} s, {run['nnz_ppmi']:,} PPMI non-zeros"
 
 
 def subword_table():
@@ -246,8 +252,8 @@ def estimate_table():
     return lines + ["", f"Corpus: {record['corpus']}. {_provenance([record])}"]
 
 
-TABLES = {"estimate": estimate_table, "headline": headline_table, "word2vec-runs": word2vec_runs_table, "vocab": vocab_table,
-          "evaluate": evaluate_table, "count": count_table, "subword": subword_table}
+TABLES = {"headline": headline_table, "word2vec-runs": word2vec_runs_table, "vocab": vocab_table,
+          "evaluate": evaluate_table, "estimate": estimate_table, "count": count_table, "subword": subword_table}
 
 
 # ----------------------------------------------------------------------------- documents
