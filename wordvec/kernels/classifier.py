@@ -212,6 +212,9 @@ def document_scores(W_in, W_out, rows, begin, end, loss_kind, h, out):
     if end > begin:
         h *= 1.0 / (end - begin)
     n = W_out.shape[0]
+    if not np.isfinite(np.sum(h)):  # a non-finite input row: say so instead of scoring it
+        out[:] = np.nan
+        return
     top = -np.inf
     for i in range(n):
         out[i] = dot(W_out[i], h)

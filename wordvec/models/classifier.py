@@ -169,13 +169,13 @@ class Classifier:
     # ------------------------------------------------------------------ prediction
     def probabilities(self, encoded):
         """float64[n_docs, n_labels]: p(label | document) for every encoded document."""
-        if self.mapped_from is not None and not np.isfinite(self.W_in[np.unique(encoded.rows)]).all():
-            raise FormatError(self.mapped_from, None, "the input matrix holds NaN or infinite values")
         n_labels = len(self.dictionary.labels)
         out = np.zeros((encoded.n_docs, n_labels), dtype=np.float64)
         tree = self.hs_tree()
         kernels.predict_all(self.W_in, self.W_out, encoded.rows, encoded.row_offsets, self.loss_code,
                             tree.points, tree.codes, tree.lengths, n_labels, out)
+        if not np.isfinite(out).all():  # the kernel marks documents with a non-finite input row
+            raise FormatError(self.mapped_from or "the model", None, "the input matrix holds NaN or infinite values")
         return out
 
     def top_k(self, encoded, k=1, threshold=0.0):
