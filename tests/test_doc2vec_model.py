@@ -157,3 +157,13 @@ def test_cli_bad_input_is_one_sentence_and_exit_2(tmp_path, capsys, argv, phrase
     assert main([a.format(**names) for a in argv]) == 2
     err = capsys.readouterr().err
     assert phrase in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_cli_similar_docs_lists_the_nearest_documents(dbow, tmp_path, capsys):
+    dbow.save(tmp_path / "m.d2v")
+    assert main(["similar", str(tmp_path / "m.d2v"), "--docs", "5", "--topn", "3"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    expected = [tag for tag, _ in dbow.dv.most_similar(5, topn=3)]
+    assert [line.split()[0] for line in lines] == expected and "5" not in expected
+    assert main(["similar", str(tmp_path / "m.d2v"), "--docs", "no-such-tag"]) == 2
+    assert "no document tagged 'no-such-tag'" in capsys.readouterr().err

@@ -17,6 +17,7 @@ from wordvec.errors import WordvecError
 from wordvec.io.formats import detect_format
 from wordvec.io.history import format_table
 from wordvec.io.outputs import check_vectors_output
+from wordvec.models.doc2vec import Doc2Vec, is_doc2vec_model
 from wordvec.models.saved import describe, load_keyed_vectors
 from wordvec.report.page import display_word
 from wordvec.vectors import ann
@@ -56,7 +57,9 @@ def register(subparsers):
         "  wordvec similar vectors.bin king woman --negative man --topn 5\n",
     )
     _vectors_argument(similar)
-    similar.add_argument("words", nargs="+", metavar="WORD", help="query words (their vectors are added)")
+    similar.add_argument("words", nargs="*", metavar="WORD", help="query words (their vectors are added)")
+    similar.add_argument("--docs", metavar="TAG", help="a Doc2Vec model (`wordvec doc2vec train`): the documents "
+                         "nearest to document TAG (a line number, or a first-token tag)")
     similar.add_argument("--negative", nargs="+", default=[], metavar="WORD", help="words subtracted from the query")
     similar.add_argument("--topn", type=positive_int, default=10, metavar="N", help="how many neighbours (default 10)")
     similar.add_argument("--restrict-vocab", type=positive_int, metavar="N", help="search only the N most frequent words")
@@ -183,11 +186,27 @@ def _print_neighbours(pairs, args, kv):
 
 
 def run_similar(args):
+    if args.docs is not None:
+        return run_similar_documents(args)
+    if not args.words:
+        raise WordvecError("similar needs at least one WORD (or --docs TAG with a Doc2Vec model)")
     kv = _load(args)
     if args.approximate:
         ann.attach_index(kv, args.vectors)
     _print_neighbours(kv.most_similar(positive=args.words, negative=args.negative, topn=args.topn,
                                       restrict_vocab=args.restrict_vocab, approximate=args.approximate), args, kv)
+    return 0
+
+
+def run_similar_documents(args):
+    """`similar MODEL --docs TAG`: the nearest documents of a Doc2Vec model."""
+    if not is_doc2vec_model(args.vectors):
+        raise WordvecError(f"--docs needs a Doc2Vec model (`wordvec doc2vec train`); {args.vectors} is not one")
+    dv = Doc2Vec.load(args.vectors).dv
+    if args.docs not in dv.key_to_index:
+        raise WordvecError(f"no document tagged {args.docs!r} in {args.vectors} ({len(dv)} documents)")
+    _print_neighbours(dv.most_similar(positive=[args.docs], topn=args.topn, restrict_vocab=args.restrict_vocab),
+                      args, dv)
     return 0
 
 
