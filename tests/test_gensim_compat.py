@@ -12,6 +12,8 @@ import re
 import numpy as np
 import pytest
 from gensim import models as gensim_models
+from scipy.optimize import linear_sum_assignment
+from scipy.spatial.distance import cdist
 from gensim.models import fasttext as gensim_fasttext
 from gensim.test.utils import common_texts, datapath
 
@@ -297,3 +299,32 @@ def test_save_and_load_word2vec_format_with_gensims_arguments(tmp_path):
     assert theirs.index_to_key == ["b", "d", "a", "c"] and np.array_equal(theirs["a"], vectors[0])
     with pytest.raises(wordvec.WordvecError, match="append"):
         files["wordvec"].save_word2vec_format(tmp_path / "more.txt", append=True)
+
+
+def test_wmdistance_is_the_optimal_transport_of_the_word_bags():
+    """With equal-size bags of distinct words the transport is an assignment: an independent oracle."""
+    rng = np.random.default_rng(5)
+    words = [f"w{i}" for i in range(40)]
+    vectors = rng.standard_normal((40, 6)).astype(np.float32)
+    kv = wordvec.KeyedVectors(words, vectors)
+    unit = vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
+    for first, second in ([1, 2, 3, 4], [5, 6, 7, 1]), ([10, 11, 12], [13, 14, 15]):
+        costs = cdist(unit[first].astype(np.float64), unit[second].astype(np.float64))
+        rows, cols = linear_sum_assignment(costs)
+        expected = costs[rows, cols].sum() / len(first)
+        got = kv.wmdistance([words[i] for i in first], [words[i] for i in second] + ["unknown"])
+        assert got == pytest.approx(expected, abs=1e-9)
+    raw = kv.wmdistance(["w1", "w1", "w2"], ["w3"], norm=False)  # all mass moves to w3: weighted distances
+    assert raw == pytest.approx((2 * np.linalg.norm(vectors[1] - vectors[3]) + np.linalg.norm(vectors[2] - vectors[3]))
+                                / 3, rel=1e-6)
+    assert kv.wmdistance(["w1"], ["w1", "w1"]) == 0.0 and kv.wmdistance(["nope"], ["w1"]) == float("inf")
+
+
+def test_gensim_3_names_fail_with_gensim_4s_pointers():
+    kv = wordvec.KeyedVectors(["a"], np.ones((1, 2)))
+    for name, hint in (("vocab", "key_to_index"), ("index2word", "index_to_key"), ("vectors_norm", "get_normed")):
+        with pytest.raises(AttributeError, match=hint):
+            getattr(kv, name)
+    kv.allocate_vecattrs(["flag"], [np.int8])
+    kv.set_vecattr("a", "flag", 3)
+    assert kv.get_vecattr("a", "flag") == 3 and kv.expandos["flag"].dtype == np.int8

@@ -30,7 +30,7 @@ import numpy as np
 from wordvec.io import formats, word2vec_c
 from wordvec.errors import VocabularyError, WordvecError
 from wordvec.vectors import embed as pooling_module
-from wordvec.vectors import gensim_eval, reading, search
+from wordvec.vectors import gensim_eval, reading, search, wmd
 from wordvec.vectors.unit import ANALOGY_METHODS, unit_rows
 
 logger = logging.getLogger(__name__)
@@ -443,7 +443,57 @@ class KeyedVectors:
         words are logged and skipped; ValueError if none is known)."""
         return self.rank_by_centrality(list(words))[-1][1]
 
+    def wmdistance(self, document1, document2, norm=True):
+        """Word Mover's Distance between two lists of words (gensim's; ``wordvec.vectors.wmd``)."""
+        return wmd.wmdistance(self, document1, document2, norm=norm)
+
+    def similarity_unseen_docs(self, *args, **kwargs):
+        raise NotImplementedError("Call similarity_unseen_docs on a Doc2Vec model instead.")
+
+    @staticmethod
+    def log_accuracy(section):
+        correct, incorrect = len(section["correct"]), len(section["incorrect"])
+        if correct + incorrect > 0:
+            logger.info("%s: %.1f%% (%i/%i)", section["section"], 100.0 * correct / (correct + incorrect),
+                        correct, correct + incorrect)
+
+    @staticmethod
+    def log_evaluate_word_pairs(pearson, spearman, oov, pairs):
+        logger.info("Pearson correlation coefficient against %s: %.4f", pairs, pearson[0])
+        logger.info("Spearman rank-order correlation coefficient against %s: %.4f", pairs, spearman[0])
+        logger.info("Pairs with unknown words ratio: %.1f%%", oov)
+
+    # gensim 3's names, removed in gensim 4: the same AttributeError and pointer as gensim 4
+    @property
+    def vectors_norm(self):
+        raise AttributeError("The `.vectors_norm` attribute is computed dynamically since Gensim 4.0.0. "
+                             "Use `.get_normed_vectors()` instead.")
+
+    @property
+    def index2word(self):
+        raise AttributeError("The index2word attribute has been replaced by index_to_key since Gensim 4.0.0.")
+
+    @property
+    def index2entity(self):
+        raise AttributeError("The index2entity attribute has been replaced by index_to_key since Gensim 4.0.0.")
+
+    @property
+    def vocab(self):
+        raise AttributeError("The vocab attribute was removed from KeyedVector in Gensim 4.0.0.\n"
+                             "Use KeyedVector's .key_to_index dict, .index_to_key list, and methods "
+                             ".get_vecattr(key, attr) and .set_vecattr(key, attr, new_val) instead.")
+
     # per-key extra attributes (gensim's "expandos"); "count" is the corpus frequency, ``counts``
+
+    def allocate_vecattrs(self, attrs=None, types=None):
+        """Arrays for the extra attributes ``attrs`` (of ``types``), one value per key."""
+        for attr, kind in zip(attrs or (), types or ()):
+            if attr == "count":
+                if self.counts is None:
+                    self.counts = np.zeros(len(self), dtype=np.int64)
+            elif attr not in self.expandos:
+                self.expandos[attr] = np.zeros(len(self), dtype=kind)
+        self._grow_attributes(len(self))
 
     def set_vecattr(self, key, attr, val):
         index = self.get_index(key)

@@ -59,6 +59,10 @@ class SubwordKeyedVectors(KeyedVectors):
         """True when a vector can be given (gensim's FastText answers True for unseen words too)."""
         return self.has_vector(word)
 
+    def get_sentence_vector(self, sentence):
+        """gensim's FastText sentence vector: the mean of the words' unit vectors (``get_mean_vector``)."""
+        return self.get_mean_vector(sentence)
+
     def get_vector(self, word, norm=False):
         """The vector of ``word``: its composed vector if in the vocabulary, else the mean of
         its n-gram rows (fastText's vector for an unseen word)."""
