@@ -88,8 +88,18 @@ def _scale(mantissa, exponent):
 @numba.njit(cache=True)
 def parse_float(buf, pos, end):
     """Parse the number ``buf[pos:end]`` (the whole token): returns (value, ok)."""
+    value, stop, ok = scan_float(buf, pos, end)
+    return value, ok and stop == end
+
+
+@numba.njit(cache=True)
+def scan_float(buf, pos, end):
+    """Read a number from ``buf[pos:]`` up to the first byte that cannot continue it (at
+    most ``end``): returns (value, where it stopped, ok).  The caller checks that the
+    number ends there (a blank, a newline or ``end``), so a token is read in one pass."""
     if pos >= end:
-        return 0.0, False
+        return 0.0, pos, False
+    start = pos
     sign = 1.0
     if buf[pos] == 45 or buf[pos] == 43:  # '-' '+'
         sign = -1.0 if buf[pos] == 45 else 1.0
@@ -115,24 +125,26 @@ def parse_float(buf, pos, end):
             break
         i += 1
     if digits == 0:
-        return _special(buf, pos, end, sign)
+        stop = start
+        while stop < end and not is_blank(buf[stop]) and buf[stop] != NEWLINE:
+            stop += 1
+        value, ok = _special(buf, pos, stop, sign)
+        return value, stop, ok
     if i < end and (buf[i] == 101 or buf[i] == 69):  # 'e' 'E'
         i += 1
         exp_sign = 1
         if i < end and (buf[i] == 45 or buf[i] == 43):
             exp_sign = -1 if buf[i] == 45 else 1
             i += 1
-        if i >= end:
-            return 0.0, False
+        if i >= end or not (48 <= buf[i] <= 57):
+            return 0.0, i, False
         written = 0
         while i < end and 48 <= buf[i] <= 57:
             if written < 100000:  # 1e999999 is inf either way; don't overflow the int
                 written = written * 10 + (buf[i] - 48)
             i += 1
         exponent += exp_sign * written
-    if i != end:
-        return 0.0, False
-    return sign * _scale(mantissa, exponent), True
+    return sign * _scale(mantissa, exponent), i, True
 
 
 @numba.njit(cache=True)
@@ -140,49 +152,56 @@ def parse_text_rows(buf, at_eof, dims, max_rows, dest, word_start, word_end):
     """Parse whole ``word x1 ... xD`` lines from ``buf`` into ``dest[0:rows]``.
 
     A line is complete when its newline is in ``buf`` (or, at the end of the file, when
-    ``buf`` ends).  Returns ``(rows, consumed, error, error_offset)``: ``consumed`` is the
-    offset just past the last parsed line; on an error the line starting at
-    ``error_offset`` is the bad one (BLANK_LINE: a blank line, fine only at the end).
+    ``buf`` ends); a line cut by the end of ``buf`` is left for the next block.  Returns
+    ``(rows, consumed, error, error_offset)``: ``consumed`` is the offset just past the
+    last parsed line; on an error the line starting at ``error_offset`` is the bad one
+    (BLANK_LINE: a blank line, fine only at the end of the file).  Each byte is read once.
     """
     n = buf.shape[0]
     pos, rows = 0, 0
     while rows < max_rows and pos < n:
-        line_end = pos
-        while line_end < n and buf[line_end] != NEWLINE:
-            line_end += 1
-        if line_end == n and not at_eof:
+        word_stop = pos
+        while word_stop < n and buf[word_stop] != SPACE and buf[word_stop] != NEWLINE:
+            word_stop += 1
+        i, count, error = word_stop, 0, OK
+        while True:  # numbers until the newline
+            while i < n and is_blank(buf[i]):
+                i += 1
+            if i >= n or buf[i] == NEWLINE:
+                break
+            value, stop, ok = scan_float(buf, i, n)
+            if not ok or (stop < n and not is_blank(buf[stop]) and buf[stop] != NEWLINE):
+                if error == OK:
+                    error = NOT_A_NUMBER
+                while stop < n and buf[stop] != NEWLINE:  # find the end of the line all the same
+                    stop += 1
+            elif count < dims:
+                dest[rows, count] = value
+            count += 1
+            i = stop
+        if i >= n and not at_eof:
             break  # the rest of this line is in the next block
-        stop = line_end
-        while stop > pos and is_blank(buf[stop - 1]):
-            stop -= 1
-        if stop == pos:
+        blank = word_stop == pos or all_blank(buf, pos, word_stop)
+        if blank and count == 0:
             return rows, pos, BLANK_LINE, pos
         if buf[pos] == SPACE:
             return rows, pos, EMPTY_WORD, pos
-        word_stop = pos
-        while word_stop < stop and buf[word_stop] != SPACE:
-            word_stop += 1
-        word_start[rows], word_end[rows] = pos, word_stop
-        i, count = word_stop, 0
-        while True:
-            while i < stop and is_blank(buf[i]):
-                i += 1
-            if i >= stop:
-                break
-            token = i
-            while i < stop and not is_blank(buf[i]):
-                i += 1
-            if count < dims:
-                value, ok = parse_float(buf, token, i)
-                if not ok:
-                    return rows, pos, NOT_A_NUMBER, pos
-                dest[rows, count] = value
-            count += 1
+        if error != OK:
+            return rows, pos, error, pos
         if count != dims:
             return rows, pos, WRONG_COUNT, pos
+        word_start[rows], word_end[rows] = pos, word_stop
         rows += 1
-        pos = line_end + 1
+        pos = i + 1
     return rows, min(pos, n), OK, 0
+
+
+@numba.njit(cache=True)
+def all_blank(buf, start, stop):
+    for k in range(start, stop):
+        if not is_blank(buf[k]):
+            return False
+    return True
 
 
 @numba.njit(cache=True)
