@@ -3,6 +3,7 @@ the reference step, exact resumption from a checkpoint, learning, and bad inputs
 
 import numpy as np
 import pytest
+import scipy.sparse
 
 from wordvec.data import synthetic
 from wordvec.cli import main
@@ -171,3 +172,16 @@ def test_cli_glove(corpus_file, tmp_path, capsys):
     status = main(["train", str(empty), "-o", str(out), "--model", "glove"])
     err = capsys.readouterr().err.strip().splitlines()
     assert status == 2 and len(err) == 1 and "empty" in err[0]
+
+
+def test_the_model_weights_entries_with_the_reference_f():
+    rng = np.random.default_rng(5)
+    V = 30
+    dense = np.where(rng.random((V, V)) < 0.3, rng.integers(1, 300, (V, V)), 0).astype(np.float32)
+    model = GloVe(vector_size=4, x_max=100.0, power=0.75, progress=False)
+    model.set_cooccurrence([f"w{i}" for i in range(V)], np.ones(V, np.int64), scipy.sparse.csr_matrix(dense))
+    weights = model.entries().view(np.float32)[:, 3]
+    x = model.cooccurrence.data
+    np.testing.assert_array_equal(weights, glove_weight(x, 100.0, 0.75, dtype=np.float32))
+    np.testing.assert_allclose(weights, glove_weight(x, 100.0, 0.75), rtol=1e-6)  # the float64 equation
+    assert weights.max() == 1.0 and weights.min() > 0

@@ -55,6 +55,7 @@ from wordvec.data.vocab import Vocabulary
 from wordvec.errors import TrainingError, WordvecError
 from wordvec.kernels import glove as glove_kernels
 from wordvec.kernels import sync as sync_kernels
+from wordvec.math.row_deltas import as_rows, reference_row_deltas
 from wordvec.models import word2vec
 from wordvec.models.glove import BLOCK, PARAMETERS
 from wordvec.models.word2vec import Word2Vec, load_kernels
@@ -66,34 +67,17 @@ MAX_RESTARTS = 3  # per worker and round
 
 # -- replicas (the actors' logic; plain classes, made remote by ``_start``) ------------
 
-def _as_rows(array):
-    """A 2-D view: vectors (GloVe's biases) as one-column matrices."""
-    return array.reshape(-1, 1) if array.ndim == 1 else array
-
-
-def reference_row_deltas(current, base):
-    """(int32 rows where ``current`` differs from ``base``, current - base on those rows)."""
-    differs = _as_rows(current) != _as_rows(base)
-    rows = np.flatnonzero(differs.any(axis=1)).astype(np.int32)
-    return rows, current[rows] - base[rows]
-
-
 def row_deltas(current, base):
-    """``reference_row_deltas``, compiled (``wordvec.kernels.sync``)."""
+    """``wordvec.math.row_deltas.reference_row_deltas``, compiled (``wordvec.kernels.sync``)."""
     rows = np.empty(len(current), np.int32)
     deltas = np.empty_like(current)
-    k = sync_kernels.touched_row_deltas(_as_rows(current), _as_rows(base), rows, _as_rows(deltas))
+    k = sync_kernels.touched_row_deltas(as_rows(current), as_rows(base), rows, as_rows(deltas))
     return rows[:k], deltas[:k]  # views of the first k rows: only those are serialised
 
 
-def reference_add_row_deltas(array, rows, deltas, divisor):
-    """array[rows] += deltas / divisor[rows], in float32 (rows are distinct)."""
-    array[rows] += deltas / divisor[rows].reshape((-1,) + (1,) * (deltas.ndim - 1))
-
-
 def add_row_deltas(array, rows, deltas, divisor):
-    """``reference_add_row_deltas``, compiled (``wordvec.kernels.sync``)."""
-    sync_kernels.add_row_deltas(_as_rows(array), rows, _as_rows(deltas), divisor)
+    """``wordvec.math.row_deltas.reference_add_row_deltas``, compiled (``wordvec.kernels.sync``)."""
+    sync_kernels.add_row_deltas(as_rows(array), rows, as_rows(deltas), divisor)
 
 
 def hot_row_deltas(current, base, hot):

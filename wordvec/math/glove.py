@@ -26,9 +26,10 @@ means there and results match the reference tool:
 import numpy as np
 
 
-def glove_weight(x, x_max, power):
-    """f(x) = (x / x_max)^power, capped at 1.  x: float[nnz] -> float[nnz]."""
-    x = np.asarray(x, dtype=np.float64)
+def glove_weight(x, x_max, power, dtype=np.float64):
+    """f(x) = (x / x_max)^power, capped at 1.  x: float[nnz] -> float[nnz], computed in
+    ``dtype`` (the model packs its float32 counts' weights in float32)."""
+    x = np.asarray(x, dtype=dtype)
     return np.minimum(1.0, (x / x_max) ** power)
 
 

@@ -34,6 +34,7 @@ from wordvec.io.atomic import saved_directory
 from wordvec.io.formats import NATIVE_META, read_model_array
 from wordvec.io.history import append_epoch
 from wordvec.kernels import glove as kernels
+from wordvec.math.glove import glove_weight
 from wordvec.models import count_io
 from wordvec.models import estimate
 from wordvec.models.config import GloVeConfig, hyperparameters, shows_config
@@ -116,7 +117,7 @@ class GloVe:
         entries[:, 0] = np.repeat(np.arange(X.shape[0], dtype=np.int32), np.diff(X.indptr))
         entries[:, 1] = X.indices
         as_float[:, 2] = np.log(X.data)
-        as_float[:, 3] = np.minimum(1.0, (X.data / self.x_max) ** self.power)
+        as_float[:, 3] = glove_weight(X.data, self.x_max, self.power, dtype=X.data.dtype)
         return entries
 
     # -- training --------------------------------------------------------------------
