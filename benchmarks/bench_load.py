@@ -407,6 +407,38 @@ def stage_int8(vectors_path):
     return [{"vectors": vectors_path}] + rows
 
 
+def _by(rows, **keys):
+    return [r for r in rows if all(r.get(k) == v for k, v in keys.items())]
+
+
+def report(record):
+    """Markdown tables of one record (the figures benchmarks/README.md quotes)."""
+    stages, lines = record.get("stages", {}), []
+    if "load" in stages:
+        rows = stages["load"]["rows"]
+        base = {r["system"]: r["peak_rss_mb"] for r in rows if r.get("baseline")}
+        lines += ["| file | limit | wordvec wall s | gensim wall s | speed-up | wordvec peak MB (x matrix) "
+                  "| gensim peak MB (x matrix) |", "|---|---|---|---|---|---|---|"]
+        for ext in record["files"]:
+            for limit in sorted({r["limit"] for r in _by(rows, format=ext)}, key=lambda x: x or 0):
+                ours, theirs = _by(rows, format=ext, limit=limit, system="wordvec"), _by(rows, format=ext, limit=limit,
+                                                                                         system="gensim")
+                if not ours:
+                    continue
+                o = min(ours, key=lambda r: r["wall_seconds"])
+                t = min(theirs, key=lambda r: r["wall_seconds"]) if theirs else None
+                ratio = f"{t['wall_seconds'] / o['wall_seconds']:.1f}x" if t else "-"
+                peak = lambda r: f"{r['peak_rss_mb']:.0f} ({r['peak_rss_mb'] / r['matrix_mb']:.2f})"  # noqa: E731
+                lines.append(f"| .{ext} | {limit or 'all'} | {o['wall_seconds']:.1f} | "
+                             f"{t['wall_seconds'] if t else '-'} | {ratio} | {peak(o)} | {peak(t) if t else '-'} |")
+        lines.append(f"\nbaseline (imports only): wordvec {base.get('wordvec')} MB, gensim {base.get('gensim')} MB; "
+                     f"load average {stages['load']['load_before']} -> {stages['load']['load_after']}")
+    for name in ("mmap", "search", "ann", "int8"):
+        if name in stages:
+            lines.append(f"\n{name}: " + json.dumps(stages[name]["rows"]))
+    return "\n".join(lines)
+
+
 def load_record(path):
     return json.loads(path.read_text()) if path.exists() else {}
 
@@ -421,9 +453,13 @@ def main():
     parser.add_argument("--gensim-queries", type=int, default=200)
     parser.add_argument("--vectors", help="trained vectors for the int8 stage")
     parser.add_argument("--out", default=str(OUT))
+    parser.add_argument("--report", action="store_true", help="print the record's tables and stop")
     args = parser.parse_args()
     record_path = RESULTS / f"load-{args.words}.json"
     record = load_record(record_path)
+    if args.report:
+        print(report(record))
+        return
     record.update(system=system_info(), command=" ".join([sys.executable] + sys.argv))
     t = time.perf_counter()
     paths = write_files(args.words, Path(args.out))
