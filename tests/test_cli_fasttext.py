@@ -169,7 +169,7 @@ def test_supervised_test_predict_command_lines(tmp_path, capsys, monkeypatch):
     (["skipgram", "-input", "{corpus}", "-output", "{out}", "-epoch", "two"], "-epoch takes a whole number"),
     (["skipgram", "-input", "{corpus}", "-output", "{out}", "-loss", "nce"], "Unknown loss: nce"),
     (["skipgram", "-input", "{corpus}"], "Empty input or output path"),
-    (["skipgram", "-input", "{corpus}", "-output", "{out}", "-maxn", "0"], "wordvec word2vec"),
+    (["skipgram", "-input", "{corpus}", "-output", "{out}", "-loss", "ova"], "one-vs-all is a classifier's loss"),
     (["nn", "{corpus}", "0"], "k needs to be 1 or higher"),
     (["nn", "{corpus}"], "{corpus}"),
     (["fit", "-input", "{corpus}"], "unknown fastText command 'fit'"),
@@ -181,3 +181,16 @@ def test_bad_command_lines_fail_in_one_sentence_and_write_nothing(arguments, mes
     status, _, err = run(capsys, monkeypatch, filled)
     assert status == 2 and message.format(corpus=corpus) in err and err.strip().count("\n") == 0
     assert not list(tmp_path.iterdir())
+
+
+def test_maxn_0_trains_plain_word_vectors_written_as_fasttext_writes_them(corpus, tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    status, _, _ = run(capsys, monkeypatch, ["cbow", "-input", str(corpus), "-output", "plain", "-maxn", "0",
+                                             "-dim", "8", "-epoch", "1"])
+    assert status == 0
+    oracle = fasttext.load_model("plain.bin")
+    assert oracle.f.getArgs().bucket == 0 and oracle.f.getArgs().maxn == 0
+    status, out, _ = run(capsys, monkeypatch, ["print-word-vectors", "plain.bin"], "paris nosuchword\n")
+    rows = parse_vectors(out)
+    np.testing.assert_allclose(rows["paris"], oracle.get_word_vector("paris"), rtol=6e-5, atol=1e-6)
+    assert not rows["nosuchword"].any() and not oracle.get_word_vector("nosuchword").any()  # no n-grams: zeros

@@ -18,7 +18,8 @@ and write ``OUTPUT.bin`` (fastText's format: fastText and gensim load it) and
 Where wordvec differs (docs/migrating.md): no ``</s>`` word in models it trains; an
 unknown flag or a malformed value is refused in one sentence; ``analogies`` stops at the
 end of its input (fastText loops on); more threads than cores are not started; ``dump``,
-``print-ngrams``, autotuning, ``-saveOutput`` and ``-qout`` are not offered.
+``print-ngrams``, autotuning, ``-saveOutput`` and ``-qout`` are not offered.  ``-maxn 0``
+trains plain word vectors (no n-gram rows), written as fastText writes them (bucket 0).
 """
 
 import argparse
@@ -140,8 +141,6 @@ def _train(command, values):
         return _train_supervised(values)
     if values["pretrainedVectors"]:
         raise WordvecError("-pretrainedVectors is supported for supervised training only")
-    if values["maxn"] == 0:
-        raise WordvecError("-maxn 0 (no character n-grams) is plain word2vec: use `wordvec word2vec`")
     loss = LOSSES[values["loss"]]
     if loss == "ova":
         raise WordvecError("-loss one-vs-all is a classifier's loss; skipgram and cbow take ns, hs or softmax")
@@ -151,6 +150,7 @@ def _train(command, values):
         min_alpha=0.0, window=values["ws"], min_count=values["minCount"], sample=values["t"],
         seed=values["seed"], workers=min(values["thread"], os.cpu_count() or 1), epochs=values["epoch"],
         min_n=values["minn"], max_n=values["maxn"], bucket=values["bucket"], ns_exponent=0.5,
+        word_ngrams=int(values["maxn"] > 0),  # -maxn 0: no character n-grams, plain word vectors
         shuffle=False, progress=values["verbose"] >= 2, **({"loss": "softmax"} if loss == "softmax" else {}))
     model.build_vocab(corpus_file=values["input"])
     model.train()

@@ -155,23 +155,27 @@ def load_facebook_model(path, encoding="utf-8"):
 
 
 def save_facebook_model(model, path, encoding="utf-8", lr_update_rate=100, word_ngrams=1):
-    """Write a subword ``Word2Vec``/``FastText`` model as fastText's ``.bin`` (gensim's name)."""
+    """Write a ``FastText`` / ``Word2Vec`` model as fastText's ``.bin`` (gensim's name); a model
+    without subwords is written as fastText writes ``-maxn 0`` (no n-gram rows, bucket 0)."""
     _check_encoding(encoding)
-    if not getattr(model, "subwords", False) or model.vocab is None:
-        raise WordvecError("save_facebook_model needs a trained subword model (FastText or Word2Vec(subwords=True))")
+    if model.vocab is None:
+        raise WordvecError("save_facebook_model needs a trained model (build_vocab and train first)")
     loss = "softmax" if model.loss == "softmax" else "hs" if model.hs else "ns"
     if model.hs and model.negative > 0:
         raise WordvecError("fastText's file holds one output layer; this model trains both hierarchical "
                            "softmax and negative sampling")
     V, D = len(model.vocab), model.vector_size
+    subwords = bool(getattr(model, "subwords", False))
+    ngram_rows = model.W_ngrams if subwords else np.zeros((0, D), np.float32)
+    bucket, minn, maxn = (model.bucket, model.min_n, model.max_n) if subwords else (0, 0, 0)
     output = model.W_out if loss != "hs" else np.vstack([model.W_inner[:V], np.zeros((1, D), np.float32)])[:V]
     args = {"dim": D, "ws": model.window, "epoch": model.epochs, "min_count": model.min_count,
             "neg": max(model.negative, 0), "word_ngrams": word_ngrams, "loss": LOSS_IDS[loss],
-            "model": MODEL_IDS[model.sg], "bucket": model.bucket, "minn": model.min_n, "maxn": model.max_n,
+            "model": MODEL_IDS[model.sg], "bucket": bucket, "minn": minn, "maxn": maxn,
             "lr_update_rate": lr_update_rate, "t": model.sample}
     ft = fasttext_bin.FastTextModel(
         args, list(model.vocab.words), np.asarray(model.vocab.counts, np.int64), np.zeros(V, np.uint8),
-        int(model.vocab.corpus_tokens), None, np.vstack([model.W_in, model.W_ngrams]), output)
+        int(model.vocab.corpus_tokens), None, np.vstack([model.W_in, ngram_rows]), output)
     fasttext_bin.write_fasttext(path, ft)
 
 
