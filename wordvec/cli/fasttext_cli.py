@@ -34,6 +34,7 @@ from wordvec.errors import VocabularyError, WordvecError
 from wordvec.io import fasttext_bin
 from wordvec.io.atomic import atomic_write
 from wordvec.models.classifier import Classifier
+from wordvec.models.config import available_cores
 from wordvec.models.fasttext import FastText, load_facebook_vectors, save_facebook_model
 
 TRAINING = ("skipgram", "cbow", "supervised")
@@ -148,7 +149,7 @@ def _train(command, values):
         corpus_file=None, sg=int(command == "skipgram"), hs=int(loss == "hs"),
         negative=values["neg"] if loss == "ns" else 0, vector_size=values["dim"], alpha=values["lr"],
         min_alpha=0.0, window=values["ws"], min_count=values["minCount"], sample=values["t"],
-        seed=values["seed"], workers=min(values["thread"], os.cpu_count() or 1), epochs=values["epoch"],
+        seed=values["seed"], workers=min(values["thread"], available_cores()), epochs=values["epoch"],
         min_n=values["minn"], max_n=values["maxn"], bucket=values["bucket"], ns_exponent=0.5,
         word_ngrams=int(values["maxn"] > 0),  # -maxn 0: no character n-grams, plain word vectors
         shuffle=False, progress=values["verbose"] >= 2, **({"loss": "softmax"} if loss == "softmax" else {}))
@@ -164,7 +165,7 @@ def _train_supervised(values):
              "--dim", str(values["dim"]), "--epoch", str(values["epoch"]), "--word-ngrams", str(values["wordNgrams"]),
              "--min-count", str(values["minCount"]), "--min-count-label", str(values["minCountLabel"]),
              "--minn", str(values["minn"]), "--maxn", str(values["maxn"]), "--bucket", str(values["bucket"]),
-             "--loss", LOSSES[values["loss"]], "--threads", str(min(values["thread"], os.cpu_count() or 1)),
+             "--loss", LOSSES[values["loss"]], "--threads", str(min(values["thread"], available_cores())),
              "--label", values["label"], "--seed", str(values["seed"])]
     if values["pretrainedVectors"]:
         flags += ["--pretrained-vectors", values["pretrainedVectors"]]

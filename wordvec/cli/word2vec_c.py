@@ -20,7 +20,6 @@ ignores the one and reads the other as 0).
 
 import argparse
 import logging
-import os
 import sys
 
 from wordvec import limits
@@ -28,10 +27,9 @@ from wordvec.cli import main as wordvec_main
 from wordvec.data.vocab import Vocabulary
 from wordvec.errors import WordvecError
 from wordvec.io import word2vec_c
+from wordvec.models.config import available_cores
 from wordvec.models.word2vec import Word2Vec
 from wordvec.vectors.clusters import c_tool_classes
-
-log = logging.getLogger(__name__)
 
 LINE_END = "</s>"  # the C tool's token for a newline; wordvec has none
 
@@ -126,7 +124,7 @@ def _model(values):
         vector_size=values["-size"], window=values["-window"], min_count=values["-min-count"],
         sg=0 if values["-cbow"] else 1, hs=values["-hs"], negative=values["-negative"], cbow_mean=1,
         sample=values["-sample"], alpha=alpha, min_alpha=alpha * 1e-4, epochs=values["-iter"],
-        workers=min(values["-threads"], os.cpu_count() or 1), shuffle=False, progress=values["-debug"] >= 2)
+        workers=min(values["-threads"], available_cores()), shuffle=False, progress=values["-debug"] >= 2)
 
 
 def _read_vocabulary(path, min_count):

@@ -18,7 +18,6 @@ import numpy as np
 from wordvec.errors import FormatError
 from wordvec.io.atomic import atomic_write
 
-MAX_WORD_BYTES = 100  # word2vec.c's MAX_STRING: longer words are cut there by the C tool
 
 
 def _header(words, vectors):
