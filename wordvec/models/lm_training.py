@@ -19,6 +19,7 @@ from tqdm import tqdm
 from wordvec.errors import TrainingError, WordvecError
 from wordvec.io.history import append_epoch
 from wordvec.kernels.adam import adam_update
+from wordvec.math.adam import adam_step, adam_step_size
 from wordvec.math.softmax_ce import IGNORE
 
 logger = logging.getLogger(__name__)
@@ -125,7 +126,9 @@ class SGD:
 
 
 class Adam:
-    """Adam (Kingma & Ba 2015) with bias correction; m, v (float64 scalars step t)."""
+    """Adam (Kingma & Ba 2015) with bias correction, the equations of :mod:`wordvec.math.adam`
+    run by the compiled :func:`wordvec.kernels.adam.adam_update`; moments m, v per
+    parameter, step count t."""
 
     name = "adam"
 
@@ -139,20 +142,13 @@ class Adam:
 
     def _step_size(self):
         self.t += 1
-        correction1 = 1.0 - self.beta1**self.t
-        correction2 = 1.0 - self.beta2**self.t
-        return self.lr * math.sqrt(correction2) / correction1
+        return adam_step_size(self.lr, self.beta1, self.beta2, self.t)
 
     def step_reference(self, params, grads):
-        """The update as NumPy expressions (the readable version of :meth:`step`)."""
+        """The update by the NumPy reference (the readable version of :meth:`step`)."""
         step_size = self._step_size()
         for name, g in grads.items():
-            m, v = self.m[name], self.v[name]
-            m *= self.beta1
-            m += (1.0 - self.beta1) * g
-            v *= self.beta2
-            v += (1.0 - self.beta2) * (g * g)
-            params[name] -= step_size * m / (np.sqrt(v) + self.eps)
+            adam_step(params[name], g, self.m[name], self.v[name], step_size, self.beta1, self.beta2, self.eps)
 
     def step(self, params, grads):
         """:meth:`step_reference`, bit for bit, in one compiled pass per array."""
