@@ -1,0 +1,102 @@
+"""Hostile inputs for the Doc2Vec and sentence-embedding readers: damaged model
+directories, counts files and document files are read into something consistent or
+refused with a ``WordvecError`` (one sentence, exit 2 from the CLI), never a crash."""
+
+import json
+import shutil
+import tempfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from wordvec.data.documents import build_vocabulary, encode_documents
+from wordvec.errors import WordvecError
+from wordvec.models.doc2vec import Doc2Vec
+from wordvec.vectors.embed import read_counts
+
+from .harness import assert_clean_failure, run_main
+from .test_corrupt_files import EDITS, damage
+
+SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
+DOCUMENTS = "the cat sat on the mat\n\nthe dog sat on a log\ncats and dogs\n"
+
+
+@pytest.fixture(scope="module")
+def saved_model():
+    directory = Path(tempfile.mkdtemp(prefix="wordvec-d2v-hostile-"))
+    (directory / "docs.txt").write_text(DOCUMENTS)
+    Doc2Vec(corpus_file=str(directory / "docs.txt"), dm=1, hs=1, vector_size=32, min_count=1, epochs=1,
+            workers=1).save(directory / "m.d2v")
+    yield directory
+    shutil.rmtree(directory, ignore_errors=True)
+
+
+@SETTINGS
+@given(name=st.sampled_from(["model.json", "vocab.json", "doc_vectors.npy", "output_vectors.npy",
+                             "inner_vectors.npy", "vectors.npy"]), edits=EDITS)
+def test_a_damaged_model_loads_consistently_or_is_refused(saved_model, name, edits):
+    work = Path(tempfile.mkdtemp(prefix="wordvec-d2v-damaged-"))
+    try:
+        shutil.copytree(saved_model / "m.d2v", work / "m.d2v")
+        target = work / "m.d2v" / name
+        target.write_bytes(damage(target.read_bytes(), edits))
+        try:
+            model = Doc2Vec.load(work / "m.d2v")
+        except WordvecError:
+            return
+        V, D = len(model.vocab), model.config.vector_size
+        assert model.W_in.shape == (V, D) and model.P.shape == (len(model.tags), D)
+        vector = model.infer_vector(["the", "cat"], epochs=2)  # the kernels run on what was read
+        assert vector.shape == (D,)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+@SETTINGS
+@given(edits=EDITS)
+def test_a_damaged_counts_file_reads_or_names_its_problem(edits):
+    with tempfile.TemporaryDirectory() as directory:
+        path = Path(directory) / "counts.txt"
+        path.write_bytes(damage(b"the 120\ncat 7\nsat 3\n", edits))
+        try:
+            counts = read_counts(path)
+        except WordvecError as error:
+            assert "counts.txt" in str(error)
+            return
+        assert counts and all(isinstance(c, int) and c >= 0 for c in counts.values())
+
+
+@SETTINGS
+@given(data=st.binary(max_size=300))
+def test_any_bytes_are_documents_one_per_line(data):
+    with tempfile.TemporaryDirectory() as directory:
+        path = Path(directory) / "docs.txt"
+        path.write_bytes(b"the cat sat\n" + data)
+        vocab = build_vocabulary(path, min_count=1)
+        encoded = encode_documents(path, vocab)
+        text = path.read_bytes()
+        assert encoded.offsets.size - 1 == text.count(b"\n") + (not text.endswith(b"\n"))  # \r is no line end
+        assert encoded.ids.min() >= 0 and encoded.ids.max() < len(vocab)
+        assert np.all(np.diff(encoded.offsets) >= 0) and encoded.offsets[-1] == encoded.ids.size
+
+
+def test_cli_refuses_a_model_with_a_broken_description(saved_model, tmp_path):
+    shutil.copytree(saved_model / "m.d2v", tmp_path / "m.d2v")
+    manifest = tmp_path / "m.d2v" / "model.json"
+    meta = json.loads(manifest.read_text())
+    meta["config"]["vector_size"] = 64
+    manifest.write_text(json.dumps(meta))
+    result = run_main("doc2vec", "infer", tmp_path / "m.d2v", saved_model / "docs.txt", "-o", tmp_path / "v.npy")
+    assert_clean_failure(result, "m.d2v")
+    assert not (tmp_path / "v.npy").exists()
+
+
+def test_cli_embed_refuses_a_binary_counts_file(saved_model, tmp_path):
+    (tmp_path / "counts.txt").write_bytes(b"\x00\xff\xfe 12\n")
+    result = run_main("embed", saved_model / "m.d2v", saved_model / "docs.txt", "-o", tmp_path / "e.npy",
+                      "--pooling", "sif", "--counts", tmp_path / "counts.txt")
+    assert_clean_failure(result, "counts.txt")
+    assert not (tmp_path / "e.npy").exists()
