@@ -463,12 +463,21 @@ def quantize_classifier(model, cutoff=0, retrain=False, qnorm=False, dsub=2, inp
 
 def select_rows(dictionary, W_in, cutoff):
     """fastText's selectEmbeddings: the EOS row, then the rows of largest norm."""
-    norms = np.linalg.norm(W_in.astype(np.float64), axis=1)
+    norms = row_norms(W_in)
     order = np.argsort(-norms, kind="stable")
     eos = dictionary.word_index.get(to_bytes(EOS), -1)
     if eos >= 0:
         order = np.concatenate([[eos], order[order != eos]])
     return order[:cutoff]
+
+
+def row_norms(W, block=1 << 16):
+    """||W[i]|| for every row, in float64, a block at a time (no float64 copy of W)."""
+    norms = np.empty(W.shape[0], dtype=np.float64)
+    for start in range(0, W.shape[0], block):
+        rows = W[start:start + block].astype(np.float64)
+        norms[start:start + block] = np.sqrt(np.einsum("ij,ij->i", rows, rows))
+    return norms
 
 
 def prune_rows(dictionary, W_in, kept):
