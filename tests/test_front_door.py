@@ -10,6 +10,7 @@ import wordvec
 from wordvec.data.phrases import phrase_corpus
 from wordvec.errors import FormatError, WordvecError
 from wordvec.models.attention_lm import AttentionLM
+from wordvec.models.doc2vec import Doc2Vec
 from wordvec.models.fasttext import FastText
 from wordvec.models.glove import GloVe
 from wordvec.models.phrases import FrozenPhrases, Phrases
@@ -25,7 +26,7 @@ from wordvec.vectors.subword import SubwordKeyedVectors
 # written out here, not read from wordvec/__init__.py: the test states what users get
 DEEP = {
     "Word2Vec": Word2Vec, "FastText": FastText, "GloVe": GloVe, "PPMISVD": PPMISVD,
-    "WindowClassifier": WindowClassifier, "RNNLM": RNNLM, "AttentionLM": AttentionLM,
+    "WindowClassifier": WindowClassifier, "RNNLM": RNNLM, "AttentionLM": AttentionLM, "Doc2Vec": Doc2Vec,
     "Phrases": Phrases, "FrozenPhrases": FrozenPhrases, "phrase_corpus": phrase_corpus,
     "KeyedVectors": KeyedVectors, "SubwordKeyedVectors": SubwordKeyedVectors,
     "load_vectors": load_vectors, "save_vectors": save_vectors,

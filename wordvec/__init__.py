@@ -28,6 +28,7 @@ _FRONT_DOOR = {
     "WindowClassifier": ("wordvec.models.window", "WindowClassifier"),
     "RNNLM": ("wordvec.models.rnnlm", "RNNLM"),
     "AttentionLM": ("wordvec.models.attention_lm", "AttentionLM"),
+    "Doc2Vec": ("wordvec.models.doc2vec", "Doc2Vec"),
     # gensim's Phrases (sentences in memory); phrase_corpus: the compiled one, file to file
     "Phrases": ("wordvec.models.phrases", "Phrases"),
     "FrozenPhrases": ("wordvec.models.phrases", "FrozenPhrases"),
