@@ -137,7 +137,7 @@ def test_fasttexts_defaults():
 def labelled_text(path, lines, seed):
     rng = random.Random(seed)
     vocab = {"pos": ["great", "fine", "superb", "lovely"], "neg": ["awful", "bad", "dull", "poor"]}
-    filler = [f"f{i}" for i in range(30)]
+    filler = [f"f{i}" for i in range(300)]  # >= 256 input rows: enough to quantize
     with open(path, "w") as handle:
         for _ in range(lines):
             label = rng.choice(["pos", "neg"])
@@ -158,6 +158,20 @@ def test_supervised_test_predict_command_lines(tmp_path, capsys, monkeypatch):
     assert float(out.splitlines()[1].split("\t")[1]) > 0.9
     status, out, _ = run(capsys, monkeypatch, ["predict", "model_cooking.bin", "-", "1"], "superb lovely f3\n")
     assert status == 0 and out == "__label__pos\n"
+    status, out, _ = run(capsys, monkeypatch, ["predict-prob", "model_cooking.bin", "-", "2"], "awful dull f3\n")
+    labels = out.split()
+    assert status == 0 and labels[0] == "__label__neg" and labels[2] == "__label__pos"
+    assert float(labels[1]) > float(labels[3]) and abs(float(labels[1]) + float(labels[3]) - 1) < 1e-3
+    status, out, _ = run(capsys, monkeypatch, ["test-label", "model_cooking.bin", "cooking.valid"])
+    assert status == 0 and "__label__pos" in out and "F1-Score : " in out
+    # fastText's tutorial: ./fasttext quantize -input cooking.train -output model_cooking -qnorm -retrain -epoch 1
+    #                      -cutoff 100000
+    status, _, _ = run(capsys, monkeypatch, ["quantize", "-input", "cooking.train", "-output", "model_cooking",
+                                             "-qnorm", "-retrain", "-epoch", "1", "-cutoff", "100000"])
+    assert status == 0
+    status, out, _ = run(capsys, monkeypatch, ["test", "model_cooking.ftz", "cooking.valid"])
+    assert status == 0 and float(out.splitlines()[1].split("\t")[1]) > 0.8
+    assert fasttext.load_model("model_cooking.ftz").f.getArgs().qout is False  # fastText reads the .ftz
     oracle = fasttext.load_model("model_cooking.bin")  # fastText reads the model wordvec wrote
     # (fastText 0.9.2's Python predict() breaks on NumPy 2; its C++ binding answers the same query)
     assert [label for _, label in oracle.f.predict("awful dull f1", 1, 0.0, "strict")] == ["__label__neg"]
