@@ -212,6 +212,7 @@ def main():
     parser.add_argument("--pooling", action="store_true", help="also the pooled sentence vectors")
     parser.add_argument("--pooling-only", action="store_true")
     parser.add_argument("--sg-epochs", type=int, default=3)
+    parser.add_argument("--no-sst2", action="store_true", help="pool only --datasets, not SST-2 too")
     parser.add_argument("--out", default="/tmp/bench-doc2vec")
     parser.add_argument("--record", default="doc2vec")
     parser.add_argument("--note", default="")
@@ -236,10 +237,11 @@ def main():
         record.save()
     if args.pooling or args.pooling_only:
         kv = word_vectors(out, args.sg_epochs)
-        sst = read_sst2()
-        texts_of["sst2"] = (sst["train"][0], sst["test"][0])
-        labels_of["sst2"] = (sst["train"][1], sst["test"][1])
-        pooling_runs(record, kv, datasets + ["sst2"], texts_of, labels_of)
+        if not args.no_sst2:
+            sst = read_sst2()
+            texts_of["sst2"] = (sst["train"][0], sst["test"][0])
+            labels_of["sst2"] = (sst["train"][1], sst["test"][1])
+        pooling_runs(record, kv, datasets + ([] if args.no_sst2 else ["sst2"]), texts_of, labels_of)
         pooling_kernel_speed(record, kv)
     print(f"record: {record.save()}")
 
