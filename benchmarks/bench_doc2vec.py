@@ -65,7 +65,7 @@ def read_sst2():
     from wordvec.tasks.data import read_sst
     from wordvec.tasks.sentiment import binary_split
 
-    splits = read_sst(DATA / "tasks" / "sst" / "trees")
+    splits = read_sst(DATA / "tasks" / "sst")
     out = {}
     for split in ("train", "test"):
         sentences, labels = binary_split(*splits[split])
