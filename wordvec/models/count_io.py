@@ -8,7 +8,6 @@ state, history), the model's own arrays, and optionally X as
 ``formats.write_native``; read with ``allow_pickle=False``.
 """
 
-import json
 import logging
 import os
 from pathlib import Path
@@ -16,19 +15,18 @@ from pathlib import Path
 import numpy as np
 import scipy.sparse
 
-from wordvec.io.arrays import FLOAT, INTEGER, check_csr
-from wordvec.io.atomic import saved_directory
-from wordvec.errors import FormatError, WordvecError
-from wordvec.io.formats import json_safe, read_model_array
-from wordvec.models.config import corpus_with_options
 from wordvec.data.cooccur import count_cooccurrences
 from wordvec.data.encode import encode_corpus
 from wordvec.data.vocab import Vocabulary
+from wordvec.errors import WordvecError
 from wordvec.io import formats
+from wordvec.io.arrays import FLOAT, INTEGER, check_csr
+from wordvec.io.formats import read_model_array
+from wordvec.io.manifest import MANIFEST, manifest, model_from_manifest, read_manifest
+from wordvec.models.config import corpus_with_options
 
 log = logging.getLogger(__name__)
 
-MANIFEST = "model.json"
 CSR_PARTS = ("data", "indices", "indptr")
 
 
@@ -64,26 +62,16 @@ def save_model(model, path, tag, vectors, arrays, state, include_cooccurrence=Tr
     if include_cooccurrence and model.cooccurrence is not None:
         for part in CSR_PARTS:
             arrays[f"cooccurrence_{part}.npy"] = getattr(model.cooccurrence, part)
-    manifest = {"format": tag, "version": 1, "hyperparameters": json_safe(model.hyperparameters()),
-                "state": json_safe(state), "history": json_safe(model.history)}
+    description = manifest(tag, 1, model.hyperparameters(), model.history, state=state)
     formats.write_native(path, model.words, vectors, model.counts, extra_arrays=arrays,
-                         extra_json={MANIFEST: manifest, **(extra_json or {})})
+                         extra_json={MANIFEST: description, **(extra_json or {})})
 
 
 def load_model(cls, path, tag, settings=None):
     """Rebuild ``cls`` from a directory written by ``save_model``: returns (model, state)."""
-    path = saved_directory(path, formats.NATIVE_META)
-    manifest = path / MANIFEST
-    if not manifest.is_file():
-        raise WordvecError(f"{path} is not a saved wordvec model (no {MANIFEST})")
-    try:
-        meta = json.loads(manifest.read_text(encoding="utf-8"))
-        if meta.get("format") != tag:
-            raise ValueError
-        model = cls(**{**meta["hyperparameters"], "progress": True, **(settings or {})})
-        state = meta["state"]
-    except (ValueError, KeyError, TypeError):
-        raise FormatError(manifest, None, f"not a {tag} model description") from None
+    path, manifest_path, meta = read_manifest(path, tag, tag)
+    model = model_from_manifest(cls, meta, manifest_path, tag, required=("state",), settings=settings)
+    state = meta["state"]
     words, _, counts = formats.read_native(path)
     model.words = list(words)
     model.counts = None if counts is None else np.asarray(counts, dtype=np.int64)

@@ -18,23 +18,22 @@ directory is written whole into a temporary sibling and renamed into place
 Nothing is pickled: arrays are read with ``allow_pickle=False``.
 """
 
-import json
 from pathlib import Path
 
 import numpy as np
 
-from wordvec.io.atomic import saved_directory
-from wordvec.errors import FormatError, WordvecError
-from wordvec.io.formats import json_safe, read_model_array
 from wordvec.data.vocab import Vocabulary
+from wordvec.errors import FormatError, WordvecError
 from wordvec.io import formats
+from wordvec.io.formats import read_model_array
+from wordvec.io.manifest import MANIFEST, manifest, model_from_manifest, read_manifest
 from wordvec.vectors.subword import NGRAM_VECTORS
 
 FORMAT = "wordvec-word2vec"
 VERSION = 1
 ARRAYS = {"W_out": "output_vectors.npy", "W_inner": "inner_vectors.npy"}
 WORD_ROWS = "word_vectors.npy"  # subword models: W_in (vectors.npy holds the composed vectors)
-MANIFEST = "model.json"
+NAME = "wordvec Word2Vec"  # in error messages
 
 
 def save_model(model, path, extra_json=None):
@@ -43,39 +42,25 @@ def save_model(model, path, extra_json=None):
     path = Path(path)
     if path.exists() and not path.is_dir():
         raise WordvecError(f"{path} exists and is not a directory; a model is saved as a directory")
-    manifest = {
-        "format": FORMAT,
-        "version": VERSION,
-        "hyperparameters": json_safe(model.hyperparameters()),
-        "schedule": {"trained_words": model.trained_words, "planned_words": model.planned_words,
-                     "epochs_trained": model.epochs_trained},
-        "corpus_tokens": model.vocab.corpus_tokens,
-        "history": json_safe(model.history),
-    }
+    schedule = {"trained_words": model.trained_words, "planned_words": model.planned_words,
+                "epochs_trained": model.epochs_trained}
     if getattr(model, "epoch_progress", None):  # a checkpoint inside an epoch (wordvec.io.checkpoint)
-        manifest["schedule"]["epoch_in_progress"] = json_safe(model.epoch_progress)
+        schedule["epoch_in_progress"] = model.epoch_progress
+    description = manifest(FORMAT, VERSION, model.hyperparameters(), model.history, schedule=schedule,
+                           corpus_tokens=model.vocab.corpus_tokens)
     extra_arrays = {name: getattr(model, attr) for attr, name in ARRAYS.items()}
     if model.subwords:
         model.wv.save(path, extra_arrays={WORD_ROWS: model.W_in, **extra_arrays},
-                      extra_json={MANIFEST: manifest, **(extra_json or {})})
+                      extra_json={MANIFEST: description, **(extra_json or {})})
         return
     formats.write_native(path, model.vocab.words, model.W_in, model.vocab.counts,
-                         extra_arrays=extra_arrays, extra_json={MANIFEST: manifest, **(extra_json or {})})
+                         extra_arrays=extra_arrays, extra_json={MANIFEST: description, **(extra_json or {})})
 
 
 def load_model(cls, path, settings=None):
-    path = saved_directory(path, formats.NATIVE_META)
-    manifest = path / MANIFEST
-    if not manifest.is_file():
-        raise WordvecError(f"{path} is not a saved wordvec Word2Vec model (no model.json)")
-    try:
-        meta = json.loads(manifest.read_text(encoding="utf-8"))
-        if meta.get("format") != FORMAT:
-            raise ValueError
-        model = cls(**{**meta["hyperparameters"], "progress": True, **(settings or {})})
-        sched = meta["schedule"]
-    except (ValueError, KeyError, TypeError):
-        raise FormatError(manifest, None, "not a wordvec Word2Vec model description") from None
+    path, manifest_path, meta = read_manifest(path, FORMAT, NAME)
+    model = model_from_manifest(cls, meta, manifest_path, NAME, required=("schedule",), settings=settings)
+    sched = meta["schedule"]
     words, vectors, counts = formats.read_native(path)
     if counts is None:
         raise FormatError(path / formats.NATIVE_META, None, "a model's vocabulary needs its word counts")
@@ -93,15 +78,18 @@ def load_model(cls, path, settings=None):
     for attribute, name in ARRAYS.items():
         array = read_model_array(path, name, (rows[attribute], D))
         setattr(model, attribute, array.astype(np.float32, copy=False))
-    model.trained_words = int(sched["trained_words"])
-    model.planned_words = int(sched["planned_words"])
-    model.epochs_trained = int(sched["epochs_trained"])
+    try:
+        model.trained_words = int(sched["trained_words"])
+        model.planned_words = int(sched["planned_words"])
+        model.epochs_trained = int(sched["epochs_trained"])
+    except (KeyError, TypeError, ValueError):
+        raise FormatError(manifest_path, None, "its schedule entry is malformed") from None
     model.history = list(meta.get("history", []))
-    model.epoch_progress = _epoch_in_progress(sched.get("epoch_in_progress"), manifest)
+    model.epoch_progress = _epoch_in_progress(sched.get("epoch_in_progress"), manifest_path)
     return model
 
 
-def _epoch_in_progress(progress, manifest):
+def _epoch_in_progress(progress, manifest_path):
     """A checkpoint's unfinished epoch: {"epoch", "chunks", "done": [[chunk, loss, words, examples]]}."""
     if progress is None:
         return None
@@ -109,4 +97,4 @@ def _epoch_in_progress(progress, manifest):
         done = [[int(i), float(loss), int(w), int(e)] for i, loss, w, e in progress["done"]]
         return {"epoch": int(progress["epoch"]), "chunks": int(progress["chunks"]), "done": done}
     except (KeyError, TypeError, ValueError):
-        raise FormatError(manifest, None, "its epoch_in_progress entry is malformed") from None
+        raise FormatError(manifest_path, None, "its epoch_in_progress entry is malformed") from None
