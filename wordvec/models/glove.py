@@ -24,7 +24,6 @@ import dataclasses
 import logging
 import math
 import sys
-import threading
 import time
 
 import numpy as np
@@ -38,6 +37,7 @@ from wordvec.math.glove import glove_weight
 from wordvec.models import count_io
 from wordvec.models import estimate
 from wordvec.models.config import GloVeConfig, hyperparameters, shows_config
+from wordvec.models.epochs import ThreadedEpoch
 from wordvec.vectors.keyed import KeyedVectors
 
 log = logging.getLogger(__name__)
@@ -159,7 +159,7 @@ class GloVe:
         """One epoch, logged into ``history``; a checkpoint after it if one is due."""
         started, cpu_started = time.perf_counter(), time.process_time()
         kernels.shuffle_order(order, self.seed, self.epochs_trained)
-        loss, updates = self._epoch(kernels, entries, as_float, order)
+        loss, updates = self._epoch(entries, as_float, order)
         seconds, cpu_seconds = time.perf_counter() - started, time.process_time() - cpu_started
         if not math.isfinite(loss) or updates == 0:
             raise TrainingError(f"training diverged in epoch {self.epochs_trained + 1}; "
@@ -180,40 +180,40 @@ class GloVe:
         """Tokens of the corpus that X counts (the vocabulary's counts add up to them)."""
         return int(np.sum(self.counts)) if self.counts is not None else 0
 
-    def _epoch(self, kernels, entries, as_float, order):
-        """One pass: worker t trains order[bounds[t]:bounds[t+1]] in blocks of BLOCK."""
-        p, g = self.params, self.gradsq
+    def _epoch(self, entries, as_float, order):
+        """One pass: share t = order[bounds[t]:bounds[t+1]] trained by one of ``workers``
+        threads (the driver: ``wordvec.models.epochs``) in blocks of BLOCK."""
         bounds = np.linspace(0, len(order), self.workers + 1).astype(np.int64)
         results = [(0.0, 0)] * self.workers
-        errors = []
         bar = _progress_bar(self, len(order), self.epochs_trained)
 
-        def work(t):
-            loss, updates = 0.0, 0
-            try:
-                for start in range(int(bounds[t]), int(bounds[t + 1]), BLOCK):
-                    stop = min(start + BLOCK, int(bounds[t + 1]))
-                    block_loss, block_updates = kernels.train_share(
-                        entries, as_float, order, start, stop, p["W"], p["W_context"], p["b"],
-                        p["b_context"], g["W"], g["W_context"], g["b"], g["b_context"],
-                        float(self.learning_rate), float(self.grad_clip))
-                    loss, updates = loss + block_loss, updates + block_updates
-                    if bar is not None:
-                        bar.update(stop - start)
-            except BaseException as error:  # hand it to the main thread
-                errors.append(error)
+        def train_share(t):
+            return self._train_share(entries, as_float, order, int(bounds[t]), int(bounds[t + 1]), bar)
+
+        def record(t, loss, updates):
             results[t] = (loss, updates)
 
-        threads = [threading.Thread(target=work, args=(t,), daemon=True) for t in range(self.workers)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-        if bar is not None:
-            bar.close()
-        if errors:
-            raise errors[0]
+        try:
+            ThreadedEpoch(order=list(range(self.workers)), train_unit=train_share, workers=self.workers,
+                          record=record).run()
+        finally:
+            if bar is not None:
+                bar.close()
         return sum(r[0] for r in results), sum(r[1] for r in results)
+
+    def _train_share(self, entries, as_float, order, begin, end, bar):
+        """Train the entries order[begin:end] in blocks of BLOCK; (loss, updates)."""
+        p, g = self.params, self.gradsq
+        loss, updates = 0.0, 0
+        for start in range(begin, end, BLOCK):
+            stop = min(start + BLOCK, end)
+            block_loss, block_updates = kernels.train_share(
+                entries, as_float, order, start, stop, p["W"], p["W_context"], p["b"], p["b_context"],
+                g["W"], g["W_context"], g["b"], g["b_context"], float(self.learning_rate), float(self.grad_clip))
+            loss, updates = loss + block_loss, updates + block_updates
+            if bar is not None:
+                bar.update(stop - start)
+        return loss, updates
 
     # -- results ---------------------------------------------------------------------
 

@@ -30,9 +30,7 @@ import dataclasses
 import logging
 import math
 import os
-import queue
 import sys
-import threading
 import time
 
 import numpy as np
@@ -49,6 +47,7 @@ from wordvec.memory import release_compiler_pages
 from wordvec.models import estimate
 from wordvec.models import word2vec_io, word2vec_sync
 from wordvec.models.config import Word2VecConfig, corpus_with_options, hyperparameters, shows_config
+from wordvec.models.epochs import ThreadedEpoch
 from wordvec.vectors.keyed import KeyedVectors
 from wordvec.vectors.subword import SubwordKeyedVectors
 
@@ -438,54 +437,22 @@ class _EpochRunner:
             m.epoch_progress = None
 
     def epoch(self, bar):
+        """Train one epoch of the model's plan with ``model.workers`` threads (the driver:
+        ``wordvec.models.epochs``); returns its history entry."""
         m = self.model
-        epoch, epoch_start = m.epochs_trained, m.trained_words
-        n_chunks = self.bounds.size - 1
-        if m.shuffle:
-            order = schedule.chunk_order(m.seed, epoch, n_chunks)
-        else:
-            order = np.arange(n_chunks, dtype=np.int64)
-        words_before = epoch_start + schedule.positions_in_epoch(self.chunk_sizes, order)
-        losses = np.zeros(n_chunks)
-        stats = np.zeros((n_chunks, 2), dtype=np.int64)
-        received = self._resume_epoch(epoch, order, losses, stats)  # chunks a checkpoint already holds
-        next_chunk = iter(order[received:].tolist())
-        handed = [received]  # chunks given to the threads so far, in ``order``
-        lock = threading.Lock()
-        results = queue.Queue()
-        stop = threading.Event()
-
-        def work():
-            while not stop.is_set():
-                with lock:
-                    index = None if stop.is_set() else next(next_chunk, None)
-                    handed[0] += index is not None
-                if index is None:
-                    return
-                try:
-                    loss, chunk_stats = self._chunk(index, words_before[index], epoch)
-                except BaseException as error:  # hand it to the main thread
-                    results.put((index, error, None))
-                    return
-                results.put((index, loss, chunk_stats))
-
-        targets, release = [work] * min(m.workers, n_chunks), stop.set
-        sharded = m.deterministic and len(targets) > 1
-        if sharded:  # fixed shards, replicas merged in order; no checkpoint inside a round
-            if received:
-                raise WordvecError("deterministic=True with several workers cannot resume inside an "
-                                   "epoch yet; resume with workers=1 or from an epoch's end")
-            targets, release = word2vec_sync.shard_workers(self, order, words_before, epoch, results, stop)
-        self.concurrent = len(targets) > 1 and not sharded  # Hogwild (the shards train private replicas)
-        started = time.perf_counter()
-        threads = [threading.Thread(target=target, daemon=True) for target in targets]
-        for thread in threads:
-            thread.start()
+        epoch, n_chunks = m.epochs_trained, self.bounds.size - 1
+        order = schedule.chunk_order(m.seed, epoch, n_chunks) if m.shuffle else np.arange(n_chunks, dtype=np.int64)
+        words_before = m.trained_words + schedule.positions_in_epoch(self.chunk_sizes, order)
+        losses, stats = np.zeros(n_chunks), np.zeros((n_chunks, 2), dtype=np.int64)
+        done = self._resume_epoch(epoch, order, losses, stats)  # chunks a checkpoint already holds
+        threads = min(m.workers, n_chunks)
+        sharded = m.deterministic and threads > 1  # fixed shards, replicas merged in order
+        if sharded and done:
+            raise WordvecError("deterministic=True with several workers cannot resume inside an "
+                               "epoch yet; resume with workers=1 or from an epoch's end")
+        self.concurrent = threads > 1 and not sharded  # Hogwild (the shards train private replicas)
 
         def record(index, loss, chunk_stats):
-            """Take one finished chunk; returns the error that ends the epoch, if any."""
-            if chunk_stats is None:
-                return loss
             losses[index], stats[index] = loss, chunk_stats
             if not math.isfinite(loss):
                 return TrainingError(f"training diverged (the loss became {loss}) in epoch {epoch + 1}; "
@@ -498,33 +465,19 @@ class _EpochRunner:
             self.encoded.release_pages()
             return None
 
-        failure, completed = None, False
-        try:
-            while received < n_chunks and failure is None:
-                index, loss, chunk_stats = results.get()
-                received += 1
-                failure = record(index, loss, chunk_stats)
-                checkpointer = None if sharded else self.checkpointer
-                if failure is None and checkpointer is not None and checkpointer.advance(
-                        int(stats[index, kernels.STAT_WORDS])):
-                    with lock:  # no chunk starts until the checkpoint is written
-                        while received < handed[0] and failure is None:  # finish the chunks in flight
-                            received += 1
-                            index, loss, chunk_stats = results.get()
-                            failure = record(index, loss, chunk_stats)
-                            checkpointer.advance(int(stats[index, kernels.STAT_WORDS]))
-                        if failure is None:
-                            self._checkpoint(checkpointer, epoch, order[:received], losses, stats)
-            completed = failure is None
-        finally:
-            stop.set()
-            if not completed:  # else the deterministic workers finish their last merge
-                release()
-            for thread in threads:
-                thread.join()
-        if failure is not None:
-            raise failure
-        seconds = time.perf_counter() - started
+        started = time.perf_counter()
+        ThreadedEpoch(
+            order=order.tolist(), train_unit=lambda index: self._chunk(index, words_before[index], epoch),
+            workers=m.workers, record=record, done=done,
+            checkpoint=None if sharded or self.checkpointer is None else _ChunkCheckpoint(
+                self, epoch, order, losses, stats),
+            targets=(lambda results, stop: word2vec_sync.shard_workers(self, order, words_before, epoch, results,
+                                                                       stop)) if sharded else None).run()
+        return self._finish_epoch(epoch, losses, stats, time.perf_counter() - started)
+
+    def _finish_epoch(self, epoch, losses, stats, seconds):
+        """Advance the model's schedule by the epoch just trained; its history entry."""
+        m = self.model
         words, examples = (int(x) for x in stats.sum(axis=0))
         if words == 0 or examples == 0:
             raise TrainingError(f"epoch {epoch + 1} trained no {'words' if words == 0 else 'examples'}"
@@ -538,6 +491,20 @@ class _EpochRunner:
         log.info("epoch %d: loss %.4f per example, %d words, %.0f words/s, %.1f s",
                  info["epoch"], info["loss"], words, info["words_per_sec"], seconds)
         return info
+
+
+class _ChunkCheckpoint:
+    """The epoch driver's checkpoint hooks for word2vec: due after a chunk's words when the
+    checkpointer says so; saves the model with the chunks trained so far."""
+
+    def __init__(self, runner, epoch, order, losses, stats):
+        self.runner, self.epoch, self.order, self.losses, self.stats = runner, epoch, order, losses, stats
+
+    def due(self, index):
+        return self.runner.checkpointer.advance(int(self.stats[index, kernels.STAT_WORDS]))
+
+    def save(self, done):
+        self.runner._checkpoint(self.runner.checkpointer, self.epoch, self.order[:done], self.losses, self.stats)
 
 
 def _progress_bar(model, total):
