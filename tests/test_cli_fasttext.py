@@ -181,6 +181,7 @@ def test_supervised_test_predict_command_lines(tmp_path, capsys, monkeypatch):
     (["skipgram", "-input", "{corpus}", "-output", "{out}", "-dimension", "5"], "unknown fastText option '-dimension'"),
     (["skipgram", "-input", "{corpus}", "-output", "{out}", "-dim"], "-dim needs a value"),
     (["skipgram", "-input", "{corpus}", "-output", "{out}", "-epoch", "two"], "-epoch takes a whole number"),
+    (["skipgram", "-input", "{corpus}", "-output", "{out}", "-thread", "0"], "-thread must be a whole number"),
     (["skipgram", "-input", "{corpus}", "-output", "{out}", "-loss", "nce"], "Unknown loss: nce"),
     (["skipgram", "-input", "{corpus}"], "Empty input or output path"),
     (["skipgram", "-input", "{corpus}", "-output", "{out}", "-loss", "ova"], "one-vs-all is a classifier's loss"),

@@ -29,6 +29,7 @@ import sys
 
 import numpy as np
 
+from wordvec import limits
 from wordvec.cli import main as wordvec_main
 from wordvec.errors import VocabularyError, WordvecError
 from wordvec.io import fasttext_bin
@@ -128,6 +129,9 @@ def parse_flags(command, arguments):
         position += 2
     if values["loss"] not in LOSSES:
         raise WordvecError(f"Unknown loss: {values['loss']} (choose hs, ns, softmax or one-vs-all)")
+    for name, flag in (("vector_size", "dim"), ("window", "ws"), ("epochs", "epoch"), ("negative", "neg"),
+                       ("threads", "thread")) + ((("bucket", "bucket"),) if values["bucket"] else ()):
+        limits.check_int(name, values[flag], option=f"-{flag}")  # the ranges wordvec train checks
     if not values["input"] or not values["output"]:
         raise WordvecError("Empty input or output path: -input and -output are required")
     return values
