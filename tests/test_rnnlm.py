@@ -197,3 +197,11 @@ def test_word_vocabulary_maps_rare_and_unseen_words_to_unk():
     np.testing.assert_array_equal(vocab.encode(["a zebra b"]), [0, 2, 1, 3, 0])
     assert vocab.unknown_rate(vocab.encode(["a zebra b"])) == pytest.approx(1 / 3)
     assert len(LMVocab.build(lines, "word", max_size=3)) == 3
+
+
+def test_a_deeply_nested_model_json_is_refused_in_one_sentence(tmp_path):
+    model = RNNLM(LMVocab.build(CHAR_LINES, "char"), cell="rnn", hidden_size=3, embedding_size=2)
+    model.save(tmp_path / "m")
+    (tmp_path / "m" / "model.json").write_text("[" * 100_000 + "]" * 100_000)  # json's recursion limit
+    with pytest.raises(WordvecError, match="model.json is not valid JSON"):
+        RNNLM.load(tmp_path / "m")

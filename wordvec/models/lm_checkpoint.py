@@ -17,7 +17,6 @@ or the new one, never a mix; loading validates every array (shape, float dtype, 
 before the model uses it.
 """
 
-import json
 import math
 import os
 
@@ -27,10 +26,12 @@ from wordvec.data.lm_data import LMVocab
 from wordvec.errors import FormatError, WordvecError
 from wordvec.io.arrays import one_line, read_array
 from wordvec.io.atomic import atomic_directory, save_json, save_npy, saved_directory
+from wordvec.io.formats import read_json_object
+from wordvec.io.manifest import MANIFEST
 from wordvec.models.lm_training import OPTIMIZERS
 
 FORMAT, VERSION = "wordvec-rnnlm", 1
-CHECKPOINT_ENTRIES = {"model.json", "params", "state", "steps.npy"}
+CHECKPOINT_ENTRIES = {MANIFEST, "params", "state", "steps.npy"}
 
 
 def save_checkpoint(model, path):
@@ -47,7 +48,7 @@ def save_checkpoint(model, path):
         for name, array in arrays.items():
             save_npy(os.path.join(tmp, "state", f"{name}.npy"), array)
         save_npy(os.path.join(tmp, "steps.npy"), np.asarray(model.steps, dtype=np.float64).reshape(-1, 3))
-        save_json(os.path.join(tmp, "model.json"), {
+        save_json(os.path.join(tmp, MANIFEST), {
             "format": FORMAT, "version": VERSION, "config": model.config, "vocabulary": model.vocab.to_json(),
             "params": {k: list(v.shape) for k, v in model.params.items()},
             "state_arrays": sorted(arrays), "history": model.history, "training": training,
@@ -57,11 +58,9 @@ def save_checkpoint(model, path):
 def is_checkpoint(path):
     """True if ``path`` is a directory that a language-model save wrote (model.json names the format)."""
     try:
-        with open(os.path.join(path, "model.json"), encoding="utf-8") as handle:
-            meta = json.load(handle)
-    except (OSError, ValueError):
+        return read_json_object(os.path.join(path, MANIFEST)).get("format") == FORMAT
+    except (OSError, FormatError):
         return False
-    return isinstance(meta, dict) and meta.get("format") == FORMAT
 
 
 def check_replaceable(path):
@@ -88,21 +87,7 @@ def _load_array(path, directory, name, shape=None):
 def load_checkpoint(path, model_for_config):
     """The model saved at ``path``: ``model_for_config(vocab, config)`` builds it untrained
     (``LanguageModel.from_config``), then every array is checked and put in place."""
-    path = os.fspath(saved_directory(path, "model.json"))
-    meta_file = os.path.join(path, "model.json")
-    if not os.path.exists(path):
-        raise WordvecError(f"model not found: {path}")
-    if not os.path.isfile(meta_file):
-        raise _corrupt(path, "model.json is missing (a model is a directory written by `wordvec lm train`)")
-    try:
-        with open(meta_file, encoding="utf-8") as handle:
-            meta = json.load(handle)
-    except (ValueError, UnicodeDecodeError) as error:
-        raise _corrupt(path, f"model.json is not valid JSON ({error})") from None
-    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
-        raise _corrupt(path, f"model.json does not describe a {FORMAT} model")
-    if meta.get("version") != VERSION:
-        raise _corrupt(path, f"format version {meta.get('version')} is not supported (expected {VERSION})")
+    path, meta = _read_description(path)
     try:
         _check_tokens(path, meta["vocabulary"])
         _check_size(path, meta["config"], len(meta["vocabulary"]["tokens"]))
@@ -124,6 +109,29 @@ def load_checkpoint(path, model_for_config):
     except (KeyError, TypeError, ValueError, AttributeError) as error:
         raise _corrupt(path, f"model.json lacks or mistypes an entry ({one_line(error)})") from None
     return model
+
+
+def _read_description(path):
+    """(the checkpoint's directory, its model.json object), format and version checked.
+
+    The word-vector models' ``io.manifest.read_manifest`` does not fit this format (a
+    config, a vocabulary, parameter shapes and a training state; no hyperparameters), and
+    its sentences are not these; the JSON itself is read by the same ``read_json_object``."""
+    path = os.fspath(saved_directory(path, MANIFEST))  # a crash mid-replace left the old one aside
+    meta_file = os.path.join(path, MANIFEST)
+    if not os.path.exists(path):
+        raise WordvecError(f"model not found: {path}")
+    if not os.path.isfile(meta_file):
+        raise _corrupt(path, "model.json is missing (a model is a directory written by `wordvec lm train`)")
+    try:
+        meta = read_json_object(meta_file)
+    except FormatError as error:
+        raise _corrupt(path, f"model.json is not valid JSON ({error.problem})") from None
+    if meta.get("format") != FORMAT:
+        raise _corrupt(path, f"model.json does not describe a {FORMAT} model")
+    if meta.get("version") != VERSION:
+        raise _corrupt(path, f"format version {meta.get('version')} is not supported (expected {VERSION})")
+    return path, meta
 
 
 def _check_tokens(path, vocabulary):
