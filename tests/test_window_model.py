@@ -129,3 +129,11 @@ def test_wv_exports_the_trained_embedding():
     kv = model.wv
     assert kv.index_to_key == model.words and kv.vectors.shape == (4, 4)
     assert np.allclose(kv["x"], model.E[model.index["x"]])
+
+
+def test_a_deeply_nested_config_json_is_refused_in_one_sentence(tmp_path):
+    model = WindowClassifier(["a", "b"], words=["x", "y"], vector_size=4, progress=False)
+    model.save(tmp_path / "model")
+    (tmp_path / "model" / "config.json").write_text("[" * 100_000 + "]" * 100_000)  # json's recursion limit
+    with pytest.raises(WordvecError, match="is not a saved window classifier"):
+        WindowClassifier.load(tmp_path / "model")

@@ -14,7 +14,6 @@ rows a minibatch touches.
 """
 
 import dataclasses
-import json
 import logging
 import os
 import sys
@@ -29,6 +28,7 @@ from wordvec.models import estimate
 from wordvec.io.arrays import one_line, read_array
 from wordvec.io.atomic import atomic_directory, save_json, save_npy, saved_directory
 from wordvec.errors import TrainingError, WordvecError
+from wordvec.io.formats import read_json_object
 from wordvec.io.history import append_epoch
 from wordvec.math.window import window_forward, window_loss_and_gradients
 from wordvec.vectors.keyed import KeyedVectors
@@ -340,8 +340,7 @@ class WindowClassifier:
     def load(cls, path):
         path = os.fspath(saved_directory(path, "config.json"))
         try:
-            with open(os.path.join(path, "config.json"), encoding="utf-8") as handle:
-                config = json.load(handle)
+            config = read_json_object(os.path.join(path, "config.json"))  # a FormatError is a ValueError
             words, history, names = config.pop("words"), config.pop("history"), config.pop("arrays")
             _check_size(path, config, len(words))
             model = cls(words=words, **config)
