@@ -14,6 +14,12 @@ process each (wordvec: ``wordvec classify predict``; fastText: its Python bindin
 With ``--quantize`` (imdb, bigrams, first seed): both quantize (qnorm, cutoff 100000,
 retrain) and report the .ftz size and its P@1.
 
+SST: sentences of the PTB trees (lowercased leaves), root label; sst2 drops neutral and
+maps 0-1 to neg, 3-4 to pos. Its train file comes in long runs of one label, which makes
+fastText's unshuffled SGD depend on where the runs fall (seed-to-seed spreads of 10+
+points for both systems); the train lines are therefore shuffled once (fixed seed 0),
+the same file for both systems.
+
 fastText comes from the ``fasttext-wheel==0.9.2`` package in .venv (the dev extra; the
 same build ``setup_peers.sh`` installs). The tasks' .xz files are decompressed once into
 a scratch folder first (fastText reads plain text only); that is not timed.
@@ -24,6 +30,7 @@ import json
 import lzma
 import os
 import platform
+import random
 import subprocess
 import sys
 import time
@@ -73,7 +80,8 @@ model.save_model(sys.argv[3])
 def prepare(task, scratch):
     """Plain-text train/test files in fastText's format for ``task``."""
     scratch.mkdir(parents=True, exist_ok=True)
-    train, test = scratch / f"{task}.train", scratch / f"{task}.test"
+    name = f"{task}.shuffled" if task.startswith("sst") else task
+    train, test = scratch / f"{name}.train", scratch / f"{task}.test"
     if train.exists() and test.exists():
         return train, test
     if task in ("imdb", "genre"):
@@ -91,6 +99,8 @@ def prepare(task, scratch):
                     continue
                 label = "pos" if label > 2 else "neg"
             lines.append(f"__label__{label} " + " ".join(t.lower() for t in tokens))
+        if split == "train":  # SST's train file comes in runs of one label; SGD without shuffling
+            random.Random(0).shuffle(lines)  # (both systems) then depends on where the runs fall
         target.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return train, test
 
