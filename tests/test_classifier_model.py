@@ -262,3 +262,9 @@ def test_memory_mapped_nonfinite_rows_are_refused_when_used(model, corpus, monke
         mapped.predict("c1w3 noise1")
     with pytest.raises(WordvecError, match="NaN"):
         Classifier.load(corpus[2] / "nan.bin")  # copied: checked whole at once
+
+
+def test_validation_p_at_1_per_epoch(corpus):
+    trained = Classifier.train(corpus[0], valid=corpus[1], dim=8, epoch=3, lr=0.5, verbose=0)
+    scores = [r["valid_p@1"] for r in trained.history]
+    assert len(scores) == 3 and scores[-1] == pytest.approx(trained.test(corpus[1])[1])
