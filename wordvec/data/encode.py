@@ -33,6 +33,7 @@ import numpy as np
 
 from wordvec.io.arrays import INTEGER, check_ids, check_offsets, one_line, read_array
 from wordvec.io.atomic import atomic_write, save_json, save_npy
+from wordvec.io.formats import read_json_object
 from wordvec.errors import FormatError
 from wordvec.kernels import tokens as kernels
 from wordvec.data.token_table import TokenTable
@@ -163,7 +164,7 @@ def _load_cached(stem, vocabulary_size):
     """
     manifest = stem.with_suffix(".json")
     try:
-        meta = json.loads(manifest.read_text(encoding="utf-8"))
+        meta = read_json_object(manifest)  # its FormatError is a ValueError
     except FileNotFoundError:
         return None
     except (OSError, ValueError) as error:

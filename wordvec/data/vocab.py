@@ -14,12 +14,12 @@ inner-node paths for hierarchical softmax).
 """
 
 import collections
-import json
 from pathlib import Path
 
 import numpy as np
 
 from wordvec.io.atomic import atomic_write, save_json
+from wordvec.io.formats import read_json_object
 from wordvec.errors import FormatError, VocabularyError, WordvecError
 from wordvec.data.huffman import HuffmanTree, build_huffman
 from wordvec.data.token_table import TokenTable
@@ -172,7 +172,7 @@ class Vocabulary:
     @classmethod
     def _load_json(cls, path):
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            data = read_json_object(path)  # its FormatError is a ValueError
             words, counts = data["words"], data["counts"]
             if not (isinstance(words, list) and isinstance(counts, list) and len(words) == len(counts)):
                 raise ValueError

@@ -20,15 +20,15 @@ that ``10m`` (minutes? millions?) cannot be misread: ``30s``, ``10min``, ``2h`` 
 ``500kw``, ``5Mw``, ``2000000w`` (k, M, G multiply; ``w``/``words`` say "words").
 """
 
-import json
 import re
 import signal
 import threading
 import time
 from pathlib import Path
 
-from wordvec.errors import WordvecError
+from wordvec.errors import FormatError, WordvecError
 from wordvec.io.atomic import saved_directory
+from wordvec.io.formats import read_json_object
 
 FORMAT, VERSION = "wordvec-checkpoint", 1
 FILE = "checkpoint.json"
@@ -141,10 +141,10 @@ def read_metadata(path):
         raise WordvecError(f"{path} is not a wordvec training checkpoint (no {FILE}; a finished model "
                            f"continues with the library's train(), not --resume)")
     try:
-        meta = json.loads(file.read_text(encoding="utf-8"))
-    except (ValueError, UnicodeDecodeError) as error:
-        raise WordvecError(f"{file} is not valid JSON ({error})") from None
-    if not isinstance(meta, dict) or meta.get("format") != FORMAT or meta.get("version") != VERSION:
+        meta = read_json_object(file)
+    except FormatError as error:
+        raise WordvecError(f"{file} is not valid JSON ({error.problem})") from None
+    if meta.get("format") != FORMAT or meta.get("version") != VERSION:
         raise WordvecError(f"{file} does not describe a {FORMAT} version {VERSION} checkpoint")
     return meta
 
