@@ -10,8 +10,9 @@ import wordvec
 from wordvec.data.phrases import phrase_corpus
 from wordvec.errors import FormatError, WordvecError
 from wordvec.models.attention_lm import AttentionLM
+from wordvec.models.classifier import Classifier, train_supervised
 from wordvec.models.doc2vec import Doc2Vec
-from wordvec.models.fasttext import FastText
+from wordvec.models.fasttext import FastText, load_facebook_model, load_facebook_vectors
 from wordvec.models.glove import GloVe
 from wordvec.models.phrases import FrozenPhrases, Phrases
 from wordvec.models.rnnlm import RNNLM
@@ -27,6 +28,8 @@ from wordvec.vectors.subword import SubwordKeyedVectors
 DEEP = {
     "Word2Vec": Word2Vec, "FastText": FastText, "GloVe": GloVe, "PPMISVD": PPMISVD,
     "WindowClassifier": WindowClassifier, "RNNLM": RNNLM, "AttentionLM": AttentionLM, "Doc2Vec": Doc2Vec,
+    "Classifier": Classifier, "train_supervised": train_supervised,
+    "load_facebook_model": load_facebook_model, "load_facebook_vectors": load_facebook_vectors,
     "Phrases": Phrases, "FrozenPhrases": FrozenPhrases, "phrase_corpus": phrase_corpus,
     "KeyedVectors": KeyedVectors, "SubwordKeyedVectors": SubwordKeyedVectors,
     "load_vectors": load_vectors, "save_vectors": save_vectors,

@@ -9,8 +9,8 @@ The front door: every name a user needs, importable from here,
 each one the object its own module defines (``wordvec.Word2Vec is
 wordvec.models.word2vec.Word2Vec``), so deep imports keep working.  A name is imported
 on first use (the module ``__getattr__`` below): ``import wordvec`` alone loads no NumPy
-and no Numba, 2-9 ms, where resolving the whole table takes 2.6-3.4 s (measured
-2026-11-25 on the shared 2-core machine at load 5; Numba's import alone is 0.5-0.7 s).
+and no Numba, 2-10 ms, where resolving the whole table takes 1.1-1.2 s (measured
+2026-11-25 on the shared 2-core machine at load 3.4; Numba's import alone is 0.5-0.7 s).
 docs/architecture.md says where each module sits.
 """
 
@@ -29,6 +29,11 @@ _FRONT_DOOR = {
     "RNNLM": ("wordvec.models.rnnlm", "RNNLM"),
     "AttentionLM": ("wordvec.models.attention_lm", "AttentionLM"),
     "Doc2Vec": ("wordvec.models.doc2vec", "Doc2Vec"),
+    # fastText's supervised classifier (its train_supervised) and its files (gensim's names)
+    "Classifier": ("wordvec.models.classifier", "Classifier"),
+    "train_supervised": ("wordvec.models.classifier", "train_supervised"),
+    "load_facebook_model": ("wordvec.models.fasttext", "load_facebook_model"),
+    "load_facebook_vectors": ("wordvec.models.fasttext", "load_facebook_vectors"),
     # gensim's Phrases (sentences in memory); phrase_corpus: the compiled one, file to file
     "Phrases": ("wordvec.models.phrases", "Phrases"),
     "FrozenPhrases": ("wordvec.models.phrases", "FrozenPhrases"),
