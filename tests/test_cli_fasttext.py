@@ -209,3 +209,16 @@ def test_maxn_0_trains_plain_word_vectors_written_as_fasttext_writes_them(corpus
     rows = parse_vectors(out)
     np.testing.assert_allclose(rows["paris"], oracle.get_word_vector("paris"), rtol=6e-5, atol=1e-6)
     assert not rows["nosuchword"].any() and not oracle.get_word_vector("nosuchword").any()  # no n-grams: zeros
+
+
+def test_print_ngrams_are_fasttexts_subwords_and_rows(random_model, capsys, monkeypatch):
+    oracle = fasttext.load_model(str(random_model))
+    for word in ("king", "unseenword"):
+        status, out, _ = run(capsys, monkeypatch, ["print-ngrams", str(random_model), word])
+        assert status == 0
+        substrings, ids = oracle.get_subwords(word)
+        lines = out.splitlines()
+        assert [line.split(" ")[0] for line in lines] == list(substrings)
+        for line, row in zip(lines, ids):
+            values = np.array([float(v) for v in line.rstrip(" ").split(" ")[1:]])
+            np.testing.assert_allclose(values, oracle.get_input_vector(row), rtol=6e-5, atol=1e-6)

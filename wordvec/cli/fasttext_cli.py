@@ -18,7 +18,7 @@ and write ``OUTPUT.bin`` (fastText's format: fastText and gensim load it) and
 Where wordvec differs (docs/migrating.md): no ``</s>`` word in models it trains; an
 unknown flag or a malformed value is refused in one sentence; ``analogies`` stops at the
 end of its input (fastText loops on); more threads than cores are not started; ``dump``,
-``print-ngrams``, autotuning, ``-saveOutput`` and ``-qout`` are not offered.  ``-maxn 0``
+autotuning, ``-saveOutput`` and ``-qout`` are not offered.  ``-maxn 0``
 trains plain word vectors (no n-gram rows), written as fastText writes them (bucket 0).
 """
 
@@ -31,6 +31,8 @@ import numpy as np
 
 from wordvec import limits
 from wordvec.cli import main as wordvec_main
+from wordvec.data.labels import EOS
+from wordvec.data.subword import ngram_buckets, ngrams
 from wordvec.errors import VocabularyError, WordvecError
 from wordvec.io import fasttext_bin
 from wordvec.io.atomic import atomic_write
@@ -59,6 +61,7 @@ The commands supported by fasttext are:
   print-sentence-vectors  print sentence vectors given a trained model
   nn                      query for nearest neighbors
   analogies               query for analogies (A - B + C)
+  print-ngrams            print ngrams given a trained model and word
 
 Differences from fastText: docs/migrating.md.
 """
@@ -102,8 +105,10 @@ def run(args):
         return _classify(command, rest)
     if command in QUERIES:
         return _query(command, rest)
+    if command == "print-ngrams":
+        return _print_ngrams(rest)
     raise WordvecError(f"unknown fastText command {command!r}; choose one of "
-                       f"{', '.join(TRAINING + CLASSIFY + QUERIES)}")
+                       f"{', '.join(TRAINING + CLASSIFY + QUERIES + ('print-ngrams',))}")
 
 
 def parse_flags(command, arguments):
@@ -285,8 +290,8 @@ def _tokens(stream):
 
 
 def _query(command, rest):
-    limits = {"print-word-vectors": (1, 1), "print-sentence-vectors": (1, 1), "nn": (1, 2), "analogies": (1, 2)}
-    low, high = limits[command]
+    arity = {"print-word-vectors": (1, 1), "print-sentence-vectors": (1, 1), "nn": (1, 2), "analogies": (1, 2)}
+    low, high = arity[command]
     if not low <= len(rest) <= high:
         raise WordvecError(f"usage: wordvec fasttext {command} <model>" + (" [<k>]" if high == 2 else ""))
     k = 10
@@ -309,6 +314,27 @@ def _query(command, rest):
     else:
         _interactive_analogies(vectors, k, out)
     out.flush()
+    return 0
+
+
+def _print_ngrams(rest):
+    """fastText's print-ngrams: the word's own row (if in the dictionary), then each character
+    n-gram's row, each as "substring v1 ... vD " (fastText's getNgramVectors)."""
+    if len(rest) != 2:
+        raise WordvecError("usage: wordvec fasttext print-ngrams <model> <word>")
+    path, word = rest
+    model = fasttext_bin.read_fasttext(path)
+    if model.prune_index is not None:
+        raise WordvecError(f"{path} is a pruned (quantized) model: print-ngrams needs every n-gram row")
+    matrix = model.input.dense() if isinstance(model.input, fasttext_bin.QuantizedMatrix) else model.input
+    nwords, args = model.nwords, model.args
+    pieces = []
+    if word in model.words[:nwords]:
+        pieces.append((word, matrix[model.words.index(word)]))
+    if args["maxn"] > 0 and word != EOS:
+        rows = nwords + ngram_buckets(word, args["minn"], args["maxn"], args["bucket"])
+        pieces.extend(zip(ngrams(word, args["minn"], args["maxn"]), matrix[rows]))
+    sys.stdout.writelines(f"{piece} {format_vector(vector)}\n" for piece, vector in pieces)
     return 0
 
 
