@@ -15,23 +15,20 @@ minn, maxn, bucket, loss, thread, label, pretrainedVectors, seed``) are accepted
 """
 
 import logging
-import os
-import threading
 import time
 from dataclasses import dataclass, field, fields, replace
 
-import numba
 import numpy as np
 
 from wordvec.data.huffman import build_huffman
-from wordvec.data.labels import EOS, LabelDictionary, build_dictionary, scan_text, to_bytes
+from wordvec.data.labels import EOS, build_dictionary, scan_text, to_bytes
 from wordvec.data.subword import ngram_buckets
 from wordvec.errors import FormatError, WordvecError
-from wordvec.io.fasttext_bin import ProductQuantizer, QuantizedMatrix
 from wordvec.kernels import classifier as kernels
-from wordvec.kernels import quantize as quantize_kernels
-from wordvec.math import product_quantizer as pq
+from wordvec.math.product_quantizer import KSUB
 from wordvec.models.classifier_files import ClassifierParts, config_dict, load_parts, save_parts
+from wordvec.models.classifier_quantize import prune_rows, quantize_matrix, select_rows
+from wordvec.models.classifier_training import run_epochs, uniform_rows
 from wordvec.vectors.files import load_vectors
 
 log = logging.getLogger(__name__)
@@ -290,6 +287,10 @@ class Meter:
         return precision, recall, f1
 
 
+def validation_p_at_1(model, encoded):
+    return Meter.from_predictions(encoded, model.top_k(encoded, 1), len(model.labels)).precision
+
+
 def train_supervised(*args, **options):
     """fastText's ``train_supervised``: ``train_supervised(input='data.train', epoch=25, ...)``."""
     return Classifier.train(*args, **options)
@@ -312,15 +313,8 @@ def train_classifier(path, config, valid=None):
     W_out = np.zeros((len(dictionary.labels), config.dim), dtype=np.float32)
     model = Classifier(dictionary, W_in, W_out, config)
     valid_encoded = dictionary.encode(scan_text(valid)) if valid else None
-    run_epochs(model, encoded, valid_encoded)
+    run_epochs(model, encoded, (lambda m: validation_p_at_1(m, valid_encoded)) if valid else None)
     return model
-
-
-def uniform_rows(n_rows, dim, seed):
-    """fastText's initialisation, U(-1/dim, 1/dim), in float32, filled on all cores."""
-    W = np.empty((n_rows, dim), dtype=np.float32)
-    kernels.uniform_fill(W, 1.0 / dim, seed)
-    return W
 
 
 def _load_pretrained(W_in, dictionary, path):
@@ -335,100 +329,6 @@ def _load_pretrained(W_in, dictionary, path):
             W_in[i] = vectors.vectors[j]
             found += 1
     log.info("pretrained vectors: %d of %d words found in %s", found, dictionary.nwords, path)
-
-
-def thread_starts(doc_tokens, n_threads):
-    """Where each thread starts reading: at t / n_threads of the tokens (fastText starts
-    thread t at t / n_threads of the file's bytes)."""
-    cumulative = np.cumsum(doc_tokens)
-    total = cumulative[-1] if len(cumulative) else 0
-    return [0, *np.searchsorted(cumulative, [total * t / n_threads for t in range(1, n_threads)],
-                                side="right").tolist()]
-
-
-def run_epochs(model, encoded, valid=None):
-    """Hogwild SGD as fastText's trainThread: thread t starts at t / n of the data and reads
-    on, wrapping around at the end, until every thread has read its share (epochs × tokens
-    / threads); so each thread sees the whole data, as in fastText, not a fixed part of it.
-    One "epoch" below is 1 / epochs of every thread's share (for the loss and validation)."""
-    config = model.config
-    tree = model.hs_tree()
-    tokens_per_epoch = int(encoded.doc_tokens.sum())
-    if tokens_per_epoch == 0 or len(encoded.labels) == 0:
-        raise WordvecError("the training data has no labelled documents")
-    total = config.epoch * tokens_per_epoch
-    positions = np.array(thread_starts(encoded.doc_tokens, config.threads), dtype=np.int64)
-    share = tokens_per_epoch / config.threads
-    progress = ProgressLine(total, config.threads, config.lr, enabled=config.verbose > 0)
-    states = np.arange(1, config.threads + 1, dtype=np.uint64) + np.uint64(config.seed * 7919)
-    for epoch in range(config.epoch):
-        started = time.perf_counter()
-        budgets = np.full(config.threads, int(round(share * (epoch + 1))) - int(round(share * epoch)), np.int64)
-        counters = [np.zeros(config.threads), np.zeros(config.threads, np.int64), np.zeros(config.threads, np.int64)]
-        _run_streams(model, encoded, tree, positions, budgets, epoch * tokens_per_epoch, total, states, counters,
-                     progress)
-        loss = float(counters[0].sum() / max(1, counters[1].sum()))
-        if not np.isfinite(loss):
-            raise WordvecError(f"the loss diverged in epoch {epoch + 1} (lr {config.lr} is too high)")
-        record = {"epoch": epoch + 1, "loss": loss, "seconds": time.perf_counter() - started}
-        if valid is not None:
-            record["valid_p@1"] = Meter.from_predictions(valid, model.top_k(valid, 1), len(model.labels)).precision
-        model.history.append(record)
-    progress.close()
-
-
-def _run_streams(model, encoded, tree, positions, budgets, tokens_before, total, states, counters, progress):
-    """One epoch of all threads in one compiled call (run in a helper thread: the kernel
-    releases the GIL, so this thread can refresh the progress line meanwhile)."""
-    failure = []
-
-    def work():
-        try:
-            numba.set_num_threads(min(len(positions), numba.config.NUMBA_NUM_THREADS))
-            kernels.train_streams(model.W_in, model.W_out, encoded.rows, encoded.row_offsets, encoded.labels,
-                                  encoded.label_offsets, encoded.doc_tokens, positions, budgets, model.loss_code,
-                                  tree.points, tree.codes, tree.lengths, model.config.lr, tokens_before, total, states,
-                                  *counters)
-        except BaseException as error:  # re-raised in the calling thread
-            failure.append(error)
-
-    worker = threading.Thread(target=work, daemon=True)
-    worker.start()
-    while worker.is_alive():
-        worker.join(0.2)
-        progress.show(tokens_before + counters[2].sum(), counters[0].sum(), counters[1].sum())
-    if failure:
-        raise failure[0]
-
-
-class ProgressLine:
-    """fastText's progress line: Progress, words/sec/thread, lr, loss (on stderr)."""
-
-    def __init__(self, total, n_threads, lr, enabled=True):
-        self.total, self.n_threads, self.lr = total, n_threads, lr
-        self.enabled = enabled and os.environ.get("WORDVEC_NO_PROGRESS") is None
-        self.started = time.perf_counter()
-        self.bar = None
-        if self.enabled:
-            from tqdm import tqdm
-            self.bar = tqdm(total=100, bar_format="{desc}", leave=True)
-
-    def show(self, done, loss, examples):
-        if self.bar is None:
-            return
-        seconds = max(time.perf_counter() - self.started, 1e-9)
-        self.bar.set_description_str(
-            f"Progress: {100.0 * done / self.total:5.1f}% words/sec/thread: {done / seconds / self.n_threads:8.0f} "
-            f"lr: {self.lr * max(0.0, 1 - done / self.total):9.6f} avg.loss: {loss / max(1, examples):9.6f}",
-            refresh=True)
-
-    def close(self):
-        if self.bar is not None:
-            self.bar.close()
-
-
-def with_config(model, **changes):
-    return replace(model, config=replace(model.config, **changes))
 
 
 # ---------------------------------------------------------------------- quantization
@@ -454,61 +354,10 @@ def quantize_classifier(model, cutoff=0, retrain=False, qnorm=False, dsub=2, inp
         changes = {k: v for k, v in (("epoch", epoch), ("lr", lr), ("threads", threads)) if v is not None}
         out.config = replace(out.config, **changes).checked()
         run_epochs(out, dictionary.encode(scan_text(input)))
-    if out.W_in.shape[0] < pq.KSUB:
-        raise WordvecError(f"quantization needs at least {pq.KSUB} input rows; the model has {out.W_in.shape[0]}")
+    if out.W_in.shape[0] < KSUB:
+        raise WordvecError(f"quantization needs at least {KSUB} input rows; the model has {out.W_in.shape[0]}")
     out.quantized = quantize_matrix(out.W_in, dsub, qnorm)
     out.W_in = out.quantized.dense()
     return out
 
 
-def select_rows(dictionary, W_in, cutoff):
-    """fastText's selectEmbeddings: the EOS row, then the rows of largest norm."""
-    norms = row_norms(W_in)
-    order = np.argsort(-norms, kind="stable")
-    eos = dictionary.word_index.get(to_bytes(EOS), -1)
-    if eos >= 0:
-        order = np.concatenate([[eos], order[order != eos]])
-    return order[:cutoff]
-
-
-def row_norms(W, block=1 << 16):
-    """||W[i]|| for every row, in float64, a block at a time (no float64 copy of W)."""
-    norms = np.empty(W.shape[0], dtype=np.float64)
-    for start in range(0, W.shape[0], block):
-        rows = W[start:start + block].astype(np.float64)
-        norms[start:start + block] = np.sqrt(np.einsum("ij,ij->i", rows, rows))
-    return norms
-
-
-def prune_rows(dictionary, W_in, kept):
-    """fastText's Dictionary::prune: kept words in id order, then the kept n-gram rows in
-    the order given, with a bucket -> row map for the n-grams."""
-    nwords = dictionary.nwords
-    words = np.sort(kept[kept < nwords])
-    ngram_rows = kept[kept >= nwords]
-    if dictionary.prune_index is None:
-        buckets = ngram_rows - nwords
-    else:
-        bucket_of_row = {r: b for b, r in dictionary.prune_index.items()}
-        buckets = np.array([bucket_of_row[r - nwords] for r in ngram_rows], dtype=np.int64)
-    pruned = LabelDictionary([dictionary.words[i] for i in words], dictionary.word_counts[words],
-                             list(dictionary.labels), dictionary.label_counts, dictionary.ntokens,
-                             dictionary.label_prefix, dictionary.word_ngrams, dictionary.bucket, dictionary.minn,
-                             dictionary.maxn, {int(b): j for j, b in enumerate(buckets)})
-    return pruned, W_in[np.concatenate([words, ngram_rows]).astype(np.int64)]
-
-
-def quantize_matrix(W, dsub, qnorm):
-    """A QuantizedMatrix of W (rows divided by their quantized norms with ``qnorm``)."""
-    X = W.astype(np.float32)
-    norm_codes = norm_pq = None
-    if qnorm:
-        norms = np.linalg.norm(X, axis=1).astype(np.float32)
-        X = X / np.where(norms > 0, norms, 1.0)[:, None]
-        norm_centroids = pq.train_product_quantizer(norms[:, None], 1, assign=quantize_kernels.nearest_centroids)
-        norm_codes = pq.encode(norms[:, None], norm_centroids, 1, quantize_kernels.nearest_centroids)[:, 0]
-        norm_pq = ProductQuantizer(1, 1, norm_centroids)
-    centroids = pq.train_product_quantizer(X, dsub, assign=quantize_kernels.nearest_centroids)
-    codes = pq.encode(X, centroids, dsub, quantize_kernels.nearest_centroids)
-    return QuantizedMatrix(W.shape[0], W.shape[1], codes.reshape(-1), ProductQuantizer(W.shape[1], dsub, centroids),
-                           norm_codes, norm_pq)

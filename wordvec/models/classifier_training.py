@@ -1,0 +1,114 @@
+"""The training run of the classifier: fastText's Hogwild threads, learning-rate decay,
+initialisation and progress line, around the compiled SGD (``wordvec.kernels.classifier``).
+
+``run_epochs`` trains any object with ``W_in``, ``W_out``, ``config``, ``loss_code``,
+``hs_tree()`` and ``history`` (a ``Classifier``); ``valid``, when given, is a function
+of the model returning its validation P@1 after each epoch.
+"""
+
+import os
+import threading
+import time
+
+import numba
+import numpy as np
+
+from wordvec.errors import WordvecError
+from wordvec.kernels import classifier as kernels
+
+
+def uniform_rows(n_rows, dim, seed):
+    """fastText's initialisation, U(-1/dim, 1/dim), in float32, filled on all cores."""
+    W = np.empty((n_rows, dim), dtype=np.float32)
+    kernels.uniform_fill(W, 1.0 / dim, seed)
+    return W
+
+
+def thread_starts(doc_tokens, n_threads):
+    """Where each thread starts reading: at t / n_threads of the tokens (fastText starts
+    thread t at t / n_threads of the file's bytes)."""
+    cumulative = np.cumsum(doc_tokens)
+    total = cumulative[-1] if len(cumulative) else 0
+    return [0, *np.searchsorted(cumulative, [total * t / n_threads for t in range(1, n_threads)],
+                                side="right").tolist()]
+
+
+def run_epochs(model, encoded, valid=None):
+    """Hogwild SGD as fastText's trainThread: thread t starts at t / n of the data and reads
+    on, wrapping around at the end, until every thread has read its share (epochs × tokens
+    / threads); so each thread sees the whole data, as in fastText, not a fixed part of it.
+    One "epoch" below is 1 / epochs of every thread's share (for the loss and validation)."""
+    config = model.config
+    tree = model.hs_tree()
+    tokens_per_epoch = int(encoded.doc_tokens.sum())
+    if tokens_per_epoch == 0 or len(encoded.labels) == 0:
+        raise WordvecError("the training data has no labelled documents")
+    total = config.epoch * tokens_per_epoch
+    positions = np.array(thread_starts(encoded.doc_tokens, config.threads), dtype=np.int64)
+    share = tokens_per_epoch / config.threads
+    progress = ProgressLine(total, config.threads, config.lr, enabled=config.verbose > 0)
+    states = np.arange(1, config.threads + 1, dtype=np.uint64) + np.uint64(config.seed * 7919)
+    for epoch in range(config.epoch):
+        started = time.perf_counter()
+        budgets = np.full(config.threads, int(round(share * (epoch + 1))) - int(round(share * epoch)), np.int64)
+        counters = [np.zeros(config.threads), np.zeros(config.threads, np.int64), np.zeros(config.threads, np.int64)]
+        _run_streams(model, encoded, tree, positions, budgets, epoch * tokens_per_epoch, total, states, counters,
+                     progress)
+        loss = float(counters[0].sum() / max(1, counters[1].sum()))
+        if not np.isfinite(loss):
+            raise WordvecError(f"the loss diverged in epoch {epoch + 1} (lr {config.lr} is too high)")
+        record = {"epoch": epoch + 1, "loss": loss, "seconds": time.perf_counter() - started}
+        if valid is not None:
+            record["valid_p@1"] = valid(model)
+        model.history.append(record)
+    progress.close()
+
+
+def _run_streams(model, encoded, tree, positions, budgets, tokens_before, total, states, counters, progress):
+    """One epoch of all threads in one compiled call (run in a helper thread: the kernel
+    releases the GIL, so this thread can refresh the progress line meanwhile)."""
+    failure = []
+
+    def work():
+        try:
+            numba.set_num_threads(min(len(positions), numba.config.NUMBA_NUM_THREADS))
+            kernels.train_streams(model.W_in, model.W_out, encoded.rows, encoded.row_offsets, encoded.labels,
+                                  encoded.label_offsets, encoded.doc_tokens, positions, budgets, model.loss_code,
+                                  tree.points, tree.codes, tree.lengths, model.config.lr, tokens_before, total, states,
+                                  *counters)
+        except BaseException as error:  # re-raised in the calling thread
+            failure.append(error)
+
+    worker = threading.Thread(target=work, daemon=True)
+    worker.start()
+    while worker.is_alive():
+        worker.join(0.2)
+        progress.show(tokens_before + counters[2].sum(), counters[0].sum(), counters[1].sum())
+    if failure:
+        raise failure[0]
+
+
+class ProgressLine:
+    """fastText's progress line: Progress, words/sec/thread, lr, loss (on stderr)."""
+
+    def __init__(self, total, n_threads, lr, enabled=True):
+        self.total, self.n_threads, self.lr = total, n_threads, lr
+        self.enabled = enabled and os.environ.get("WORDVEC_NO_PROGRESS") is None
+        self.started = time.perf_counter()
+        self.bar = None
+        if self.enabled:
+            from tqdm import tqdm
+            self.bar = tqdm(total=100, bar_format="{desc}", leave=True)
+
+    def show(self, done, loss, examples):
+        if self.bar is None:
+            return
+        seconds = max(time.perf_counter() - self.started, 1e-9)
+        self.bar.set_description_str(
+            f"Progress: {100.0 * done / self.total:5.1f}% words/sec/thread: {done / seconds / self.n_threads:8.0f} "
+            f"lr: {self.lr * max(0.0, 1 - done / self.total):9.6f} avg.loss: {loss / max(1, examples):9.6f}",
+            refresh=True)
+
+    def close(self):
+        if self.bar is not None:
+            self.bar.close()
