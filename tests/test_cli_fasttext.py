@@ -222,3 +222,23 @@ def test_print_ngrams_are_fasttexts_subwords_and_rows(random_model, capsys, monk
         for line, row in zip(lines, ids):
             values = np.array([float(v) for v in line.rstrip(" ").split(" ")[1:]])
             np.testing.assert_allclose(values, oracle.get_input_vector(row), rtol=6e-5, atol=1e-6)
+
+
+def test_dump_prints_fasttexts_args_dictionary_and_matrices(random_model, capsys, monkeypatch):
+    oracle = fasttext.load_model(str(random_model))
+    args = oracle.f.getArgs()
+    status, out, _ = run(capsys, monkeypatch, ["dump", str(random_model), "args"])
+    assert status == 0 and out.splitlines() == [
+        f"dim {args.dim}", f"ws {args.ws}", f"epoch {args.epoch}", f"minCount {args.minCount}", f"neg {args.neg}",
+        f"wordNgrams {args.wordNgrams}", "loss ns", "model sg", f"bucket {args.bucket}", f"minn {args.minn}",
+        f"maxn {args.maxn}", f"lrUpdateRate {args.lrUpdateRate}", "t 0.0001"]
+    status, out, _ = run(capsys, monkeypatch, ["dump", str(random_model), "dict"])
+    words, counts = oracle.get_words(include_freq=True)
+    assert out.splitlines() == [str(len(words))] + [f"{w} {c} word" for w, c in zip(words, counts)]
+    status, out, _ = run(capsys, monkeypatch, ["dump", str(random_model), "input"])
+    lines = out.splitlines()
+    assert lines[0] == f"{len(words) + args.bucket} {args.dim}" and len(lines) == len(words) + args.bucket + 1
+    for row in (0, 7, len(words) + 5):
+        np.testing.assert_allclose([float(v) for v in lines[row + 1].split()], oracle.get_input_vector(row),
+                                   rtol=1e-5, atol=1e-6)
+    assert run(capsys, monkeypatch, ["dump", str(random_model), "hidden"])[0] == 2

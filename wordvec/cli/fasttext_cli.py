@@ -17,7 +17,7 @@ and write ``OUTPUT.bin`` (fastText's format: fastText and gensim load it) and
 
 Where wordvec differs (docs/migrating.md): no ``</s>`` word in models it trains; an
 unknown flag or a malformed value is refused in one sentence; ``analogies`` stops at the
-end of its input (fastText loops on); more threads than cores are not started; ``dump``,
+end of its input (fastText loops on); more threads than cores are not started;
 autotuning, ``-saveOutput`` and ``-qout`` are not offered.  ``-maxn 0``
 trains plain word vectors (no n-gram rows), written as fastText writes them (bucket 0).
 """
@@ -62,6 +62,7 @@ The commands supported by fasttext are:
   nn                      query for nearest neighbors
   analogies               query for analogies (A - B + C)
   print-ngrams            print ngrams given a trained model and word
+  dump                    dump arguments,dictionary,input/output vectors
 
 Differences from fastText: docs/migrating.md.
 """
@@ -107,8 +108,10 @@ def run(args):
         return _query(command, rest)
     if command == "print-ngrams":
         return _print_ngrams(rest)
+    if command == "dump":
+        return _dump(rest)
     raise WordvecError(f"unknown fastText command {command!r}; choose one of "
-                       f"{', '.join(TRAINING + CLASSIFY + QUERIES + ('print-ngrams',))}")
+                       f"{', '.join(TRAINING + CLASSIFY + QUERIES + ('print-ngrams', 'dump'))}")
 
 
 def parse_flags(command, arguments):
@@ -335,6 +338,38 @@ def _print_ngrams(rest):
         rows = nwords + ngram_buckets(word, args["minn"], args["maxn"], args["bucket"])
         pieces.extend(zip(ngrams(word, args["minn"], args["maxn"]), matrix[rows]))
     sys.stdout.writelines(f"{piece} {format_vector(vector)}\n" for piece, vector in pieces)
+    return 0
+
+
+DUMP_ARGS = (("dim", "dim"), ("ws", "ws"), ("epoch", "epoch"), ("minCount", "min_count"), ("neg", "neg"),
+             ("wordNgrams", "word_ngrams"), ("loss", "loss"), ("model", "model"), ("bucket", "bucket"),
+             ("minn", "minn"), ("maxn", "maxn"), ("lrUpdateRate", "lr_update_rate"), ("t", "t"))
+DUMP_NAMES = {"loss": {1: "hs", 2: "ns", 3: "softmax", 4: "one-vs-all"}, "model": {1: "cbow", 2: "sg", 3: "sup"}}
+
+
+def _dump(rest):
+    """fastText's dump: args, dict ("word count word|label"), input or output ("m n", rows)."""
+    if len(rest) != 2 or rest[1] not in ("args", "dict", "input", "output"):
+        raise WordvecError("usage: wordvec fasttext dump <model> <option>, option one of args, dict, input, output")
+    path, option = rest
+    model = fasttext_bin.read_fasttext(path)
+    out = sys.stdout
+    if option == "args":
+        for shown, key in DUMP_ARGS:
+            value = model.args[key]
+            value = DUMP_NAMES[key].get(value, value) if key in DUMP_NAMES else value
+            out.write(f"{shown} {value:.6g}\n" if key == "t" else f"{shown} {value}\n")
+    elif option == "dict":
+        out.write(f"{len(model.words)}\n")
+        out.writelines(f"{word} {count} {'label' if kind else 'word'}\n"
+                       for word, count, kind in zip(model.words, model.counts.tolist(), model.types.tolist()))
+    else:
+        matrix = model.input if option == "input" else model.output
+        if isinstance(matrix, fasttext_bin.QuantizedMatrix):
+            raise WordvecError(f"{path} is quantized: dump {option} is not supported for quantized models")
+        out.write(f"{matrix.shape[0]} {matrix.shape[1]}\n")
+        for row in matrix:
+            out.write(" ".join(f"{float(v):.6g}" for v in row) + "\n")
     return 0
 
 
