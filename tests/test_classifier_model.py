@@ -2,6 +2,7 @@
 figures, files in all three formats, quantization and the `wordvec classify` commands."""
 
 import json
+import lzma
 
 import numpy as np
 import pytest
@@ -268,3 +269,16 @@ def test_validation_p_at_1_per_epoch(corpus):
     trained = Classifier.train(corpus[0], valid=corpus[1], dim=8, epoch=3, lr=0.5, verbose=0)
     scores = [r["valid_p@1"] for r in trained.history]
     assert len(scores) == 3 and scores[-1] == pytest.approx(trained.test(corpus[1])[1])
+
+
+def test_compressed_file_and_directory_read_like_the_plain_file(corpus, tmp_path):
+    lines = corpus[0].read_bytes().splitlines(keepends=True)
+    half = len(lines) // 2
+    (tmp_path / "parts").mkdir()
+    (tmp_path / "parts" / "a.txt.xz").write_bytes(lzma.compress(b"".join(lines[:half])))
+    (tmp_path / "parts" / "b.txt").write_bytes(b"".join(lines[half:]))
+    (tmp_path / "all.txt.xz").write_bytes(lzma.compress(b"".join(lines)))
+    plain = build_dictionary(scan_text(corpus[0]))
+    for source in (tmp_path / "all.txt.xz", tmp_path / "parts"):
+        d = build_dictionary(scan_text(source))
+        assert d.words == plain.words and d.labels == plain.labels and d.ntokens == plain.ntokens
