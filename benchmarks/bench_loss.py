@@ -29,11 +29,8 @@ def static_loss(model, seed=12345):
     """Mean loss per example of one pass at learning rate 0 (nothing is updated)."""
     run = _EpochRunner(model, encode_corpus(model._corpus, model.vocab))
     documents = run.offsets.size - 1
-    loss, stats = kernels.train_chunk(
-        run.ids, run.offsets, 0, documents, model.W_in, run.W_out, run.W_inner, run.points,
-        run.codes, run.lengths, run.keep, run.noise, int(model.sg), int(model.mode),
-        bool(model.cbow_mean), int(model.window), int(model.negative), bool(model.shared_negatives),
-        bool(model.batched), 0.0, 0.0, 0, 1, np.uint64(seed))
+    loss, stats = kernels.train_chunk(run.corpus, 0, documents, kernels.Matrices(*run.trained_matrices()),
+                                      run.outputs, run.settings, kernels.make_schedule(0.0, 0.0, 0, 1, seed))
     return loss / stats[kernels.STAT_EXAMPLES]
 
 

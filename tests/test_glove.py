@@ -79,9 +79,10 @@ def test_kernel_matches_reference_steps():
     sq_ref = {k: np.ones_like(v) for k, v in ref.items()}
     entries, as_float = pack_entries(rows, cols, x, 10.0, 0.75)
     for _ in range(3):  # three passes, so the accumulators matter
-        loss, done = kernels.train_share(entries, as_float, order, 0, len(order), p32["W"], p32["W_context"],
-                                         p32["b"], p32["b_context"], sq32["W"], sq32["W_context"],
-                                         sq32["b"], sq32["b_context"], 0.05, 100.0)
+        loss, done = kernels.train_share(kernels.Entries(entries, as_float, order), 0, len(order),
+                                         kernels.Parameters(p32["W"], p32["W_context"], p32["b"], p32["b_context"]),
+                                         kernels.Parameters(sq32["W"], sq32["W_context"], sq32["b"],
+                                                            sq32["b_context"]), 0.05, 100.0)
         ref_loss = sum(glove_adagrad_step(ref, sq_ref, rows[e], cols[e], x[e], 10.0, 0.75, 0.05)
                        for e in order)
         assert done == len(order)
@@ -100,9 +101,9 @@ def test_kernel_clips_large_gradients_like_the_reference():
     sq32 = {k: np.ones_like(v) for k, v in p32.items()}
     glove_adagrad_step(ref, sq_ref, rows[0], cols[0], x[0], 10.0, 0.75, 0.05, grad_clip=1.0)
     entries, as_float = pack_entries(rows, cols, x, 10.0, 0.75)
-    kernels.train_share(entries, as_float, np.zeros(1, np.int32), 0, 1, p32["W"], p32["W_context"],
-                        p32["b"], p32["b_context"], sq32["W"], sq32["W_context"], sq32["b"],
-                        sq32["b_context"], 0.05, 1.0)
+    kernels.train_share(kernels.Entries(entries, as_float, np.zeros(1, np.int32)), 0, 1,
+                        kernels.Parameters(p32["W"], p32["W_context"], p32["b"], p32["b_context"]),
+                        kernels.Parameters(sq32["W"], sq32["W_context"], sq32["b"], sq32["b_context"]), 0.05, 1.0)
     j = cols[0]
     assert np.allclose(np.abs(params["W_context"][j] - ref["W_context"][j]), 0.05)  # every component clipped
     for name in ref:

@@ -1,6 +1,7 @@
 """Compiled word2vec steps against the NumPy reference, and the training loop's bookkeeping."""
 
 import numpy as np
+from numba.core import types
 import pytest
 
 from wordvec.kernels import word2vec as K
@@ -123,9 +124,10 @@ def _run_chunk(ids, offsets, begin, end, W_in, W_out, sg, sample_keep=1.0, seed=
     keep = np.full(V, sample_keep, dtype=np.float32)
     noise = K.pack_alias_table(*alias_table(np.full(V, 1.0 / V)))
     W_inner = np.zeros((V - 1, D), np.float32)
-    return K.train_chunk(ids, offsets, begin, end, W_in, W_out, W_inner, POINTS, CODES, LENGTHS,
-                         keep, noise, sg, K.NEGATIVE_SAMPLING, True, 3, 2, True, False, 0.025, 0.0001,
-                         0, int(offsets[-1]), np.uint64(seed))
+    return K.train_chunk(K.Corpus(ids, offsets, keep), begin, end, K.Matrices(W_in, W_out, W_inner),
+                         K.Outputs(POINTS, CODES, LENGTHS, noise),
+                         K.make_settings(sg, K.NEGATIVE_SAMPLING, True, 3, 2, True, False),
+                         K.make_schedule(0.025, 0.0001, 0, int(offsets[-1]), seed))
 
 
 @pytest.mark.parametrize("sg", [1, 0])
@@ -232,9 +234,10 @@ def test_chunk_loop_takes_the_same_steps_as_the_step_functions(sg, mode, dim, co
                             for W in _matrices(sg * 10 + mode))  # scores of the same size for any dim
     before = W_in.copy()
     chunk = [W.copy() for W in (W_in, W_out, W_inner)]
-    loss, stats = K.train_chunk(doc, offsets, 0, 1, *chunk, POINTS, CODES, LENGTHS, keep, noise, sg, mode,
-                                True, window, negative, True, False, ALPHA, ALPHA, 0, doc.size, np.uint64(seed),
-                                concurrent=concurrent)
+    loss, stats = K.train_chunk(K.Corpus(doc, offsets, keep), 0, 1, K.Matrices(*chunk),
+                                K.Outputs(POINTS, CODES, LENGTHS, noise),
+                                K.make_settings(sg, mode, True, window, negative, True, False),
+                                K.make_schedule(ALPHA, ALPHA, 0, doc.size, seed), concurrent=concurrent)
 
     state = np.array([seed], dtype=np.uint64)
     neu1, neu1e, coeff = np.zeros((1, dim), np.float32), np.zeros(dim, np.float32), np.zeros(V, np.float32)
@@ -256,3 +259,21 @@ def test_chunk_loop_takes_the_same_steps_as_the_step_functions(sg, mode, dim, co
     for got, want in zip(chunk, (W_in, W_out, W_inner)):
         np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
     assert not np.array_equal(chunk[0], before)  # it trained
+
+
+def test_the_argument_tables_compile_once_as_plain_structs():
+    """The kernels take named tuples (Corpus, Matrices, Outputs, Settings, Schedule): Numba
+    must compile them (nopython: njit has no object mode) into one specialisation that
+    calls with other values reuse -- make_settings / make_schedule fix the types.  Their
+    speed against the spelled-out arguments: benchmarks/results/issue25-ab.json."""
+    ids, offsets = _toy_corpus(docs=5)
+    W_in, W_out, _ = _matrices(3)
+    before = len(K.train_chunk_compiled.signatures)
+    _run_chunk(ids, offsets, 0, 5, W_in, W_out, 1, seed=1)
+    _run_chunk(ids, offsets, 1, 4, W_in, W_out, 1, sample_keep=0.5, seed=99)  # other values, same types
+    signatures = K.train_chunk_compiled.signatures
+    assert len(signatures) - before <= 1
+    corpus, _, _, matrices, outputs, settings, schedule = signatures[-1][:7]
+    for table in (corpus, matrices, outputs, settings, schedule):
+        assert isinstance(table, (types.NamedTuple, types.NamedUniTuple)), table
+    assert [str(t) for t in settings.types] == ["int64", "int64", "bool", "int64", "int64", "bool", "bool"]

@@ -57,7 +57,7 @@ from wordvec.kernels import glove as glove_kernels
 from wordvec.kernels import sync as sync_kernels
 from wordvec.math.row_deltas import as_rows, reference_row_deltas
 from wordvec.models import word2vec
-from wordvec.models.glove import BLOCK, PARAMETERS
+from wordvec.models.glove import PARAMETERS, train_entries
 from wordvec.models.word2vec import Word2Vec, load_kernels
 
 log = logging.getLogger(__name__)
@@ -198,14 +198,11 @@ class GloVeReplica(Replica):
             self.kernels.shuffle_order(self.order, self.options["order_seed"], epoch)
             self._shuffled_for = epoch
         n, p = len(self.order), self.params
-        loss, updates = 0.0, 0
-        for start in range(n * round_index // rounds, n * (round_index + 1) // rounds, BLOCK):
-            stop = min(start + BLOCK, n * (round_index + 1) // rounds)
-            block_loss, block_updates = self.kernels.train_share(
-                self.entries, self.as_float, self.order, start, stop, p["W"], p["W_context"], p["b"],
-                p["b_context"], p["gradsq_W"], p["gradsq_W_context"], p["gradsq_b"], p["gradsq_b_context"],
-                float(self.options["learning_rate"]), float(self.options["grad_clip"]))
-            loss, updates = loss + block_loss, updates + block_updates
+        loss, updates = train_entries(
+            glove_kernels.Entries(self.entries, self.as_float, self.order), n * round_index // rounds,
+            n * (round_index + 1) // rounds, glove_kernels.Parameters(*(p[name] for name in PARAMETERS)),
+            glove_kernels.Parameters(*(p[f"gradsq_{name}"] for name in PARAMETERS)),
+            self.options["learning_rate"], self.options["grad_clip"])
         return loss, np.array([updates, updates], np.int64)
 
 

@@ -28,6 +28,8 @@ schedule, per-chunk random state) is word2vec's (``wordvec.kernels.word2vec.trai
 Threads update the shared matrices without locks (Hogwild), as the other kernels do.
 """
 
+from collections import namedtuple
+
 import numpy as np
 
 from wordvec.kernels.word2vec import (FULL_SOFTMAX, NEGATIVE_SAMPLING, STAT_EXAMPLES, STAT_WORDS,
@@ -123,15 +125,22 @@ def skipgram_window(W_in, W_ngrams, ngram_offsets, ngram_ids, overlaps, word, ou
     return loss
 
 
+Subwords = namedtuple("Subwords", "W_ngrams ngram_offsets ngram_ids overlaps")  # the n-gram rows and table
+
+
 @jit
-def train_chunk(ids, offsets, doc_begin, doc_end, W_in, W_ngrams, ngram_offsets, ngram_ids, overlaps, W_out,
-                W_inner, points, codes, lengths, keep, noise, sg, mode, mean, window, negative,
-                share_negatives, alpha, min_alpha, words_before, total_words, seed):
-    """``wordvec.kernels.word2vec.train_chunk`` with subword inputs; same arguments plus
-    ``W_ngrams`` (bucket x D), the CSR n-gram table and its :func:`bag_overlaps`; ``mean``
-    applies to both architectures (fastText averages the bag).  ``share_negatives``:
-    one draw of K negatives per centre word serves its whole window.
-    Returns (loss, [words, examples])."""
+def train_chunk(corpus, doc_begin, doc_end, matrices, subwords, outputs, settings, schedule):
+    """``wordvec.kernels.word2vec.train_chunk`` with subword inputs; the same tables plus
+    ``subwords`` (:data:`Subwords`: ``W_ngrams``, bucket x D, the CSR n-gram table and its
+    :func:`bag_overlaps`); ``settings.cbow_mean`` applies to both architectures (fastText
+    averages the bag), ``settings.batched`` to none.  ``share_negatives``: one draw of K
+    negatives per centre word serves its whole window.  Returns (loss, [words, examples])."""
+    ids, offsets, keep = corpus
+    W_in, W_out, W_inner = matrices
+    W_ngrams, ngram_offsets, ngram_ids, overlaps = subwords
+    points, codes, lengths, noise = outputs
+    sg, mode, mean, window, negative, share_negatives, _ = settings
+    alpha, min_alpha, words_before, total_words, seed = schedule
     D = W_in.shape[1]
     state = np.empty(1, dtype=np.uint64)
     state[0] = seed

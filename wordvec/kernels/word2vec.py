@@ -49,6 +49,8 @@ on which thread ran which chunk.
 Shapes: V vocabulary, D vector size, K negatives, L Huffman code length.
 """
 
+from collections import namedtuple
+
 import numba
 import numpy as np
 
@@ -73,6 +75,26 @@ jit_fast = numba.njit(nogil=True, cache=True, fastmath=FAST)
 jit_inline = numba.njit(nogil=True, cache=True, inline="always")  # no call per output row
 # The per-example code: inlined into the (fastmath) chunk loop, whose flags it then takes.
 jit_example = numba.njit(nogil=True, cache=True, fastmath=FAST, inline="always")
+
+# The chunk kernels' arguments, grouped (named tuples: Numba compiles them into plain
+# structs, unpacked once per chunk; tests/test_word2vec_kernels.py checks the speed):
+Corpus = namedtuple("Corpus", "ids offsets keep")          # int32 ids, int64 document offsets, keep probs
+Matrices = namedtuple("Matrices", "W_in W_out W_inner")    # the trained float32 matrices
+Outputs = namedtuple("Outputs", "points codes lengths noise")  # Huffman paths, packed noise alias table
+Settings = namedtuple("Settings", "sg mode cbow_mean window negative share_negatives batched")
+Schedule = namedtuple("Schedule", "alpha min_alpha words_before total_words seed")
+
+
+def make_settings(sg, mode, cbow_mean, window, negative, share_negatives, batched=False):
+    """A :data:`Settings` with the types the compiled kernels are specialised for."""
+    return Settings(int(sg), int(mode), bool(cbow_mean), int(window), int(negative), bool(share_negatives),
+                    bool(batched))
+
+
+def make_schedule(alpha, min_alpha, words_before, total_words, seed):
+    """A :data:`Schedule` with the types the compiled kernels are specialised for."""
+    return Schedule(float(alpha), float(min_alpha), int(words_before), int(total_words), np.uint64(seed))
+
 
 # Vector sizes up to this get a kernel compiled with D as a constant; larger ones share
 # one kernel with D read from the arrays.  The constant pays most for small D (sg-ns, one
@@ -503,25 +525,22 @@ def subsample(ids, start, stop, keep, state, sentence):
     return n
 
 
-def train_chunk(ids, offsets, doc_begin, doc_end, W_in, W_out, W_inner, points, codes, lengths,
-                keep, noise, sg, mode, cbow_mean, window, negative, share_negatives, batched,
-                alpha, min_alpha, words_before, total_words, seed, concurrent=False):
+def train_chunk(corpus, doc_begin, doc_end, matrices, outputs, settings, schedule, concurrent=False):
     """Train documents ``doc_begin..doc_end-1``; return (loss, [words, examples]).
 
     :func:`train_chunk_compiled` for the vector size of ``W_in`` (see
     :func:`vector_size_token`); the arguments are described there.
     """
-    return train_chunk_compiled(ids, offsets, doc_begin, doc_end, W_in, W_out, W_inner, points, codes,
-                                lengths, keep, noise, sg, mode, cbow_mean, window, negative, share_negatives,
-                                batched, alpha, min_alpha, words_before, total_words, seed, concurrent,
-                                vector_size_token(W_in.shape[1]))
+    return train_chunk_compiled(corpus, doc_begin, doc_end, matrices, outputs, settings, schedule, concurrent,
+                                vector_size_token(matrices.W_in.shape[1]))
 
 
 @jit_fast
-def train_chunk_compiled(ids, offsets, doc_begin, doc_end, W_in, W_out, W_inner, points, codes, lengths,
-                         keep, noise, sg, mode, cbow_mean, window, negative, share_negatives, batched,
-                         alpha, min_alpha, words_before, total_words, seed, concurrent, token):
+def train_chunk_compiled(corpus, doc_begin, doc_end, matrices, outputs, settings, schedule, concurrent, token):
     """Train documents ``doc_begin..doc_end-1``; return (loss, [words, examples]).
+
+    The tables: ``corpus`` (:data:`Corpus`), ``matrices`` (:data:`Matrices`), ``outputs``
+    (:data:`Outputs`), ``settings`` (:data:`Settings`), ``schedule`` (:data:`Schedule`).
 
     ``words_before``: tokens of the whole run (all epochs, before subsampling) trained
     before ``doc_begin`` (in this epoch's chunk order); the learning rate of a document
@@ -541,6 +560,11 @@ def train_chunk_compiled(ids, offsets, doc_begin, doc_end, W_in, W_out, W_inner,
     skip-gram HS then trains each window against a window-local copy of its path.
     ``token``: :func:`vector_size_token` of D.
     """
+    ids, offsets, keep = corpus
+    W_in, W_out, W_inner = matrices
+    points, codes, lengths, noise = outputs
+    sg, mode, cbow_mean, window, negative, share_negatives, batched = settings
+    alpha, min_alpha, words_before, total_words, seed = schedule
     D = token_size(token, W_in)
     state = np.empty(1, dtype=np.uint64)
     state[0] = seed

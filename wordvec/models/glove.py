@@ -202,18 +202,12 @@ class GloVe:
         return sum(r[0] for r in results), sum(r[1] for r in results)
 
     def _train_share(self, entries, as_float, order, begin, end, bar):
-        """Train the entries order[begin:end] in blocks of BLOCK; (loss, updates)."""
+        """Train the entries order[begin:end]; (loss, updates)."""
         p, g = self.params, self.gradsq
-        loss, updates = 0.0, 0
-        for start in range(begin, end, BLOCK):
-            stop = min(start + BLOCK, end)
-            block_loss, block_updates = kernels.train_share(
-                entries, as_float, order, start, stop, p["W"], p["W_context"], p["b"], p["b_context"],
-                g["W"], g["W_context"], g["b"], g["b_context"], float(self.learning_rate), float(self.grad_clip))
-            loss, updates = loss + block_loss, updates + block_updates
-            if bar is not None:
-                bar.update(stop - start)
-        return loss, updates
+        return train_entries(kernels.Entries(entries, as_float, order), begin, end,
+                             kernels.Parameters(p["W"], p["W_context"], p["b"], p["b_context"]),
+                             kernels.Parameters(g["W"], g["W_context"], g["b"], g["b_context"]),
+                             self.learning_rate, self.grad_clip, bar)
 
     # -- results ---------------------------------------------------------------------
 
@@ -253,6 +247,21 @@ class GloVe:
             model.gradsq[name] = read_model_array(path, f"glove_gradsq_{name}.npy", shape)
         model.epochs_trained = int(state["epochs_trained"])
         return model
+
+
+def train_entries(data, begin, end, params, gradsq, learning_rate, grad_clip, bar=None):
+    """The GloVe kernel on the entries order[begin:end] of ``data`` in blocks of BLOCK
+    (the progress bar's step), for the model's threads and the Ray workers
+    (``wordvec.distributed.training``) alike; (loss, updates)."""
+    loss, updates = 0.0, 0
+    for start in range(begin, end, BLOCK):
+        stop = min(start + BLOCK, end)
+        block_loss, block_updates = kernels.train_share(data, start, stop, params, gradsq, float(learning_rate),
+                                                        float(grad_clip))
+        loss, updates = loss + block_loss, updates + block_updates
+        if bar is not None:
+            bar.update(stop - start)
+    return loss, updates
 
 
 def _progress_bar(model, total, epoch):

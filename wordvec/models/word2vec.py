@@ -329,22 +329,17 @@ def load_kernels(text=True, subwords=False, *, vector_size):
     process's peak memory is not LLVM's pages on top of the model's."""
     if text:
         encode.load_kernels()
-    tiny = np.zeros((1, vector_size), np.float32)
-    kernels.train_chunk(  # an empty range of documents: types and the vector size matter, values do not
-        ids=read_only(np.zeros(1, np.int32)), offsets=np.zeros(2, np.int64), doc_begin=0, doc_end=0,
-        W_in=tiny, W_out=tiny, W_inner=tiny, points=np.zeros((1, 1), np.int32),
-        codes=np.zeros((1, 1), np.uint8), lengths=np.zeros(1, np.int32), keep=np.ones(1, np.float32),
-        noise=np.zeros(1, np.uint64), sg=1, mode=kernels.NEGATIVE_SAMPLING, cbow_mean=True, window=1,
-        negative=1, share_negatives=True, batched=False, alpha=0.025, min_alpha=0.0001, words_before=0,
-        total_words=1, seed=np.uint64(0))
+    tiny = np.zeros((1, vector_size), np.float32)  # an empty range of documents: the types matter
+    corpus = kernels.Corpus(read_only(np.zeros(1, np.int32)), np.zeros(2, np.int64), np.ones(1, np.float32))
+    matrices = kernels.Matrices(tiny, tiny, tiny)
+    outputs = kernels.Outputs(np.zeros((1, 1), np.int32), np.zeros((1, 1), np.uint8), np.zeros(1, np.int32),
+                              np.zeros(1, np.uint64))
+    settings = kernels.make_settings(1, kernels.NEGATIVE_SAMPLING, True, 1, 1, True)
+    at = kernels.make_schedule(0.025, 0.0001, 0, 1, 0)
+    kernels.train_chunk(corpus, 0, 0, matrices, outputs, settings, at)
     if subwords:
-        subword_kernels.train_chunk(
-            read_only(np.zeros(1, np.int32)), np.zeros(2, np.int64), 0, 0, tiny, tiny,
-            np.zeros(2, np.int64), np.zeros(1, np.int32), np.ones(1, np.float32), tiny, tiny,
-            np.zeros((1, 1), np.int32),
-            np.zeros((1, 1), np.uint8), np.zeros(1, np.int32), np.ones(1, np.float32),
-            np.zeros(1, np.uint64), 1, kernels.NEGATIVE_SAMPLING, True, 1, 1, True, 0.025, 0.0001, 0,
-            1, np.uint64(0))
+        ngrams = subword_kernels.Subwords(tiny, np.zeros(2, np.int64), np.zeros(1, np.int32), np.ones(1, np.float32))
+        subword_kernels.train_chunk(corpus, 0, 0, matrices, ngrams, outputs, settings, at)
     release_compiler_pages()
 
 
@@ -373,6 +368,14 @@ class _EpochRunner:
         self.W_out = model.W_out if model.W_out.shape[0] else np.zeros((1, D), np.float32)
         self.W_inner = model.W_inner if model.W_inner.shape[0] else np.zeros((1, D), np.float32)
         self.concurrent = False  # whether several threads train in the same matrices now
+        # the kernels' argument tables that stay the same for the whole run
+        self.corpus = kernels.Corpus(self.ids, self.offsets, self.keep)
+        self.outputs = kernels.Outputs(self.points, self.codes, self.lengths, self.noise)
+        self.settings = kernels.make_settings(model.sg, model.mode, model.cbow_mean, model.window, model.negative,
+                                              model.shared_negatives, model.batched)
+        if model.subwords:
+            self.subwords = subword_kernels.Subwords(model.W_ngrams, model.ngram_offsets, model.ngram_ids,
+                                                     model.ngram_overlaps)
 
     def trained_matrices(self):
         """The matrices training writes: W_in, W_out, W_inner (or their 1-row stand-ins)."""
@@ -385,20 +388,13 @@ class _EpochRunner:
 
     def _train_documents(self, begin, end, words_before, seed, matrices=None):
         m = self.model
+        trained = kernels.Matrices(*(matrices or self.trained_matrices()))
+        at = kernels.make_schedule(m.alpha, m.min_alpha, words_before, m.planned_words, seed)
         if m.subwords:
-            return subword_kernels.train_chunk(
-                self.ids, self.offsets, begin, end, m.W_in, m.W_ngrams, m.ngram_offsets, m.ngram_ids,
-                m.ngram_overlaps, self.W_out, self.W_inner, self.points, self.codes, self.lengths, self.keep, self.noise,
-                int(m.sg), int(m.mode), bool(m.cbow_mean), int(m.window), int(m.negative),
-                bool(m.shared_negatives), float(m.alpha), float(m.min_alpha), words_before,
-                int(m.planned_words), seed)
-        W_in, W_out, W_inner = matrices or self.trained_matrices()
-        return kernels.train_chunk(
-            self.ids, self.offsets, begin, end, W_in, W_out, W_inner, self.points,
-            self.codes, self.lengths, self.keep, self.noise, int(m.sg), int(m.mode), bool(m.cbow_mean),
-            int(m.window), int(m.negative), bool(m.shared_negatives), bool(m.batched), float(m.alpha),
-            float(m.min_alpha),
-            words_before, int(m.planned_words), seed, concurrent=self.concurrent)
+            return subword_kernels.train_chunk(self.corpus, begin, end, trained, self.subwords, self.outputs,
+                                               self.settings, at)
+        return kernels.train_chunk(self.corpus, begin, end, trained, self.outputs, self.settings, at,
+                                   concurrent=self.concurrent)
 
     def train_documents_at(self, begin, end, words_before, seed):
         """Train documents [begin, end) at schedule position ``words_before`` with random
