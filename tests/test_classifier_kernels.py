@@ -97,7 +97,7 @@ def test_predict_all_equals_reference_probabilities(loss):
     W_in, W_out = _matrices(12)
     out = np.zeros((len(bags), LABELS))
     K.predict_all(W_in, W_out, rows, row_offsets, K.LOSS_CODES[loss], TREE.points, TREE.codes, TREE.lengths,
-                  LABELS, out)
+                  LABELS, False, out)
     for d, bag in enumerate(bags):
         if loss == "hs":
             expected = C.hs_label_probabilities(W_in, W_out, bag, TREE.points, TREE.codes, TREE.lengths)
@@ -164,3 +164,35 @@ def test_one_stream_equals_train_range_wrapping_around():
     assert counters[2][0] == first[2] + second[2] >= budget and positions[0] == second[3]
     np.testing.assert_allclose(W_in, R_in, rtol=1e-12)
     np.testing.assert_allclose(W_out, R_out, rtol=1e-12)
+
+
+def _fasttext_sigmoid(x):
+    """loss.cc's table, transcribed: t[i] = σ(i·16/512 − 8) in float32, index int((x + 8)·32)."""
+    table = [np.float32(1 / (1 + np.exp(-(np.float32(i * 16.0) / 512 - 8)))) for i in range(513)]
+    return 0.0 if x < -8 else 1.0 if x > 8 else float(table[int((x + 8) * 512 / 8 / 2)])
+
+
+def test_table_sigmoid_is_fasttexts():
+    for x in np.concatenate([np.linspace(-9, 9, 301), [-8.0, 8.0, 0.0, 7.99, -7.99]]):
+        assert K.table_sigmoid(x) == pytest.approx(_fasttext_sigmoid(x), abs=1e-7)
+
+
+@pytest.mark.parametrize("loss", ["hs", "ova"])
+def test_predict_with_fasttexts_table(loss):
+    bags, _ = _corpus(5, 12)
+    bags = [b for b in bags if len(b)]
+    rows, row_offsets = _csr(bags)
+    W_in, W_out = _matrices(15)
+    out = np.zeros((len(bags), LABELS))
+    K.predict_all(W_in, W_out, rows, row_offsets, K.LOSS_CODES[loss], TREE.points, TREE.codes, TREE.lengths,
+                  LABELS, True, out)
+    for d, bag in enumerate(bags):
+        u = W_out @ C.hidden(W_in, bag)
+        q = np.array([_fasttext_sigmoid(x) for x in u]) if loss == "ova" else C.sigmoid(u)  # hs: exact σ
+        if loss == "ova":
+            expected = q
+        else:
+            expected = [np.prod([(q[n] if c else 1 - q[n]) + 1e-5 for n, c in
+                                 zip(TREE.points[y, :TREE.lengths[y]], TREE.codes[y, :TREE.lengths[y]])])
+                        for y in range(LABELS)]
+        np.testing.assert_allclose(out[d], expected, rtol=1e-6)

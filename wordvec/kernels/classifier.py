@@ -199,11 +199,27 @@ def train_range(W_in, W_out, rows, row_offsets, labels, label_offsets, doc_token
     return loss, examples, tokens, d
 
 
+SIGMOID_TABLE_SIZE, MAX_SIGMOID = 512, 8.0
+
+
 @jit
-def document_scores(W_in, W_out, rows, begin, end, loss_kind, h, out):
+def table_sigmoid(x):
+    """fastText's σ for prediction (loss.cc): 0 below -8, 1 above 8, else the float32
+    table entry int((x + 8) · 32) of σ at 513 points over [-8, 8]."""
+    if x < -MAX_SIGMOID:
+        return 0.0
+    if x > MAX_SIGMOID:
+        return 1.0
+    i = np.int64((x + MAX_SIGMOID) * SIGMOID_TABLE_SIZE / MAX_SIGMOID / 2)
+    t = np.float32(np.float32(i * 2 * MAX_SIGMOID) / SIGMOID_TABLE_SIZE - MAX_SIGMOID)
+    return np.float64(np.float32(1.0 / (1.0 + np.exp(-np.float64(t)))))
+
+
+@jit
+def document_scores(W_in, W_out, rows, begin, end, loss_kind, table, h, out):
     """Label scores of one document for prediction: softmax probabilities, σ per label
-    (ova), or σ of every inner node (hs; paths are combined by the caller). ``h`` is
-    float64 scratch of size dim."""
+    (ova), or σ of every inner node (hs; paths are combined by the caller); ``table``:
+    σ as fastText's lookup table instead of exact. ``h`` is float64 scratch of size dim."""
     h[:] = 0.0
     for i in range(begin, end):
         row = W_in[rows[i]]
@@ -225,31 +241,61 @@ def document_scores(W_in, W_out, rows, begin, end, loss_kind, h, out):
             out[i] = np.exp(out[i] - top)
             total += out[i]
         out *= 1.0 / total
+    elif table:
+        for i in range(n):
+            out[i] = table_sigmoid(out[i])
     else:
         for i in range(n):
             out[i] = 1.0 / (1.0 + np.exp(-out[i]))
 
 
 @jit
-def hs_path_probabilities(node_sigmoid, points, codes, lengths, out):
-    """p(label) = Π σ(±u) over its path, from σ(u) of every inner node."""
+def hs_path_probabilities(node_sigmoid, points, codes, lengths, offset, out):
+    """p(label) = Π (σ(±u) + offset) over its path, from σ(u) of every inner node
+    (offset 0: the model's probability; 1e-5: fastText's exp(Σ log(σ + 1e-5)))."""
     for label in range(lengths.shape[0]):
         p = 1.0
         for l in range(lengths[label]):
             q = node_sigmoid[points[label, l]]
-            p *= q if codes[label, l] == 1 else 1.0 - q
+            p *= (q if codes[label, l] == 1 else 1.0 - q) + offset
         out[label] = p
 
 
+@numba.njit(nogil=True, cache=True, fastmath=False)
+def fasttext_scores(W_in, W_out, rows, begin, end, h32, out):
+    """σ-table scores as fastText computes them, operation for operation: the hidden vector
+    and every dot product in float32, summed in order (no reassociation), so that a score
+    lands on the same side of a table step as in fastText."""
+    h32[:] = 0.0
+    for i in range(begin, end):
+        for j in range(h32.shape[0]):
+            h32[j] = np.float32(h32[j] + np.float32(W_in[rows[i], j]))
+    scale = np.float32(1.0 / (end - begin)) if end > begin else np.float32(1.0)
+    for j in range(h32.shape[0]):
+        h32[j] = np.float32(h32[j] * scale)
+    for i in range(W_out.shape[0]):
+        d = np.float32(0.0)
+        for j in range(h32.shape[0]):
+            d = np.float32(d + np.float32(np.float32(W_out[i, j]) * h32[j]))
+        out[i] = table_sigmoid(d) if np.isfinite(d) else np.nan
+
+
 @jit
-def predict_all(W_in, W_out, rows, row_offsets, loss_kind, points, codes, lengths, n_labels, out):
-    """Probabilities of every label for every document: ``out[d, label]``."""
+def predict_all(W_in, W_out, rows, row_offsets, loss_kind, points, codes, lengths, n_labels, table, out):
+    """Probabilities of every label for every document: ``out[d, label]``; with ``table``
+    the figures fastText prints for the same model: ova through its σ table (computed as
+    fastText does, :func:`fasttext_scores`), hs with its 1e-5 inside the path's logs (its
+    tree search uses the exact σ)."""
     scores = np.zeros(W_out.shape[0], dtype=np.float64)
     h = np.zeros(W_in.shape[1], dtype=np.float64)
+    h32 = np.zeros(W_in.shape[1], dtype=np.float32)
     for d in range(row_offsets.shape[0] - 1):
-        document_scores(W_in, W_out, rows, row_offsets[d], row_offsets[d + 1], loss_kind, h, scores)
+        if table and loss_kind == OVA:
+            fasttext_scores(W_in, W_out, rows, row_offsets[d], row_offsets[d + 1], h32, scores)
+        else:
+            document_scores(W_in, W_out, rows, row_offsets[d], row_offsets[d + 1], loss_kind, False, h, scores)
         if loss_kind == HS:
-            hs_path_probabilities(scores, points, codes, lengths, out[d])
+            hs_path_probabilities(scores, points, codes, lengths, 1e-5 if table else 0.0, out[d])
         else:
             out[d, :] = scores[:n_labels]
 

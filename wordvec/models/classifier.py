@@ -102,6 +102,9 @@ class Classifier:
     quantized: object = None                       # a QuantizedMatrix when read from/made for .ftz
     model: str = "supervised"                      # or 'skipgram'/'cbow' for fastText's unsupervised .bin
     mapped_from: str = None                        # the .bin whose W_in is mapped, unchecked until rows are used
+    # predictions as fastText computes them from the same file: ova through its σ lookup
+    # table (off by up to ~0.008 from the exact σ), hs with 1e-5 inside the path's logs
+    fasttext_sigmoid: bool = True
 
     # ------------------------------------------------------------------ training
     @classmethod
@@ -170,7 +173,7 @@ class Classifier:
         out = np.zeros((encoded.n_docs, n_labels), dtype=np.float64)
         tree = self.hs_tree()
         kernels.predict_all(self.W_in, self.W_out, encoded.rows, encoded.row_offsets, self.loss_code,
-                            tree.points, tree.codes, tree.lengths, n_labels, out)
+                            tree.points, tree.codes, tree.lengths, n_labels, self.fasttext_sigmoid, out)
         if not np.isfinite(out).all():  # the kernel marks documents with a non-finite input row
             raise FormatError(self.mapped_from or "the model", None, "the input matrix holds NaN or infinite values")
         return out
