@@ -268,7 +268,7 @@ import json, os, sys, time
 import numpy as np
 from wordvec.vectors.files import load_vectors
 backend, path, n_queries = sys.argv[1], sys.argv[2], int(sys.argv[3])
-M, EF_ADD, EFS = 16, 128, [int(e) for e in sys.argv[4].split(',')]
+M, EF_ADD, EFS = 16, 64, [int(e) for e in sys.argv[4].split(',')]
 kv = load_vectors(path)
 units = kv.vectors / np.linalg.norm(kv.vectors, axis=1, keepdims=True)
 rng = np.random.default_rng(5)
@@ -378,7 +378,7 @@ def stage_search(paths, gensim_queries, queries=1000):
 
 
 def stage_ann(paths, backends=("usearch", "hnswlib", "faiss"), ef_values=(32, 64, 128), queries=1000):
-    """Each library builds one HNSW graph (M 16, ef_construction 128) and answers at several ef."""
+    """Each library builds one HNSW graph (M 16, ef_construction 64) and answers at several ef."""
     rows = []
     for backend in backends:
         row = {"system": backend, **measured(ANN, backend, paths["bin"], queries, ",".join(map(str, ef_values)))}
