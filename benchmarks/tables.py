@@ -32,7 +32,7 @@ class MissingRecord(Exception):
 def load_record(name):
     path = RESULTS / f"{name}.json"
     if not path.is_file():
-        raise MissingRecord(f"a table needs the record {path.relative_to(HERE.parent)}, which is missing")
+        raise MissingRecord(f"a table needs the record {path}, which is missing")
     return json.loads(path.read_text(encoding="utf-8"))
 
 
