@@ -170,8 +170,19 @@ def warm(path):
             pass
 
 
+# The child's own peak resident set: VmHWM of its address space.  (wait4's ru_maxrss is no
+# good here: at exec Linux folds the parent's high-water mark into the child's, so after
+# the parent once held a 3.4 GB matrix every child would report >= 3.4 GB.)
+PEAK = """
+import json as _json
+print(_json.dumps({"peak_rss_mb": [int(l.split()[1]) for l in open("/proc/self/status") if l.startswith("VmHWM")][0] / 1024}))
+"""
+
+
 def measured(code, *args):
-    """One child process, measured from outside with wait4 (wall, user+sys CPU, peak RSS)."""
+    """One child process, measured from outside with wait4 (wall, user+sys CPU) and its own
+    VmHWM (peak RSS); the JSON lines it prints are merged."""
+    code = code + PEAK
     start = time.perf_counter()
     process = subprocess.Popen([PYTHON, "-c", code, *map(str, args)], stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, cwd=ROOT)
@@ -180,9 +191,11 @@ def measured(code, *args):
     wall = time.perf_counter() - start
     if status != 0:
         raise RuntimeError(f"child failed ({status}): {stderr.decode(errors='replace')[-2000:]}")
-    result = json.loads(stdout.decode().strip().splitlines()[-1])
+    result = {}
+    for line in stdout.decode().strip().splitlines()[-2:]:
+        result.update(json.loads(line))
     result.update(wall_seconds=round(wall, 3), cpu_seconds=round(usage.ru_utime + usage.ru_stime, 3),
-                  peak_rss_mb=round(usage.ru_maxrss / 1024, 1))
+                  peak_rss_mb=round(result["peak_rss_mb"], 1), ru_maxrss_mb=round(usage.ru_maxrss / 1024, 1))
     return result
 
 
