@@ -5,7 +5,8 @@ The one place that knows both kinds of vectors (plain ``KeyedVectors`` and subwo
 
 Memory-mapping a word2vec file: ``load_vectors("vectors.bin", mmap_mode="r")`` parses it
 once into a native cache beside it (``vectors.bin.wv``: ``vectors.npy`` + ``vocab.json``,
-plus ``source.json`` naming the size and modification time of the file it came from) and
+plus ``source.json`` naming the size and modification time of the file it came from and
+``inverse_norms.npy`` for the first query) and
 maps that; the next call (in any process: they share the pages) only opens the cache.
 A cache whose source has changed is rebuilt; one that cannot be written (a read-only
 directory) is skipped with a warning and the file is read into memory.
@@ -18,13 +19,14 @@ from pathlib import Path
 
 from wordvec.errors import FormatError, WordvecError
 from wordvec.io import formats
-from wordvec.vectors import compact, reading
+from wordvec.io.arrays import read_array
+from wordvec.vectors import compact, reading, search
 from wordvec.vectors.keyed import KeyedVectors
 from wordvec.vectors.subword import SubwordKeyedVectors
 
 logger = logging.getLogger(__name__)
 
-CACHE_SUFFIX, CACHE_SOURCE = ".wv", "source.json"
+CACHE_SUFFIX, CACHE_SOURCE, CACHE_NORMS = ".wv", "source.json", "inverse_norms.npy"
 
 
 def load_vectors(path, limit=None, dtype=None, mmap_mode=None, fmt=None):
@@ -91,19 +93,28 @@ def _mapped(path, kind, fmt, mmap_mode):
     cache = Path(str(path) + CACHE_SUFFIX)
     stamp = _source_stamp(path)
     try:
-        if json.loads((cache / CACHE_SOURCE).read_text(encoding="utf-8")) == stamp:
-            return KeyedVectors.load(cache, mmap_mode=mmap_mode)
+        if json.loads((cache / CACHE_SOURCE).read_text(encoding="utf-8")) == stamp and (cache / CACHE_NORMS).is_file():
+            return _with_norms(KeyedVectors.load(cache, mmap_mode=mmap_mode), cache)
     except (OSError, ValueError):
         pass
     words, vectors, counts = _read(path, kind, fmt, None, None)
     try:
-        formats.write_native(cache, words, vectors, counts, extra_json={CACHE_SOURCE: stamp})
+        norms = search.norms_of(search.array_rows(vectors), len(words), vectors.shape[1])
+        formats.write_native(cache, words, vectors, counts, extra_json={CACHE_SOURCE: stamp},
+                             extra_arrays={CACHE_NORMS: norms})
     except (OSError, WordvecError, FormatError) as error:
         logger.warning("%s: could not write the memory-mappable cache %s (%s); reading into memory", path, cache, error)
         return KeyedVectors(words, vectors, counts)
     logger.info("%s: wrote the memory-mappable cache %s", path, cache)
     del vectors  # the parsed copy goes; the mapped one stays
-    return KeyedVectors.load(cache, mmap_mode=mmap_mode)
+    return _with_norms(KeyedVectors.load(cache, mmap_mode=mmap_mode), cache)
+
+
+def _with_norms(kv, cache):
+    """Hand the cache's inverse row norms to the blocked search, so the first query after
+    opening reads the matrix once (the dot products), not twice (norms, then products)."""
+    kv._inverse_norms = read_array(cache / CACHE_NORMS, (len(kv),), mmap_mode="r")
+    return kv
 
 
 def save_vectors(kv, path, fmt=None):
