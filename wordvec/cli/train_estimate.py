@@ -1,7 +1,8 @@
 """``wordvec train --dry-run`` and the memory check before allocation (``--no-memory-check``).
 
 The estimate itself is each model's ``estimate_memory`` (``wordvec.models.estimate``); this
-module only prints it, or switches the check off.
+module defines the flags and prints it.  ``--no-memory-check`` reaches the model as its
+``memory_check`` setting (``wordvec.cli.train_options.run_settings``).
 """
 
 import json
