@@ -32,7 +32,16 @@ def inverse_norms(block):
 
 
 def merge_top(best_index, best_score, block_scores, offset, k):
-    """Merge a (n x B) block of scores into each query's running best ``k`` (sorted later)."""
+    """Merge a (n x B) block of scores into each query's running best ``k`` (sorted later).
+
+    Once every query has ``k`` candidates, only scores above a query's current k-th best
+    can enter; after the first blocks those are few, so they are picked out with one
+    comparison pass (``_merge_few``) instead of a partition of the whole block."""
+    if best_score.shape[1] == k:
+        threshold = best_score.min(axis=1)
+        rows, cols = np.nonzero(block_scores > threshold[:, None])
+        if len(rows) <= 4 * block_scores.shape[0] * k:
+            return _merge_few(best_index, best_score, rows, cols, block_scores[rows, cols], offset, k)
     if block_scores.shape[1] > k:
         part = np.argpartition(-block_scores, k - 1, axis=1)[:, :k]
     else:
@@ -43,6 +52,21 @@ def merge_top(best_index, best_score, block_scores, offset, k):
         keep = np.argpartition(-scores, k - 1, axis=1)[:, :k]
         scores, index = np.take_along_axis(scores, keep, axis=1), np.take_along_axis(index, keep, axis=1)
     return index, scores
+
+
+def _merge_few(best_index, best_score, rows, cols, scores, offset, k):
+    """Each query's best ``k`` of its current best and the few new (row, col, score) candidates."""
+    if len(rows) == 0:
+        return best_index, best_score
+    n = best_score.shape[0]
+    query = np.concatenate([np.repeat(np.arange(n), k), rows])
+    index = np.concatenate([best_index.ravel(), cols + offset])
+    score = np.concatenate([best_score.ravel(), scores])
+    order = np.lexsort((-score, query))  # by query, best first
+    query, index, score = query[order], index[order], score[order]
+    rank = np.arange(len(query)) - np.searchsorted(query, query)  # place within its query
+    keep = rank < k  # exactly k per query: each had k before
+    return index[keep].reshape(n, k), score[keep].reshape(n, k)
 
 
 def block_rows(n_queries, n_rows, dims):
