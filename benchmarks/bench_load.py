@@ -400,6 +400,14 @@ def stage_ann(paths, backends=("usearch", "hnswlib", "faiss"), ef_values=(32, 64
     return rows
 
 
+def stage_ann_trained(vectors_path, ef_values=(16, 32, 64, 128, 256), queries=1000):
+    """The chosen index (usearch, wordvec.vectors.ann) on trained vectors: real neighbourhoods."""
+    row = {"system": "usearch", "vectors": vectors_path,
+           **measured(ANN, "usearch", vectors_path, queries, ",".join(map(str, ef_values)))}
+    print(json.dumps(row), flush=True)
+    return [row]
+
+
 def stage_int8(vectors_path):
     """Analogy accuracy and Spearman rho of float32 trained vectors against their compact forms."""
     from wordvec.vectors.compact import CompactConfig, compact
@@ -492,6 +500,8 @@ def main():
             rows = stage_search(paths, args.gensim_queries)
         elif stage == "ann":
             rows = stage_ann(paths)
+        elif stage == "ann-trained":
+            rows = stage_ann_trained(args.vectors)
         elif stage == "int8":
             rows = stage_int8(args.vectors)
         else:
