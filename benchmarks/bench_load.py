@@ -483,6 +483,8 @@ def main():
     if args.report:
         print(report(record))
         return
+    for earlier in record.get("stages", {}).values():  # each stage keeps the commit it ran at
+        earlier.setdefault("system", record.get("system"))
     record.update(system=system_info(), command=" ".join([sys.executable] + sys.argv))
     t = time.perf_counter()
     paths = write_files(args.words, Path(args.out))
@@ -509,7 +511,8 @@ def main():
         record.setdefault("stages", {})[stage] = {
             "rows": rows, "load_before": load_before, "load_after": os.getloadavg(),
             "seconds": round(time.perf_counter() - start, 1),
-            "when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "command": record["command"]}
+            "when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "command": record["command"],
+            "system": record["system"]}
         RESULTS.mkdir(parents=True, exist_ok=True)
         record_path.write_text(json.dumps(record, indent=1) + "\n")
         print(f"stage {stage} done; record {record_path}", flush=True)
