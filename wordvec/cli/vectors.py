@@ -120,7 +120,7 @@ def register(subparsers):
     evaluate.add_argument("--similarity", action="append", metavar="FILE",
                           help="word1<TAB>word2<TAB>score file (repeatable)")
     evaluate.add_argument("--restrict-vocab", type=positive_int, default=30000, metavar="N",
-                          help="analogies use only the N most frequent words (default 30000, as gensim)")
+                          help="analogies use only the N most frequent words (default 30000, as word2vec.c's compute-accuracy; gensim's evaluate_word_analogies defaults to 300000)")
     evaluate.add_argument("--method", choices=("3cosadd", "3cosmul"), default="3cosadd", help="default 3cosadd")
     _compaction_arguments(evaluate, "also evaluate the vectors stored as float16 or int8 (per-row scale) and "
                                     "show both in one table: what the compaction costs")
