@@ -1,5 +1,6 @@
 """benchmarks/claims/common.py: frequency bins, update norms, binned analogies, the run cache."""
 
+import argparse
 import json
 import sys
 from pathlib import Path
@@ -73,3 +74,42 @@ def test_run_reads_a_finished_run_without_training(tmp_path, monkeypatch):
     common.spec_path(spec).write_text(json.dumps({"evaluation": {"analogy": 0.25}}))
     monkeypatch.setattr(common.subprocess, "run", lambda *a, **k: pytest.fail("must not train again"))
     assert common.run(spec)["evaluation"]["analogy"] == 0.25
+
+
+def test_the_baseline_trains_five_epochs_and_two_stays_reachable():
+    assert common.word2vec_params()["epochs"] == common.EPOCHS == 5
+    assert common.word2vec_params(epochs=2)["epochs"] == 2
+    parser = argparse.ArgumentParser()
+    common.add_epochs_argument(parser)
+    assert parser.parse_args([]).epochs == 5
+    assert parser.parse_args(["--epochs", "2"]).epochs == 2
+    for bad in ("0", "-1", "two"):
+        with pytest.raises(SystemExit):
+            parser.parse_args(["--epochs", bad])
+    # a 2-epoch rerun must not overwrite the 5-epoch record
+    assert common.record_name("window", 5) == "claims-window"
+    assert common.record_name("window", 2) == "claims-window-epochs2"
+
+
+def test_a_child_run_measures_its_cost_and_peak_memory(tmp_path, monkeypatch):
+    monkeypatch.setitem(common.TRAINERS, "fake", lambda spec: {"evaluation": {"analogy": spec["params"]["a"]}})
+    out = tmp_path / "run.json"
+    common._child(json.dumps({"model": "fake", "params": {"a": 0.5}}), str(out))
+    result = json.loads(out.read_text())
+    assert result["evaluation"] == {"analogy": 0.5} and result["spec"]["params"] == {"a": 0.5}
+    assert result["peak_rss_mb"] > 1 and result["process_cpu_s"] >= 0 and result["process_wall_s"] >= 0
+    assert "->" in result["load_before_after"]
+
+
+def test_a_sweep_record_is_complete_and_keeps_each_runs_provenance(tmp_path):
+    result = {"spec": {"model": "word2vec", "params": common.word2vec_params()}, "commit": "abc1234",
+              "finished": "2026-11-26 14:00:00 UTC", "load_before_after": "1.0->1.2", "process_wall_s": 90.5,
+              "process_cpu_s": 170.2, "peak_rss_mb": 300.0, "train_wall_s": 80.0, "train_cpu_s": 160.0}
+    path = common.save_record("window", 5, [("sg-ns window 5", result, {"analogy": 0.27})], directory=tmp_path)
+    assert path == tmp_path / "claims-window.json"
+    record = json.loads(path.read_text())
+    assert record["format"] == "wordvec-benchmark-record" and record["load_after"] is not None
+    (run,) = record["runs"]
+    assert run["wall_seconds"] == 90.5 and run["cpu_seconds"] == 170.2 and run["peak_rss_mb"] == 300.0
+    assert run["run_commit"] == "abc1234" and run["spec"]["params"]["epochs"] == 5
+    assert run["quality"] == {"analogy": 0.27} and run["config"] == "sg-ns window 5"

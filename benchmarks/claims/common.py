@@ -15,8 +15,14 @@ all via ``wordvec.vectors.evaluate``) and the same sets split by word frequency:
 question goes to the bin of the corpus count of its rarest word, a similarity pair to
 the bin of its rarer word, and the binned analogies search the whole vocabulary (not
 the first 30k), so that rare words can be both questions and answers.
+
+Records (``save_record``): each sweep also writes benchmarks/results/claims-<claim>.json
+(tracked) through benchmarks/records.py: per run its spec, commit, load, wall and CPU
+seconds, peak RSS and the figures the claim reads.  The word2vec baseline trains EPOCHS
+(5) epochs; the scripts' ``--epochs 2`` reproduces the first, CPU-bound sweeps.
 """
 
+import argparse
 import contextlib
 import fcntl
 import hashlib
@@ -104,6 +110,7 @@ def _child(spec_json, out_path):
                   finished=time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()),
                   process_wall_s=round(time.time() - started, 1),
                   process_cpu_s=round(usage.ru_utime + usage.ru_stime, 1),
+                  peak_rss_mb=round(usage.ru_maxrss / 1024, 1),  # Linux: KiB; this child alone
                   load_before_after=f"{load_before:.1f}->{os.getloadavg()[0]:.1f}")
     save_json(out_path, result)
 
@@ -350,13 +357,58 @@ def pyplot():
     return plt
 
 
+EPOCHS = 5  # the baseline's full training; the first sweeps ran at 2 (``--epochs 2`` reproduces them)
+
+
 def word2vec_params(**overrides):
     """The claims' word2vec baseline: skip-gram, negative sampling (5), D = 100, window 5,
-    2 epochs (not 5: CPU budget), alpha 0.025, sample 1e-3, min_count 5, 2 workers, seed 1."""
+    EPOCHS epochs, alpha 0.025, sample 1e-3, min_count 5, 2 workers, seed 1."""
     params = dict(sg=1, hs=0, negative=5, ns_exponent=0.75, vector_size=100, window=5, min_count=5,
-                  sample=1e-3, alpha=0.025, min_alpha=0.0001, epochs=2, workers=2, seed=1)
+                  sample=1e-3, alpha=0.025, min_alpha=0.0001, epochs=EPOCHS, workers=2, seed=1)
     params.update(overrides)
     return params
+
+
+def add_epochs_argument(parser):
+    """``--epochs``: the word2vec baseline's epochs (default EPOCHS; 2 reproduces the first sweeps)."""
+    parser.add_argument("--epochs", type=_positive_int, default=EPOCHS,
+                        help=f"word2vec training epochs (default {EPOCHS}; the first sweeps used 2)")
+
+
+def _positive_int(text):
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive whole number of epochs")
+    return value
+
+
+# ----------------------------------------------------------------------------- records
+
+def record_name(claim, epochs):
+    """benchmarks/results/<name>.json of a sweep: claims-<claim> at the baseline's EPOCHS,
+    claims-<claim>-epochs<N> otherwise (a 2-epoch rerun does not overwrite the 5-epoch record)."""
+    return f"claims-{claim}" if epochs == EPOCHS else f"claims-{claim}-epochs{epochs}"
+
+
+def save_record(claim, epochs, entries, note="", directory=None):
+    """Write the sweep's record through benchmarks/records.py.  ``entries`` are
+    ``(config, result, quality)``: ``result`` a run's JSON (``run``), ``quality`` the figures
+    the claim reads from it.  Each run keeps its own commit, finish time and load: a cached
+    run may come from an earlier invocation than the record."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import records
+
+    record = records.Record(record_name(claim, epochs), note=note)
+    for config, result, quality in entries:
+        record.add_run(system="wordvec", config=config, spec=result["spec"], run_commit=result.get("commit"),
+                       finished=result.get("finished"), load_before_after=result.get("load_before_after"),
+                       wall_seconds=result.get("process_wall_s"), cpu_seconds=result.get("process_cpu_s"),
+                       peak_rss_mb=result.get("peak_rss_mb"), train_wall_s=result.get("train_wall_s"),
+                       train_cpu_s=result.get("train_cpu_s"), quality=quality)
+    return record.save() if directory is None else record.save(directory)
 
 
 if __name__ == "__main__":
