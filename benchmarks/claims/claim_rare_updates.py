@@ -6,14 +6,16 @@ embeddings are (barely) not learned; the output embedding, by contrast, "は全�
 
 Experiment: how far each embedding row moved from its initial value, ||E_after - E_init||,
 per bin of the word's training count, in (a) skip-gram with negative sampling (the claims'
-baseline run: D 100, window 5, 2 epochs; W_in starts uniform in +-0.5/D, plain SGD) and
+baseline run: D 100, window 5, 5 epochs; W_in starts uniform in +-0.5/D, plain SGD) and
 (b) the word-level LSTM language model of claim_tying.py (Adam; E and W_y start uniform
 in +-0.1), seed 1, after its first ``--updates`` updates (default 100: 51k tokens, a
 run of ~20 CPU seconds, so it runs without the heavy lock): the untied model's input E
 and output W_y, and the tied model's E.  The skip-gram run is claim_window.py's window-5
-run (cached: running that first costs nothing here).
+run (cached: running that first costs nothing here).  ``--epochs`` sets the skip-gram
+run's epochs only; the LM part is fixed by ``--updates``.  Record:
+benchmarks/results/claims-rare_updates.json.
 
-    .venv/bin/python benchmarks/claims/claim_rare_updates.py [--updates 100]
+    .venv/bin/python benchmarks/claims/claim_rare_updates.py [--updates 100] [--epochs 5]
 """
 
 import argparse
@@ -27,10 +29,12 @@ CLAIM = "rare_updates"
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--updates", type=int, default=100, help="LM updates (B x T = 512 tokens each)")
+    common.add_epochs_argument(parser)
     args = parser.parse_args()
     tables = {}
-    sgns = common.run({"model": "word2vec", "params": common.word2vec_params()}, f"{CLAIM}: sg-ns baseline")
-    tables["skip-gram NS, W_in (D 100, 2 epochs)"] = sgns["update_norms"]
+    sgns = common.run({"model": "word2vec", "params": common.word2vec_params(epochs=args.epochs)},
+                      f"{CLAIM}: sg-ns baseline, {args.epochs} epochs")
+    tables[f"skip-gram NS, W_in (D 100, {args.epochs} epochs)"] = sgns["update_norms"]
     small = args.updates <= 150  # ~0.2 CPU s per update: small runs stay under 30 CPU s
     untied = common.run(claim_tying.lm_spec(False, 1, [args.updates]), f"{CLAIM}: LSTM untied", heavy=not small)
     tied = common.run(claim_tying.lm_spec(True, 1, [args.updates]), f"{CLAIM}: LSTM tied", heavy=not small)
@@ -50,6 +54,13 @@ def main():
                   f"{b['median_moved_over_initial']:.2f} | {100 * b['share_moved_under_10pct']:.1f}% |")
     plot(tables)
     print("summary:", common.save_summary(CLAIM, tables))
+    entries = [(f"skip-gram NS, {args.epochs} epochs", sgns,
+                {"update_norms_W_in": sgns["update_norms"], "evaluation": sgns["evaluation"]})]
+    entries += [(f"LSTM LM {name}, {args.updates} updates", result,
+                 {"update_norms": result["update_norms"], "checkpoints": result["checkpoints"]})
+                for name, result in (("untied", untied), ("tied", tied))]
+    print("record:", common.save_record(CLAIM, args.epochs, entries, note=f"skip-gram {args.epochs} epochs; "
+                                        f"LSTM LM seed 1 after {args.updates} updates (LM runs without the lock)"))
 
 
 def plot(tables):
