@@ -1,12 +1,14 @@
 """The CLI's front door: demo, vocab and train, including one-sentence errors."""
 
 import json
+import subprocess
+import sys
 
 import numpy as np
 import pytest
 
 from wordvec.data import synthetic
-from wordvec.cli import build_parser, main
+from wordvec.cli import COMMANDS, build_parser, main
 from wordvec.data.corpus import Corpus
 from wordvec.io import formats
 from wordvec.models import config
@@ -163,3 +165,25 @@ def test_train_opens_the_corpus_once_and_detects_the_format_once(tmp_path, capsy
                        "--epochs", "1", "--vector-size", "8", "--no-eval", "--no-progress", "--workers", "1")
     assert status == 0
     assert opened == [str(small_corpus)] and len(detected) == 1
+
+
+def test_every_command_of_the_registry_is_registered_by_its_module():
+    # the eager parser (every module's register) and the lazy table name the same commands
+    parser = build_parser()
+    commands = parser._subparsers._group_actions[0]
+    assert list(commands.choices) == list(COMMANDS)
+    assert [action.help for action in commands._choices_actions] == [c.help for c in COMMANDS.values()]
+
+
+def test_help_and_a_command_import_only_that_commands_module():
+    probe = ("import sys, contextlib, io; from wordvec.cli import main\n"
+             "with contextlib.redirect_stdout(io.StringIO()):\n"
+             "    try: main(sys.argv[1:])\n"
+             "    except SystemExit: pass\n"
+             "print(sorted(m for m in sys.modules if m.startswith('wordvec.cli.') and m != 'wordvec.cli.common'))")
+    loaded = {}
+    for argv in (["--help"], ["-v", "similar", "--help"]):
+        result = subprocess.run([sys.executable, "-c", probe, *argv], capture_output=True, text=True, timeout=120)
+        assert result.returncode == 0, result.stderr[-2000:]
+        loaded[argv[-2] if len(argv) > 1 else "help"] = result.stdout.strip()
+    assert loaded == {"help": "[]", "similar": "['wordvec.cli.vectors']"}

@@ -1,9 +1,10 @@
 """The ``wordvec`` command line.
 
 Each subcommand lives in its own module under ``wordvec.cli`` and exposes
-``register(subparsers)``, which adds its parser and sets ``run=<function(args)>``.
-Modules import what they use at the top (docs/architecture.md), so building the parser
-loads NumPy and Numba: ``wordvec --help`` takes about a second.
+``register(subparsers)``, which adds its parser (its help line comes from ``COMMANDS``) and
+sets ``run=<function(args)>``.  Modules import what they use at the top
+(docs/architecture.md), so ``COMMANDS`` names each command's module and ``main`` imports
+only the one the command line names.
 
 Errors from bad input are ``WordvecError``s: printed as one sentence on stderr,
 exit status 2, no traceback.
@@ -13,33 +14,50 @@ import argparse
 import importlib
 import logging
 import sys
+from typing import NamedTuple
 
 from wordvec.cli.common import Parser
 from wordvec.errors import WordvecError
 from wordvec.memory import return_freed_buffers
 
-# One module per subcommand (or group of subcommands); order = order in --help.
-COMMAND_MODULES = [
-    "demo",
-    "train",
-    "vocab",
-    "phrases",
-    "vectors",
-    "doc2vec",
-    "embed",
-    "cooccur",
-    "task",
-    "classify",
-    "lm",
-    "report",
-    "serve",
-    "word2vec_c",
-    "fasttext_cli",
-]
+class Command(NamedTuple):
+    module: str  # under wordvec.cli; its register(subparsers) adds the command's parser
+    help: str  # the command's line in `wordvec --help`
+
+
+# Every subcommand, in the order of `wordvec --help`.  A command's module is imported only
+# when the command line names it (or to build the whole parser): importing them all loads
+# NumPy, Numba and SciPy, which made `wordvec --help` take 1.2-1.8 s instead of ~0.1 s
+# (docs/architecture.md, "Start-up").  A module may hold several commands (vectors.py).
+COMMANDS = {
+    "demo": Command("demo", "train on a built-in corpus (or yours) and show the analogies learned"),
+    "train": Command("train", "learn word vectors from a corpus (word2vec, GloVe, PPMI-SVD)"),
+    "vocab": Command("vocab", "count the words of a corpus and show or save the vocabulary"),
+    "phrases": Command("phrases", "detect phrases (word pairs that belong together) and join them in the text"),
+    "similar": Command("vectors", "nearest neighbours of words by cosine similarity"),
+    "index": Command("vectors", "build the approximate nearest-neighbour index of vectors"),
+    "analogy": Command("vectors", "solve 'A is to B as C is to ?'"),
+    "evaluate": Command("vectors", "analogy accuracy and word-similarity correlation"),
+    "convert": Command("vectors", "convert vectors between formats"),
+    "info": Command("vectors", "size, format, norms and training history of vectors or a model"),
+    "doc2vec": Command("doc2vec", "document vectors: Doc2Vec (PV-DBOW, PV-DM) and inference"),
+    "embed": Command("embed", "sentence vectors from word vectors (mean, SIF, Zipf+PCA)"),
+    "cooccur": Command("cooccur", "count the word-word co-occurrence matrix of a corpus (.npz)"),
+    "task": Command("task", "train the window classifier on an extrinsic task (ner, pos, sentiment, charlm)"),
+    "classify": Command("classify", "text classification as fastText's supervised mode "
+                                    "(train, test, predict, quantize; reads and writes fastText .bin/.ftz)"),
+    "lm": Command("lm", "train, evaluate and sample language models (RNN, LSTM, attention)"),
+    "report": Command("report", "write a self-contained HTML report with plots about a model or vector file"),
+    "serve": Command("serve", "explore vectors in the browser: neighbours, analogies, similarity, a 2-D map"),
+    "word2vec": Command("word2vec_c", "the word2vec C tool's command line (-train FILE -output FILE -size ...)"),
+    "fasttext": Command("fasttext_cli",
+                        "fastText's command line (skipgram|cbow|supervised|test|predict|nn|analogies|...)"),
+}
 
 # Commands that take another tool's own command line (single-dash flags such as -hs, -dim),
 # which argparse would misread: their modules parse everything after the command name.
 FOREIGN_COMMAND_LINES = ("word2vec", "fasttext")
+
 
 DESCRIPTION = """\
 Learn word embeddings and the small models built on them, with every gradient
@@ -51,23 +69,39 @@ Run `wordvec COMMAND --help` for the options of each command.
 """
 
 
-def build_parser():
+def build_parser(commands=None):
+    """The whole command line, with the parsers of `commands` (names; None: all of them) built
+    by their modules; every other command is only its name and help line."""
     parser = Parser(
         prog="wordvec", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     _add_verbosity(parser)
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMAND_MODULES:
-        try:
-            module = importlib.import_module(f"wordvec.cli.{name}")
-        except ModuleNotFoundError as error:
-            if error.name != f"wordvec.cli.{name}":
-                raise
-            continue  # a command not built yet
-        module.register(subparsers)
+    modules = {COMMANDS[name].module for name in (COMMANDS if commands is None else commands) if name in COMMANDS}
+    for name, command in COMMANDS.items():
+        if command.module not in modules:
+            subparsers.add_parser(name, help=command.help)
+        elif name not in subparsers.choices:  # the module adds all its commands at once
+            module = importlib.import_module(f"wordvec.cli.{command.module}")
+            module.register(_TableHelp(subparsers))
     for command in subparsers.choices.values():  # accept -v / -q after the command too
         _add_verbosity(command, default=argparse.SUPPRESS)
     return parser
+
+
+class _TableHelp:
+    """The subparsers as a command module sees them: each command's help line comes from COMMANDS."""
+
+    def __init__(self, subparsers):
+        self._subparsers = subparsers
+
+    def add_parser(self, name, **options):
+        return self._subparsers.add_parser(name, help=COMMANDS[name].help, **options)
+
+
+def _named_command(argv):
+    """The command argv names: its first word that is not an option (-h, -v, -q take no value)."""
+    return next((word for word in argv if not word.startswith("-")), None)
 
 
 def _add_verbosity(parser, default=False):
@@ -90,8 +124,8 @@ def _unwritable_output(error):
 
 
 def main(argv=None):
-    parser = build_parser()
     argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(commands=[_named_command(argv)])
     if argv and argv[0] in FOREIGN_COMMAND_LINES:
         args = parser.parse_args(argv[:1])
         args.arguments = argv[1:]

@@ -27,9 +27,7 @@ DEFAULTS = ClassifierConfig()
 
 
 def register(subparsers):
-    parser = subparsers.add_parser("classify", help="text classification as fastText's supervised mode "
-                                   "(train, test, predict, quantize; reads and writes fastText .bin/.ftz)",
-                                   description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = subparsers.add_parser("classify", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="classify_command", metavar="COMMAND", required=True)
     _register_train(commands)
     _register_test(commands)

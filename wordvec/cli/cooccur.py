@@ -25,7 +25,7 @@ examples:
 
 def register(subparsers):
     parser = subparsers.add_parser(
-        "cooccur", help="count the word-word co-occurrence matrix of a corpus (.npz)",
+        "cooccur",
         description="Count the co-occurrence matrix of CORPUS within a memory limit and save it.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_corpus_arguments(parser)

@@ -34,7 +34,7 @@ NEIGHBOUR_WORDS = ["queen", "paris", "dogs", "wrote"]
 
 def register(subparsers):
     parser = subparsers.add_parser(
-        "demo", help="train on a built-in corpus (or yours) and show the analogies learned",
+        "demo",
         description="Generate a synthetic corpus (or read --corpus), train word2vec on it, and print "
                     "solved analogies and nearest neighbours.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)

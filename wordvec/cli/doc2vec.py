@@ -28,8 +28,7 @@ examples:
 
 
 def register(subparsers):
-    parser = subparsers.add_parser("doc2vec", help="document vectors: Doc2Vec (PV-DBOW, PV-DM) and inference",
-                                   description=__doc__.split("\n\n")[0], epilog=EXAMPLES,
+    parser = subparsers.add_parser("doc2vec", description=__doc__.split("\n\n")[0], epilog=EXAMPLES,
                                    formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="doc2vec_command", metavar="{train,infer}", required=True)
     train = commands.add_parser("train", help="train document vectors on CORPUS (one document per line)",

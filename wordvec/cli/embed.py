@@ -32,8 +32,7 @@ file its order (Zipf's law: the r-th word has frequency proportional to 1/r).
 
 
 def register(subparsers):
-    parser = subparsers.add_parser("embed", help="sentence vectors from word vectors (mean, SIF, Zipf+PCA)",
-                                   description=__doc__.split("\n\n")[0] + "\n\n" + __doc__.split("\n\n")[1],
+    parser = subparsers.add_parser("embed", description=__doc__.split("\n\n")[0] + "\n\n" + __doc__.split("\n\n")[1],
                                    epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("vectors", metavar="VECTORS", help="vector file or native directory (any supported format)")
     parser.add_argument("file", metavar="FILE", help="text file, one sentence or document per line")

@@ -89,7 +89,7 @@ LOSSES = {"hs": "hs", "ns": "ns", "softmax": "softmax", "one-vs-all": "ova", "ov
 
 def register(subparsers):
     parser = subparsers.add_parser(
-        "fasttext", help="fastText's command line (skipgram|cbow|supervised|test|predict|nn|analogies|...)",
+        "fasttext",
         description=USAGE, formatter_class=argparse.RawDescriptionHelpFormatter, add_help=False)
     parser.add_argument("arguments", nargs=argparse.REMAINDER, help="a fastText command and its arguments")
     parser.set_defaults(run=run)

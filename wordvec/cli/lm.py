@@ -30,8 +30,7 @@ ARCHITECTURE_DEFAULTS = {"level": "char", "cell": "lstm", "hidden": 128, "embedd
 
 
 def register(subparsers):
-    lm = subparsers.add_parser("lm", help="train, evaluate and sample language models (RNN, LSTM, attention)",
-                               description=__doc__.split("\n\n")[0])
+    lm = subparsers.add_parser("lm", description=__doc__.split("\n\n")[0])
     actions = lm.add_subparsers(dest="lm_command", metavar="ACTION", required=True)
 
     train = actions.add_parser("train", help="train a character- or word-level language model")

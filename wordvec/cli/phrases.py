@@ -26,7 +26,7 @@ scores:
 
 def register(subparsers):
     parser = subparsers.add_parser(
-        "phrases", help="detect phrases (word pairs that belong together) and join them in the text",
+        "phrases",
         description="Count the words and adjacent word pairs of CORPUS, and write it to OUT with every "
                     "pair that scores above the threshold joined by the delimiter (one document per line).",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)

@@ -8,7 +8,7 @@ from wordvec.report import write_report
 
 def register(subparsers):
     parser = subparsers.add_parser(
-        "report", help="write a self-contained HTML report with plots about a model or vector file",
+        "report",
         description="Write one HTML page (plots embedded, opens offline) about a wordvec model or a\n"
                     "word2vec/GloVe vector file: configuration, corpus and vocabulary statistics with a\n"
                     "Zipf plot, training history and loss curve, analogy accuracy per section, word-pair\n"

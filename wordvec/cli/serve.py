@@ -17,7 +17,7 @@ def port_number(text):
 
 def register(subparsers):
     parser = subparsers.add_parser(
-        "serve", help="explore vectors in the browser: neighbours, analogies, similarity, a 2-D map",
+        "serve",
         description="Serve a local web page (no network needed) over a model's or a file's word vectors:\n"
                     "nearest neighbours as you type, analogies (3CosAdd, 3CosMul), word-pair similarity\n"
                     "and a pan/zoom map of the top words, with a JSON API under /api/ (see README).\n"

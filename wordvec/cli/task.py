@@ -42,8 +42,7 @@ TASKS = {
 
 
 def register(subparsers):
-    parser = subparsers.add_parser("task", help="train the window classifier on an extrinsic task (ner, pos, sentiment, charlm)",
-                                   description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = subparsers.add_parser("task", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     tasks = parser.add_subparsers(dest="task", metavar="TASK", required=True)
     for name, (summary, details) in TASKS.items():
         sub = tasks.add_parser(name, help=summary, description=f"{summary}.\n\n{details}")

@@ -34,7 +34,7 @@ WordSim-353 and SimLex-999 sets (turn off with --no-eval).
 
 def register(subparsers):
     parser = subparsers.add_parser(
-        "train", help="learn word vectors from a corpus (word2vec, GloVe, PPMI-SVD)",
+        "train",
         description="Learn word vectors from CORPUS and write them to OUT.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_corpus_arguments(parser)

@@ -34,9 +34,9 @@ vector files (chosen by name):
 """
 
 
-def _parser(subparsers, name, help, description, examples):
+def _parser(subparsers, name, description, examples):
     parser = subparsers.add_parser(
-        name, help=help, description=description,
+        name, description=description,
         epilog="examples:\n" + examples + "\n" + FORMATS_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -50,7 +50,7 @@ def _vectors_argument(parser, name="vectors", metavar="VECTORS"):
 
 def register(subparsers):
     similar = _parser(
-        subparsers, "similar", "nearest neighbours of words by cosine similarity",
+        subparsers, "similar",
         "Print the words whose vectors are closest (cosine) to the mean of the unit vectors\n"
         "of the given WORDs, minus those of the --negative words (the word2vec `distance` tool).",
         "  wordvec similar vectors.bin king\n"
@@ -68,7 +68,7 @@ def register(subparsers):
     similar.set_defaults(run=run_similar)
 
     index = _parser(
-        subparsers, "index", "build the approximate nearest-neighbour index of vectors",
+        subparsers, "index",
         "Build an HNSW index (usearch; pip install 'wordvec[ann]') of every vector and save it\n"
         "beside VECTORS as VECTORS.usearch (+ .usearch.json), for `wordvec similar --approximate`,\n"
         "most_similar(..., approximate=True) and `wordvec serve`.  Replaces an older index.",
@@ -83,7 +83,7 @@ def register(subparsers):
     index.set_defaults(run=run_index)
 
     analogy = _parser(
-        subparsers, "analogy", "solve 'A is to B as C is to ?'",
+        subparsers, "analogy",
         "Answer the analogy A : B :: C : ? with 3CosAdd (cosine with B - A + C, the word2vec\n"
         "`word-analogy` tool) or 3CosMul (Levy & Goldberg 2014, less dominated by one term).\n"
         "The three question words are never answers.\n\n"
@@ -102,7 +102,7 @@ def register(subparsers):
     analogy.set_defaults(run=run_analogy)
 
     evaluate = _parser(
-        subparsers, "evaluate", "analogy accuracy and word-similarity correlation",
+        subparsers, "evaluate",
         "Evaluate vectors on the Google analogy questions (per section, semantic, syntactic,\n"
         "total; only questions whose four words are among the --restrict-vocab most frequent\n"
         "words are answered) and on word-pair similarity sets (Spearman rho of cosine vs human\n"
@@ -127,7 +127,7 @@ def register(subparsers):
     evaluate.set_defaults(run=run_evaluate)
 
     convert = _parser(
-        subparsers, "convert", "convert vectors between formats",
+        subparsers, "convert",
         "Read IN and write OUT, each in the format its name implies (see below).\n"
         "--binary or --text force word2vec binary/text output whatever OUT is called.",
         "  wordvec convert vectors.bin vectors.txt             # binary -> text\n"
@@ -144,7 +144,7 @@ def register(subparsers):
     convert.set_defaults(run=run_convert)
 
     info = _parser(
-        subparsers, "info", "size, format, norms and training history of vectors or a model",
+        subparsers, "info",
         "Show the number of words, the vector size, the format, the first words and\n"
         "statistics of the vector norms; for a saved wordvec model (word2vec, GloVe,\n"
         "PPMI-SVD, window classifier, language model) also its training history per epoch\n"

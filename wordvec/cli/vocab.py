@@ -19,7 +19,7 @@ examples:
 
 def register(subparsers):
     parser = subparsers.add_parser(
-        "vocab", help="count the words of a corpus and show or save the vocabulary",
+        "vocab",
         description="Count the words of CORPUS in one streaming pass; print a summary and the most "
                     "frequent words, and optionally save the vocabulary (.json, or word<TAB>count "
                     "lines for any other extension).",

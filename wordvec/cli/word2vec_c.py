@@ -74,7 +74,7 @@ wordvec word2vec -train data.txt -output vec.txt -size 200 -window 5 -sample 1e-
 
 def register(subparsers):
     parser = subparsers.add_parser(
-        "word2vec", help="the word2vec C tool's command line (-train FILE -output FILE -size ...)",
+        "word2vec",
         description=USAGE, formatter_class=argparse.RawDescriptionHelpFormatter, add_help=False)
     parser.add_argument("arguments", nargs=argparse.REMAINDER, help="the C tool's flags, each with its value")
     parser.set_defaults(run=run)
