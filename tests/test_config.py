@@ -4,6 +4,7 @@ checks of the constructors, the keys of the saved JSON, and the one flag -> fiel
 import dataclasses
 import json
 
+import numpy as np
 import pytest
 
 from wordvec.cli import build_parser, main
@@ -20,7 +21,7 @@ SAVED_KEYS = {
     Word2Vec: ["vector_size", "window", "min_count", "sg", "hs", "negative", "ns_exponent", "cbow_mean",
                "sample", "alpha", "min_alpha", "epochs", "workers", "seed", "max_vocab_size", "loss",
                "lowercase", "max_document_length", "shared_negatives", "shuffle", "batched", "deterministic",
-               "subwords", "min_n", "max_n", "bucket"],
+               "subwords", "min_n", "max_n", "bucket", "sorted_vocab", "max_final_vocab", "shrink_windows"],
     GloVe: ["vector_size", "window", "x_max", "power", "learning_rate", "epochs", "min_count", "symmetric",
             "weighting", "seed", "workers", "output", "max_vocab_size", "memory", "grad_clip", "lowercase",
             "max_document_length"],
@@ -93,11 +94,19 @@ def test_the_flag_table_covers_every_field(model, config_class):
     assert config == expected  # the command line's defaults are the library's
 
 
-def test_loss_hs_with_an_explicit_negative_is_refused(corpus, tmp_path, capsys):
-    status = main(["train", str(corpus), "-o", str(tmp_path / "v.bin"), "--loss", "hs", "--negative", "5"])
-    err = capsys.readouterr().err.strip()
-    assert status == 2 and len(err.splitlines()) == 1 and "--negative 5" in err and "--loss hs" in err
-    assert not (tmp_path / "v.bin").exists()
+def test_loss_hs_with_an_explicit_negative_trains_both_output_layers(corpus, tmp_path):
+    """As the C tool (-hs 1 -negative 5) and gensim (hs=1, negative=5) do; without
+    --negative, --loss hs trains hierarchical softmax alone."""
+    both, alone = tmp_path / "both.wv", tmp_path / "alone.wv"
+    common = ["--model", "sg", "--vector-size", "8", "--epochs", "1", "--workers", "1", "--no-progress",
+              "--min-count", "2"]
+    assert main(["train", str(corpus), "-o", str(both), "--loss", "hs", "--negative", "5", *common]) == 0
+    assert main(["train", str(corpus), "-o", str(alone), "--loss", "hs", *common]) == 0
+    trained = Word2Vec.load(both)
+    assert (trained.hs, trained.negative) == (1, 5) and trained.describe() == "sg-ns+hs"
+    assert np.abs(trained.W_out).sum() > 0 and np.abs(trained.W_inner).sum() > 0  # both layers learned
+    single = Word2Vec.load(alone)
+    assert (single.hs, single.negative, single.W_out.shape[0]) == (1, 0, 0)
 
 
 def test_a_saved_model_loads_back_with_its_config(corpus, tmp_path):

@@ -62,7 +62,8 @@ def register(subparsers):
                      help="ns = negative sampling (default), hs = hierarchical softmax, "
                           "softmax = full softmax (small vocabularies only)")
     w2v.add_argument("--negative", type=ranged("negative"), default=None, metavar="K",
-                     help="negative samples (default 5; refused with --loss hs)")
+                     help="negative samples (default 5; with --loss hs default 0, and K > 0 trains both "
+                          "output layers together, as the C tool and gensim do)")
     w2v.add_argument("--ns-exponent", type=finite_float, default=None, metavar="F",
                      help="noise distribution exponent (default 0.75; 0.5 with --subwords, as fastText)")
     w2v.add_argument("--sample", type=nonnegative_float, default=1e-3, metavar="F",

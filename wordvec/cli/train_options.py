@@ -25,12 +25,11 @@ KEEP_DEFAULT = object()  # no flag sets this field: the config's default
 
 
 def negative_from_flags(args):
-    """``--negative`` trains negative sampling; with ``--loss hs`` the kernels cannot train
-    both layers yet (the C tool and gensim do), so an explicit ``--negative N`` is refused
-    rather than silently dropped."""
-    if args.loss == "hs" and args.negative:
-        raise WordvecError(f"--loss hs trains hierarchical softmax alone; --negative {args.negative} would be "
-                           "ignored (training both output layers is not supported yet): drop --negative")
+    """``--negative`` trains negative sampling; with ``--loss hs`` an explicit
+    ``--negative N`` (N > 0) trains both output layers together, as the C tool and gensim
+    do (``hs=1, negative=N``); without it, hierarchical softmax alone."""
+    if args.loss == "hs":
+        return args.negative or 0
     if args.loss != "ns":
         return 0
     return 5 if args.negative is None else args.negative
@@ -51,6 +50,9 @@ FROM_FLAGS = {
     "weighting": lambda args: args.weighting or DEFAULT_WEIGHTING[args.model],
     "output": lambda args: args.glove_output,
     "grad_clip": lambda args: KEEP_DEFAULT,
+    "sorted_vocab": lambda args: KEEP_DEFAULT,
+    "max_final_vocab": lambda args: KEEP_DEFAULT,
+    "shrink_windows": lambda args: KEEP_DEFAULT,
     "solver": lambda args: args.svd_solver,
 }
 

@@ -46,17 +46,27 @@ class Vocabulary:
     # -- construction ----------------------------------------------------------------
 
     @classmethod
-    def build(cls, corpus, min_count=5, max_vocab_size=None):
-        """Count ``corpus`` (a ``Corpus``) and keep the words seen at least ``min_count`` times."""
+    def build(cls, corpus, min_count=5, max_vocab_size=None, rule=None, sort=True):
+        """Count ``corpus`` (a ``Corpus``) and keep the words seen at least ``min_count`` times.
+
+        ``rule``: an object whose ``select(counts, words_at)`` picks the words to keep
+        instead (gensim's ``trim_rule`` / ``max_final_vocab``:
+        ``wordvec.data.vocab_rules.VocabularyRule``); ``sort=False`` keeps the words in
+        order of first appearance (gensim's ``sorted_vocab=0``)."""
         if min_count < 1:
             raise WordvecError(f"min_count must be at least 1, not {min_count}")
         if max_vocab_size is not None and max_vocab_size < 1:
             raise WordvecError(f"max_vocab_size must be at least 1, not {max_vocab_size}")
+        select = rule.select if rule is not None else _at_least(min_count)
         count = _count_text if corpus.is_text else _count_documents
-        words, counts, total, distinct = count(corpus, max_vocab_size, min_count)
+        words, counts, total, distinct = count(corpus, max_vocab_size, select)
         if total == 0:
             raise WordvecError(f"the corpus is empty: {corpus} contains no tokens")
-        vocab = cls.from_counts(zip(words, counts), min_count=min_count, corpus_tokens=total)
+        if sort:
+            vocab = cls.from_counts(zip(words, counts), corpus_tokens=total)
+        else:
+            vocab = cls(words, counts, corpus_tokens=total)
+        vocab.min_count = int(min_count)
         if len(vocab) == 0:
             raise WordvecError(
                 f"the vocabulary is empty: none of the {distinct} distinct words occurs "
@@ -201,16 +211,24 @@ def count_tokens(blocks, max_vocab_size=None):
     return table
 
 
-def _count_text(corpus, max_vocab_size, min_count):
-    """(words, counts) of the words seen ``min_count`` times, all tokens, distinct words."""
+def _at_least(min_count):
+    """The default selection: the words seen ``min_count`` times or more."""
+    def select(counts, words_at):
+        chosen = np.flatnonzero(np.asarray(counts) >= min_count)  # only these become Python strings
+        return chosen, words_at(chosen)
+    return select
+
+
+def _count_text(corpus, max_vocab_size, select):
+    """(words, counts) of the words ``select`` keeps, all tokens, distinct words."""
     table = count_tokens(corpus.blocks(), max_vocab_size)
     counts = table.counts[:len(table)]
     total = int(counts.sum()) + table.pruned_tokens
-    frequent = np.flatnonzero(counts >= min_count)  # only these become Python strings
-    return table.words(frequent), counts[frequent].tolist(), total, counts.size
+    chosen, words = select(counts, table.words)
+    return words, counts[chosen].tolist(), total, counts.size
 
 
-def _count_documents(corpus, max_vocab_size, min_count):
+def _count_documents(corpus, max_vocab_size, select):
     counts = collections.Counter()
     total = 0
     min_reduce = 1
@@ -220,8 +238,9 @@ def _count_documents(corpus, max_vocab_size, min_count):
         if max_vocab_size is not None and len(counts) > max_vocab_size:
             counts = collections.Counter({w: c for w, c in counts.items() if c > min_reduce})
             min_reduce += 1
-    frequent = [(w, c) for w, c in counts.items() if c >= min_count]
-    return [w for w, _ in frequent], [c for _, c in frequent], total, len(counts)
+    words, values = list(counts), np.fromiter(counts.values(), dtype=np.int64, count=len(counts))
+    chosen, kept = select(values, lambda indices: [words[i] for i in indices])
+    return kept, values[chosen].tolist(), total, len(counts)
 
 
 def alias_table(probabilities):

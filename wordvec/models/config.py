@@ -109,6 +109,9 @@ class Word2VecConfig:
     min_n: int = 3
     max_n: int = 6
     bucket: int = 2_000_000
+    sorted_vocab: int = 1  # gensim's: 0 keeps words in order of first appearance
+    max_final_vocab: int = None  # gensim's: raise min_count so that at most this many words remain
+    shrink_windows: bool = True  # gensim's: sample each window's size in 1..window (False: always window)
 
     def __post_init__(self):
         hs, negative, loss = self.hs, self.negative, self.loss
@@ -123,14 +126,17 @@ class Word2VecConfig:
                  # sharing hurts only fastText's direction (the Word2Vec docstring)
                  shared_negatives=bool(not self.subwords if self.shared_negatives is None else self.shared_negatives),
                  shuffle=bool(self.shuffle), batched=bool(self.batched), deterministic=bool(self.deterministic),
-                 subwords=bool(self.subwords))
+                 subwords=bool(self.subwords), sorted_vocab=int(self.sorted_vocab),
+                 shrink_windows=bool(self.shrink_windows))
         self._validate()
 
     def _validate(self):
         _check_ranges(self, ("vector_size", "window", "min_count", "epochs", "workers", "max_document_length",
                              "negative", "seed"))
-        _need(self.sg in (0, 1) and self.hs in (0, 1) and self.cbow_mean in (0, 1),
-              "sg, hs and cbow_mean must each be 0 or 1")
+        _need(self.sg in (0, 1) and self.hs in (0, 1) and self.cbow_mean in (0, 1) and self.sorted_vocab in (0, 1),
+              "sg, hs, cbow_mean and sorted_vocab must each be 0 or 1")
+        _need(self.max_final_vocab is None or (isinstance(self.max_final_vocab, int) and self.max_final_vocab >= 1),
+              f"max_final_vocab must be None or a positive integer, not {self.max_final_vocab!r}")
         _need(self.loss in (None, "softmax"), f"loss must be None, 'ns', 'hs' or 'softmax', not {self.loss!r}")
         _need(self.loss == "softmax" or self.hs or self.negative > 0,
               "negative=0 with hs=0 leaves no output layer to train; set negative > 0 or hs=1")

@@ -45,7 +45,8 @@ from wordvec.kernels import subword as subword_kernels
 from wordvec.kernels import word2vec as kernels
 from wordvec.memory import release_compiler_pages
 from wordvec.models import estimate
-from wordvec.models import word2vec_io, word2vec_sync
+from wordvec.models import word2vec_io, word2vec_sync, word2vec_training
+from wordvec.models.callbacks import Callbacks
 from wordvec.models.config import Word2VecConfig, corpus_with_options, hyperparameters, shows_config
 from wordvec.models.epochs import ThreadedEpoch
 from wordvec.vectors.keyed import KeyedVectors
@@ -102,11 +103,16 @@ class Word2Vec:
     """
 
     def __init__(self, sentences=None, corpus_file=None, config=None, *, progress=True, callbacks=(),
-                 cache_dir=None, memory_check=True, **hyperparameters):
+                 cache_dir=None, memory_check=True, compute_loss=False, trim_rule=None, **hyperparameters):
         """``hyperparameters``: the fields of :class:`wordvec.models.config.Word2VecConfig`
         by name, gensim's (``vector_size=300, sg=1, negative=10, ...``), or a whole
-        ``config``; ``progress``, ``callbacks``, ``cache_dir`` and ``memory_check`` are
-        settings of this process, not of the model, and are not saved."""
+        ``config``; ``progress``, ``callbacks``, ``cache_dir``, ``memory_check`` and
+        ``compute_loss`` are settings of this process, not of the model, and are not
+        saved; ``trim_rule`` applies to the vocabulary built here (gensim's).  gensim's
+        ``hashfxn``, ``null_word``, ``batch_words`` and ``comment`` are accepted and have
+        no effect (docs/migrating.md)."""
+        for name in word2vec_training.GENSIM_NO_OPS:
+            hyperparameters.pop(name, None)
         if config is not None and hyperparameters:
             raise WordvecError("pass either a config or hyperparameters by name, not both")
         self.config = config if config is not None else Word2VecConfig(**hyperparameters)
@@ -122,11 +128,16 @@ class Word2Vec:
         self.memory_check = bool(memory_check)  # refuse a vocabulary whose arrays cannot fit (models.estimate)
         self._corpus = None
         self._wv = None
+        # gensim's training state (wordvec.models.word2vec_training)
+        self.compute_loss, self.running_training_loss = bool(compute_loss), 0.0
+        self.corpus_total_words = 0
+        self._corpus_count = self._corpus_size = None
+        self._sizes = {}  # corpus file fingerprint -> (sentences, raw words)
         if sentences is not None and corpus_file is not None:
             raise WordvecError("pass either sentences or corpus_file, not both")
         if sentences is not None or corpus_file is not None:
-            self.build_vocab(sentences=sentences, corpus_file=corpus_file)
-            self.train()
+            self.build_vocab(sentences, corpus_file, trim_rule=trim_rule)
+            self.train(compute_loss=self.compute_loss)
 
     # -- configuration -------------------------------------------------------------------
 
@@ -162,14 +173,39 @@ class Word2Vec:
         source = corpus_file if corpus_file is not None else sentences
         return corpus_with_options(source, self.lowercase, self.max_document_length)
 
-    def build_vocab(self, sentences=None, corpus_file=None):
-        """Count the corpus, keep words seen ``min_count`` times, initialise the vectors."""
-        corpus = self._corpus_of(sentences, corpus_file)
+    def build_vocab(self, corpus_iterable=None, corpus_file=None, update=False, progress_per=10000,
+                    keep_raw_vocab=False, trim_rule=None, *, sentences=None):
+        """Count the corpus and keep its words seen ``min_count`` times (raised by
+        ``max_final_vocab``, overruled by ``trim_rule``; in order of first appearance with
+        ``sorted_vocab=0``), then initialise the vectors.  ``update=True`` adds the
+        corpus's new words to a trained model instead, keeping every trained row
+        (:func:`wordvec.models.word2vec_training.grow_vocabulary`).  ``corpus_count`` and
+        ``corpus_total_words`` then describe this corpus.  gensim's ``progress_per`` and
+        ``keep_raw_vocab`` have no effect (no raw count table is kept)."""
+        corpus = self._corpus_of(_either(corpus_iterable, sentences), corpus_file)
         load_kernels(corpus.is_text, subwords=self.subwords, vector_size=self.vector_size)  # memory still empty
-        vocab = Vocabulary.build(corpus, min_count=self.min_count, max_vocab_size=self.max_vocab_size)
-        self._corpus = corpus
-        self.set_vocabulary(vocab)
+        if update:
+            self.corpus_total_words = word2vec_training.grow_vocabulary(self, corpus, trim_rule)
+        else:
+            vocab = Vocabulary.build(corpus, min_count=self.min_count, max_vocab_size=self.max_vocab_size,
+                                     rule=word2vec_training.vocabulary_rule(self, trim_rule),
+                                     sort=bool(self.sorted_vocab))
+            self.set_vocabulary(vocab)
+            self.corpus_total_words = vocab.corpus_tokens
+        self._corpus, self._corpus_count, self._corpus_size = corpus, None, None
         return self
+
+    @property
+    def corpus_count(self):
+        """gensim's: the sentences (documents) of the corpus ``build_vocab`` last read,
+        counted on first use; 0 before any."""
+        if self._corpus_count is None:
+            return 0 if self._corpus is None else word2vec_training.size_of(self, self._corpus)[0]
+        return self._corpus_count
+
+    @corpus_count.setter
+    def corpus_count(self, value):
+        self._corpus_count = int(value)
 
     def output_rows(self, V):
         """Rows of the output matrices for V words: W_out (negative sampling, full softmax),
@@ -245,52 +281,117 @@ class Word2Vec:
             self.train(corpus_file=corpus_file, checkpointer=checkpointer)
         return self
 
-    def train(self, sentences=None, corpus_file=None, epochs=None, checkpointer=None):
-        """Train ``epochs`` more epochs (default: the rest of the plan) on the given corpus,
-        or on the one ``build_vocab`` read; returns ``self.history`` entries of this call.
+    def train(self, corpus_iterable=None, corpus_file=None, total_examples=None, total_words=None, epochs=None,
+              start_alpha=None, end_alpha=None, word_count=0, queue_factor=2, report_delay=1.0,
+              compute_loss=False, callbacks=(), *, sentences=None, checkpointer=None):
+        """Train on ``corpus_iterable`` / ``corpus_file``, or on the corpus ``build_vocab`` read.
+
+        gensim's call (``total_examples`` or ``total_words`` given): ``epochs`` epochs
+        decaying from ``start_alpha or alpha`` to ``end_alpha or min_alpha``, whatever
+        came before; returns (trained words, raw words) (``word2vec_training``).  wordvec's
+        call (neither): ``epochs`` more epochs (default: the rest of the plan) of the one
+        schedule the first call planned; returns this call's ``history`` entries.
+        ``callbacks``: this call's (gensim's objects or functions f(model, info),
+        ``wordvec.models.callbacks``); a wordvec call without any runs the constructor's.
+        ``word_count``, ``queue_factor`` and ``report_delay`` have no effect.
         ``checkpointer`` (``wordvec.io.checkpoint.Checkpointer``): write checkpoints while
         training, and turn Ctrl-C into "finish the chunk, checkpoint, stop"."""
+        corpus_iterable = _either(corpus_iterable, sentences)
+        gensim_call = total_examples is not None or total_words is not None
+        if not gensim_call:
+            word2vec_training.refuse_mixed_call(start_alpha, end_alpha)
         if self.vocab is None:
-            if sentences is None and corpus_file is None:
+            if corpus_iterable is None and corpus_file is None:
                 raise WordvecError("nothing to train on: pass sentences or corpus_file")
-            self.build_vocab(sentences=sentences, corpus_file=corpus_file)
-            sentences = corpus_file = None
-        corpus = self._corpus if sentences is None and corpus_file is None else self._corpus_of(
-            sentences, corpus_file)
+            if gensim_call:
+                raise WordvecError("you must first build vocabulary before training the model (build_vocab)")
+            self.build_vocab(corpus_iterable, corpus_file)
+            corpus_iterable = corpus_file = None
+        corpus = self._corpus if corpus_iterable is None and corpus_file is None else self._corpus_of(
+            corpus_iterable, corpus_file)
         if corpus is None:
             raise WordvecError("this model was loaded without its corpus: pass sentences or corpus_file to train")
         encoded = encode_corpus(corpus, self.vocab, cache_dir=self.cache_dir)
         N = encoded.num_tokens
-        if N == 0:
+        if N == 0 and not gensim_call:
             raise TrainingError(f"{corpus} has no words of the vocabulary: an epoch would train nothing")
+        plan = None
+        if gensim_call:
+            plan = word2vec_training.call_plan(self, corpus, N, total_examples, total_words, epochs, start_alpha,
+                                               end_alpha)
+            if N == 0:  # gensim answers (0, raw words) here too
+                log.warning("%s has no words of the vocabulary: nothing to train", corpus)
+                return 0, word2vec_training.size_of(self, corpus)[1] * plan.epochs
+            epochs, self.planned_words = plan.epochs, self.planned_words or plan.epochs * N
+        else:
+            epochs = self._native_epochs(N, epochs)
+        chosen = Callbacks(callbacks if callbacks or gensim_call else self.callbacks)
+        done = self._run_epochs(encoded, epochs, plan, chosen, compute_loss, checkpointer)
+        if gensim_call:
+            return sum(info["words"] for info in done), word2vec_training.size_of(self, corpus)[1] * epochs
+        return done
+
+    def _native_epochs(self, N, epochs):
+        """The epochs of a wordvec call on N tokens: ``epochs``, or the rest of the plan."""
         if self.planned_words == 0:
             self.planned_words = self.epochs * N
         if epochs is None:
             epochs = max(0, math.ceil((self.planned_words - self.trained_words) / N))
             if epochs == 0:
                 raise WordvecError(f"the {self.epochs} planned epochs are done; pass epochs=k to train "
-                                   f"k more (at min_alpha={self.min_alpha}, the end of the schedule)")
+                                   f"k more (at min_alpha={self.min_alpha}, the end of the schedule), or "
+                                   f"total_examples=model.corpus_count for gensim's call, which starts at alpha")
         if not isinstance(epochs, (int, np.integer)) or epochs < 1:
             raise WordvecError(f"epochs must be a positive integer, not {epochs!r}")
+        return epochs
+
+    def _run_epochs(self, encoded, epochs, plan, callbacks, compute_loss, checkpointer):
+        """Train ``epochs`` epochs of ``encoded`` on the model's schedule or a gensim
+        call's ``plan``, calling ``callbacks``; returns their history entries."""
+        N = encoded.num_tokens
         self._wv = None
+        self.compute_loss, self.running_training_loss = bool(compute_loss), 0.0
+        alpha, min_alpha = (self.alpha, self.min_alpha) if plan is None else (plan.alpha, plan.min_alpha)
         log.info("training %s on %d tokens x %d epochs with %d worker(s), alpha %.4g -> %.4g",
-                 self.describe(), N, epochs, self.workers, self.alpha, self.min_alpha)
-        run = _EpochRunner(self, encoded, checkpointer)
+                 self.describe(), N, epochs, self.workers, alpha, min_alpha)
+        run = _EpochRunner(self, encoded, checkpointer, plan)
         run.compile()  # so a cold Numba cache does not count as epoch 1's training time
         done = []
         interrupts = checkpointer.handle_interrupts() if checkpointer is not None else contextlib.nullcontext()
+        callbacks.train_begin(self)
         with interrupts, _progress_bar(self, N * epochs) as bar:
-            for _ in range(epochs):
+            for number in range(epochs):
+                if plan is not None:
+                    plan.epoch, plan.epoch_start = number, self.trained_words
+                callbacks.epoch_begin(self)
                 info = run.epoch(bar)
                 append_epoch(self.history, info)
                 done.append(info)
+                if self.compute_loss:  # gensim's running sum over this call
+                    self.running_training_loss += info["loss"] * info["examples"]
                 bar.set_postfix(epoch=info["epoch"], loss=f"{info['loss']:.4f}")
-                for callback in self.callbacks:
-                    callback(self, info)
-        if self._wv is not None:
-            self._wv.reset_norms()
-        self._wv = None if self.subwords else self._wv  # composed vectors are a copy: recompose
+                self._vectors_changed()
+                callbacks.epoch_end(self, info)
+        callbacks.train_end(self)
         return done
+
+    def _vectors_changed(self):
+        """After training: ``wv``'s cached norms (or, for subwords, its composed copy) are stale."""
+        if self.subwords:
+            self._wv = None
+        elif self._wv is not None:
+            self._wv.reset_norms()
+
+    def get_latest_training_loss(self):
+        """gensim's: the sum of the examples' losses over the last ``train`` call so far
+        (0.0 unless it was called with ``compute_loss=True``); ``history`` holds each
+        epoch's exact mean per example (``wordvec.models.word2vec_training``)."""
+        return self.running_training_loss
+
+    def predict_output_word(self, context_words_list, topn=10):
+        """gensim's: the ``topn`` most probable centre words given the context words, as
+        (word, probability) (:func:`wordvec.models.word2vec_training.predict_output_word`)."""
+        return word2vec_training.predict_output_word(self, context_words_list, topn)
 
     def chunk_trainer(self, encoded):
         """A trainer of document ranges of ``encoded`` with this model's kernels and tables
@@ -311,6 +412,13 @@ class Word2Vec:
         ``settings`` (``workers``, ``progress``, ``memory_check``) are this run's, not the
         saved model's."""
         return word2vec_io.load_model(cls, path, settings)
+
+
+def _either(corpus_iterable, sentences):
+    """gensim's ``corpus_iterable``, or wordvec's earlier name for it, ``sentences``."""
+    if corpus_iterable is not None and sentences is not None:
+        raise WordvecError("pass the corpus once: corpus_iterable or sentences, not both")
+    return sentences if corpus_iterable is None else corpus_iterable
 
 
 def read_only(array):
@@ -346,8 +454,9 @@ def load_kernels(text=True, subwords=False, *, vector_size):
 class _EpochRunner:
     """Runs epochs over an encoded corpus with ``model.workers`` threads."""
 
-    def __init__(self, model, encoded, checkpointer=None):
+    def __init__(self, model, encoded, checkpointer=None, plan=None):
         self.model, self.encoded, self.checkpointer = model, encoded, checkpointer
+        self.plan = plan  # a gensim call's schedule (word2vec_training.CallPlan); None: the model's own
         self.ids, self.offsets = read_only(encoded.ids), np.ascontiguousarray(encoded.offsets, dtype=np.int64)
         self.bounds = schedule.chunk_bounds(self.offsets, CHUNK_WORDS)
         self.chunk_sizes = np.diff(self.offsets[self.bounds])
@@ -389,12 +498,19 @@ class _EpochRunner:
     def _train_documents(self, begin, end, words_before, seed, matrices=None):
         m = self.model
         trained = kernels.Matrices(*(matrices or self.trained_matrices()))
-        at = kernels.make_schedule(m.alpha, m.min_alpha, words_before, m.planned_words, seed)
+        at = kernels.make_schedule(*self._rate(words_before), seed)
         if m.subwords:
             return subword_kernels.train_chunk(self.corpus, begin, end, trained, self.subwords, self.outputs,
                                                self.settings, at)
         return kernels.train_chunk(self.corpus, begin, end, trained, self.outputs, self.settings, at,
                                    concurrent=self.concurrent)
+
+    def _rate(self, words_before):
+        """(alpha, min_alpha, position, planned) of the schedule at the model's position ``words_before``."""
+        m = self.model
+        if self.plan is None:
+            return m.alpha, m.min_alpha, words_before, m.planned_words
+        return self.plan.rate_arguments(words_before)
 
     def train_documents_at(self, begin, end, words_before, seed):
         """Train documents [begin, end) at schedule position ``words_before`` with random
@@ -475,15 +591,19 @@ class _EpochRunner:
         """Advance the model's schedule by the epoch just trained; its history entry."""
         m = self.model
         words, examples = (int(x) for x in stats.sum(axis=0))
-        if words == 0 or examples == 0:
-            raise TrainingError(f"epoch {epoch + 1} trained no {'words' if words == 0 else 'examples'}"
-                                " (documents too short for a window?)")
+        if words == 0:
+            raise TrainingError(f"epoch {epoch + 1} trained no words")
+        if examples == 0:  # gensim trains nothing here too (its 9-sentence common_texts, sample=1e-3)
+            log.warning("epoch %d trained no example: subsampling (sample=%g) dropped nearly every word, or "
+                        "the documents are too short for a window; for a corpus this small use sample=0",
+                        epoch + 1, m.sample)
         m.trained_words += words
         m.epochs_trained += 1
         total_loss = float(np.sum(losses))  # summed in chunk order: independent of threads
-        info = {"epoch": m.epochs_trained, "loss": total_loss / examples, "examples": examples,
-                "words": words, "seconds": seconds, "words_per_sec": words / max(seconds, 1e-9),
-                "alpha": schedule.learning_rate(m.alpha, m.min_alpha, m.trained_words, m.planned_words)}
+        info = {"epoch": m.epochs_trained, "loss": total_loss / examples if examples else 0.0,
+                "examples": examples, "words": words, "seconds": seconds,
+                "words_per_sec": words / max(seconds, 1e-9), "alpha": schedule.learning_rate(*self._rate(
+                    m.trained_words))}
         log.info("epoch %d: loss %.4f per example, %d words, %.0f words/s, %.1f s",
                  info["epoch"], info["loss"], words, info["words_per_sec"], seconds)
         return info
