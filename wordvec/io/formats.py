@@ -17,7 +17,14 @@ word2vec binary  ``"V D\\n"``, then per word ``"word "`` + D little-endian float
 GloVe text       word2vec text without the header; D is taken from the first line.
 native           a directory (conventionally named ``*.wv``) holding ``vectors.npy``
                  (V x D float32, loadable with ``mmap_mode="r"``) and ``vocab.json``
-                 (words, counts, vector size).  Never pickled.
+                 (words, counts, vector size).  Never pickled.  Version 2 (big
+                 vocabularies: the memory-mapped cache of a word2vec file, a save of
+                 vectors loaded from one) keeps the words out of the JSON, as arrays that
+                 open without parsing: ``word_bytes.npy`` (uint8, every word's UTF-8 bytes
+                 in order), ``word_offsets.npy`` (int64[V + 1]), optionally
+                 ``word_counts.npy`` (int64[V]) and ``word_slots.npy`` (the hash table of
+                 ``wordvec.vectors.wordtable``); ``vocab.json`` then says
+                 ``"version": 2, "words": null, "word_count": V``.  Both versions load.
 
 Atomic native saves: the whole directory is written into a temporary sibling and then
 renamed into place, so a reader (or a kill -9 mid-save) sees the complete old save or the
@@ -64,6 +71,7 @@ COMPRESSED_SUFFIXES = (".gz", ".bz2", ".xz")
 DECOMPRESSION_ERRORS = (OSError, EOFError, lzma.LZMAError, zlib.error)
 NATIVE_VECTORS, NATIVE_META = "vectors.npy", "vocab.json"
 NATIVE_TAG = "wordvec-keyedvectors"
+WORD_BYTES, WORD_OFFSETS, WORD_COUNTS = "word_bytes.npy", "word_offsets.npy", "word_counts.npy"
 TEXT_ROWS_PER_BLOCK = 1024
 
 
@@ -307,6 +315,8 @@ def read_native(path, mmap_mode=None):
         raise FormatError(path, None, f"not a wordvec vectors directory (no {NATIVE_META})")
     meta = _read_meta(meta_path)
     words, counts, dims = meta["words"], meta.get("counts"), meta["vector_size"]
+    if words is None:  # version 2: the words are arrays
+        words, counts = _decoded_words(path, read_word_arrays(path, meta))
     if not npy_path.is_file():
         raise FormatError(path, None, f"{NATIVE_VECTORS} is missing")
     vectors = read_array(npy_path, (len(words), dims), finite=False, mmap_mode=mmap_mode)
@@ -320,7 +330,47 @@ def read_native(path, mmap_mode=None):
 def read_native_vocab(path):
     """``(words, counts, vector_size)`` of a native directory's checked ``vocab.json``."""
     meta = _read_meta(Path(path) / NATIVE_META)
+    if meta["words"] is None:
+        return (*_decoded_words(path, read_word_arrays(path, meta)), meta["vector_size"])
     return meta["words"], meta.get("counts"), meta["vector_size"]
+
+
+def read_vocab_meta(path):
+    """The checked ``vocab.json`` of a native directory, as a dict."""
+    return _read_meta(Path(path) / NATIVE_META)
+
+
+def read_word_arrays(path, meta, mmap_mode=None):
+    """A version-2 save's word arrays: ``(bytes, offsets, counts or None)``, checked for
+    shape and type here, for consistency by ``wordvec.vectors.wordtable.WordTable.check``."""
+    path, n = Path(path), meta["word_count"]
+    blob = read_array(path / WORD_BYTES, (None,), kinds="u", mmap_mode=mmap_mode)
+    offsets = read_array(path / WORD_OFFSETS, (n + 1,), kinds="i", mmap_mode=mmap_mode)
+    if blob.dtype != np.uint8 or offsets.dtype != np.int64:
+        raise FormatError(path, None, f"{WORD_BYTES} must hold uint8 and {WORD_OFFSETS} int64")
+    if int(offsets[0]) != 0 or int(offsets[-1]) != len(blob):
+        raise FormatError(path / WORD_OFFSETS, None, f"word offsets must run from 0 to {len(blob)}")
+    counts = None
+    if (path / WORD_COUNTS).is_file():
+        counts = read_array(path / WORD_COUNTS, (n,), kinds="i", mmap_mode=mmap_mode)
+        if n and int(counts.min()) < 0:
+            raise FormatError(path / WORD_COUNTS, None, "word counts must not be negative")
+    return blob, offsets, counts
+
+
+def _decoded_words(path, arrays):
+    """(list of str, list of int or None) of version-2 word arrays, checked as version 1's JSON is."""
+    blob, offsets, counts = arrays
+    data, bounds = blob.tobytes(), offsets.tolist()
+    if any(b <= a for a, b in zip(bounds[:-1], bounds[1:])):
+        raise FormatError(Path(path) / WORD_OFFSETS, None, "word offsets must increase (no empty word)")
+    try:
+        words = [data[a:b].decode("utf-8") for a, b in zip(bounds[:-1], bounds[1:])]
+    except UnicodeDecodeError:
+        raise FormatError(Path(path) / WORD_BYTES, None, "the words are not UTF-8") from None
+    if len(set(words)) != len(words):
+        raise FormatError(Path(path) / WORD_BYTES, None, "the words contain duplicates")
+    return words, None if counts is None else counts.tolist()
 
 
 def read_json_object(path):
@@ -349,6 +399,10 @@ def _read_meta(meta_path):
     if not isinstance(meta, dict) or meta.get("format") != NATIVE_TAG:
         raise FormatError(meta_path, None, f"not a wordvec vocabulary file (missing \"format\": \"{NATIVE_TAG}\")")
     words, counts, dims = meta.get("words"), meta.get("counts"), meta.get("vector_size")
+    if meta.get("version") == 2 and words is None:
+        if type(meta.get("word_count")) is not int or meta["word_count"] < 0 or counts is not None:
+            raise FormatError(meta_path, None, "a version 2 vocabulary needs \"word_count\" (words are arrays)")
+        words = []  # checked with the arrays
     if not isinstance(words, list) or not all(isinstance(w, str) and w for w in words):
         raise FormatError(meta_path, None, "\"words\" must be a list of non-empty strings")
     if len(set(words)) != len(words):
@@ -395,22 +449,28 @@ def write_word2vec_binary(path, words, vectors):
             handle.write(word.encode("utf-8") + b" " + row.tobytes() + b"\n")
 
 
-def write_native(path, words, vectors, counts=None, extra_arrays=None, extra_json=None):
+def write_native(path, words, vectors, counts=None, extra_arrays=None, extra_json=None, word_arrays=None):
     """Write ``vectors.npy`` + ``vocab.json`` into a temporary directory, then rename it into place.
 
     ``extra_arrays`` / ``extra_json`` (name -> array / object) add files to the same
     directory: a model (e.g. ``Word2Vec``) saves its vectors this way, so that the model
-    directory is also a vectors directory that ``load_vectors`` reads.
+    directory is also a vectors directory that ``load_vectors`` reads.  ``word_arrays``
+    (UTF-8 bytes, offsets) instead of ``words`` writes version 2 (see the module doc).
     """
     path = Path(path)
     vectors = np.asarray(vectors, dtype=np.float32)
-    meta = {
-        "format": NATIVE_TAG, "version": 1, "vector_size": int(vectors.shape[1]),
-        "words": list(words), "counts": None if counts is None else [int(c) for c in counts],
-    }
+    meta = {"format": NATIVE_TAG, "version": 1, "vector_size": int(vectors.shape[1])}
+    extra_arrays = dict(extra_arrays or {})
+    if word_arrays is None:
+        meta.update(words=list(words), counts=None if counts is None else [int(c) for c in counts])
+    else:
+        meta.update(version=2, words=None, counts=None, word_count=len(word_arrays[1]) - 1)
+        extra_arrays.update({WORD_BYTES: word_arrays[0], WORD_OFFSETS: word_arrays[1]})
+        if counts is not None:
+            extra_arrays[WORD_COUNTS] = np.asarray(counts, dtype=np.int64)
     with atomic_directory(path, check_replaceable=check_replaceable) as tmp:
         save_npy(tmp / NATIVE_VECTORS, vectors)
-        for name, array in (extra_arrays or {}).items():
+        for name, array in extra_arrays.items():
             save_npy(tmp / name, array)
         for name, obj in (extra_json or {}).items():
             save_json(tmp / name, obj)

@@ -3,13 +3,9 @@ the hidden state carried between segments, gradient clipping by global norm, SGD
 Adam, per-epoch validation, checkpoints and resume.
 """
 
-import contextlib
-import ctypes
 import dataclasses
-import glob
 import logging
 import math
-import os
 import sys
 import time
 
@@ -19,6 +15,7 @@ from tqdm import tqdm
 from wordvec.errors import TrainingError, WordvecError
 from wordvec.io.history import append_epoch
 from wordvec.kernels.adam import adam_update
+from wordvec.kernels.blas import blas_threads  # noqa: F401 (re-exported: cli, report)
 from wordvec.math.adam import adam_step, adam_step_size
 from wordvec.math.softmax_ce import IGNORE
 
@@ -49,42 +46,6 @@ def batchify(stream, batch_size, pad=False):
 
 
 # ---------------------------------------------------------------- BLAS threads
-def _openblas_thread_api():
-    """(set, get) of the OpenBLAS bundled with NumPy's wheels, or None if not found."""
-    libs = os.path.join(os.path.dirname(np.__file__), os.pardir, "numpy.libs", "libscipy_openblas*.so*")
-    for path in glob.glob(libs):
-        try:
-            lib = ctypes.CDLL(path)  # the already-loaded library: same thread setting
-            setter = lib.scipy_openblas_set_num_threads64_
-            getter = lib.scipy_openblas_get_num_threads64_
-        except (OSError, AttributeError):
-            continue
-        setter.argtypes, setter.restype, getter.restype = [ctypes.c_int], None, ctypes.c_int
-        return setter, getter
-    return None
-
-
-@contextlib.contextmanager
-def blas_threads(n):
-    """Run the block with ``n`` BLAS threads (None: leave as is); restore afterwards.
-
-    Measured on the shared 2-core machine (load ~8): the recurrent cell's small
-    (B x 4H) products ran 20x faster single-threaded (OpenBLAS threads spin-wait for
-    a core), and a word-level LSTM step (V=10k, H=128, B=T=32) 3-6x faster.
-    """
-    api = _openblas_thread_api() if n else None
-    if api is None:
-        yield
-        return
-    setter, getter = api
-    previous = getter()
-    setter(int(n))
-    try:
-        yield
-    finally:
-        setter(previous)
-
-
 # ---------------------------------------------------------------- clipping and optimizers
 def global_norm(grads):
     """sqrt(sum over all arrays of sum g^2), in float64."""

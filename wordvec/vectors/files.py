@@ -4,9 +4,9 @@ The one place that knows both kinds of vectors (plain ``KeyedVectors`` and subwo
 ``SubwordKeyedVectors``), so neither of their modules imports the other.
 
 Memory-mapping a word2vec file: ``load_vectors("vectors.bin", mmap_mode="r")`` parses it
-once into a native cache beside it (``vectors.bin.wv``: ``vectors.npy`` + ``vocab.json``,
-plus ``source.json`` naming the size and modification time of the file it came from and
-``inverse_norms.npy`` for the first query) and
+once into a native cache beside it (``vectors.bin.wv``: ``vectors.npy`` + version 2's word
+arrays and hash table (``wordvec.io.formats``), plus ``source.json`` naming the size and
+modification time of the file it came from and ``inverse_norms.npy`` for the first query) and
 maps that; the next call (in any process: they share the pages) only opens the cache.
 A cache whose source has changed is rebuilt; one that cannot be written (a read-only
 directory) is skipped with a warning and the file is read into memory.
@@ -23,6 +23,7 @@ from wordvec.io.arrays import read_array
 from wordvec.vectors import compact, reading, search
 from wordvec.vectors.keyed import KeyedVectors
 from wordvec.vectors.subword import SubwordKeyedVectors
+from wordvec.vectors.wordtable import WORD_SLOTS
 
 logger = logging.getLogger(__name__)
 
@@ -55,11 +56,11 @@ def load_vectors(path, limit=None, dtype=None, mmap_mode=None, fmt=None):
 
 def _read(path, kind, fmt, limit, dtype):
     if kind == "binary":
-        return reading.read_word2vec_binary(path, limit=limit, dtype=dtype)
+        return reading.read_word2vec_binary(path, limit=limit, dtype=dtype, table=True)
     if kind == "glove":
-        return reading.read_glove(path, limit=limit, dtype=dtype)
+        return reading.read_glove(path, limit=limit, dtype=dtype, table=True)
     header = True if fmt is not None else None  # by extension: accept headerless GloVe .txt too
-    return reading.read_word2vec_text(path, header=header, limit=limit, dtype=dtype)
+    return reading.read_word2vec_text(path, header=header, limit=limit, dtype=dtype, table=True)
 
 
 def _load_native(path, mmap_mode, dtype):
@@ -69,6 +70,8 @@ def _load_native(path, mmap_mode, dtype):
         kv = SubwordKeyedVectors.load(path, mmap_mode=mmap_mode)
     else:
         kv = KeyedVectors.load(path, mmap_mode=mmap_mode)
+        if (Path(path) / CACHE_NORMS).is_file():  # a cache of a word2vec file, opened by its own path
+            kv = _with_norms(kv, Path(path))
     if dtype is not None and kv.vectors.dtype != reading.target_dtype(path, dtype):
         kv.vectors = kv.vectors.astype(reading.target_dtype(path, dtype))
     return kv
@@ -80,7 +83,8 @@ def _first(kv, limit):
         return kv
     limit = max(0, int(limit))
     counts = None if kv.counts is None else kv.counts[:limit]
-    return KeyedVectors(kv.index_to_key[:limit], kv.vectors[:limit], counts)
+    words = kv.word_table.first(limit) if kv.word_table is not None else kv.index_to_key[:limit]
+    return KeyedVectors(words, kv.vectors[:limit], counts)
 
 
 def _source_stamp(path):
@@ -100,8 +104,9 @@ def _mapped(path, kind, fmt, mmap_mode):
     words, vectors, counts = _read(path, kind, fmt, None, None)
     try:
         norms = search.norms_of(search.array_rows(vectors), len(words), vectors.shape[1])
-        formats.write_native(cache, words, vectors, counts, extra_json={CACHE_SOURCE: stamp},
-                             extra_arrays={CACHE_NORMS: norms})
+        formats.write_native(cache, None, vectors, counts, extra_json={CACHE_SOURCE: stamp},
+                             extra_arrays={CACHE_NORMS: norms, WORD_SLOTS: words.slots},
+                             word_arrays=(words.blob, words.offsets))
     except (OSError, WordvecError, FormatError) as error:
         logger.warning("%s: could not write the memory-mappable cache %s (%s); reading into memory", path, cache, error)
         return KeyedVectors(words, vectors, counts)

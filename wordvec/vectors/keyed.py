@@ -28,10 +28,12 @@ from numbers import Integral
 import numpy as np
 
 from wordvec.io import formats, word2vec_c
+from wordvec.io.arrays import read_array
 from wordvec.errors import VocabularyError, WordvecError
 from wordvec.vectors import embed as pooling_module
 from wordvec.vectors import gensim_eval, reading, search, wmd
 from wordvec.vectors.unit import ANALOGY_METHODS, unit_rows
+from wordvec.vectors.wordtable import WORD_SLOTS, WordTable, read_word_table
 
 logger = logging.getLogger(__name__)
 
@@ -45,6 +47,11 @@ class KeyedVectors:
     descending count, which is what ``restrict_vocab`` (the first N words) relies on.
     The unit-norm matrix is computed on the first query and cached; assigning
     ``kv.vectors`` clears the cache, and after changing it in place call ``reset_norms()``.
+
+    ``words`` may also be a ``WordTable`` (the file readers and the native format give
+    one): the words then stay three flat arrays, looked up by a compiled hash, and the
+    list ``index_to_key`` and dict ``key_to_index`` are built the first time code touches
+    either (from then on the table is dropped and they are the vocabulary, as usual).
     """
 
     STORED_DTYPES = (np.float32, np.float16)  # kept as given (float16: half-size storage)
@@ -56,7 +63,9 @@ class KeyedVectors:
             return
         if vectors is None:
             raise WordvecError("KeyedVectors needs words and their vectors, or gensim's KeyedVectors(vector_size)")
-        words = list(words)
+        self._table = words if isinstance(words, WordTable) else None
+        if self._table is None:
+            words = list(words)
         if isinstance(vectors, np.ndarray) and vectors.dtype in self.STORED_DTYPES:
             matrix = vectors  # keep a memory-mapped array mapped, a float16 one half-size
         else:
@@ -65,12 +74,8 @@ class KeyedVectors:
             raise WordvecError(f"vectors must be a 2-D array (words x dimensions), got shape {matrix.shape}")
         if matrix.shape[0] != len(words):
             raise WordvecError(f"{len(words)} words but {matrix.shape[0]} vectors")
-        self.index_to_key = words
-        self.key_to_index = dict(zip(words, range(len(words))))  # (C speed for 3M words)
-        if len(self.key_to_index) != len(words):
-            seen = set()
-            repeated = next(w for w in words if w in seen or seen.add(w))
-            raise WordvecError(f"the word {repeated!r} appears more than once")
+        if self._table is None:
+            self._set_words(words)
         if counts is not None:
             counts = np.asarray(counts, dtype=np.int64)
             if counts.shape != (len(words),):
@@ -84,9 +89,63 @@ class KeyedVectors:
         if vector_size < 1 or count < 0:
             raise WordvecError(f"KeyedVectors(vector_size={vector_size}, count={count}): "
                                "the size must be positive and the count not negative")
-        self.index_to_key, self.key_to_index, self.counts = [None] * count, {}, None
+        self._table, self._index_to_key, self._key_to_index, self.counts = None, [None] * count, {}, None
         self.vectors = np.zeros((count, vector_size), dtype=dtype)
         self.next_index = 0
+
+    # -- the words ---------------------------------------------------------------------
+
+    def _set_words(self, words):
+        self._index_to_key = words
+        self._key_to_index = dict(zip(words, range(len(words))))  # (C speed for 3M words)
+        if len(self._key_to_index) != len(words):
+            seen = set()
+            repeated = next(w for w in words if w in seen or seen.add(w))
+            raise WordvecError(f"the word {repeated!r} appears more than once")
+
+    def _lists(self):
+        """From a word table to the list and dict (once; the table goes)."""
+        if self._table is not None:
+            self._index_to_key, self._key_to_index, self._table = self._table.words(), None, None
+
+    @property
+    def index_to_key(self):
+        self._lists()
+        return self._index_to_key
+
+    @index_to_key.setter
+    def index_to_key(self, words):
+        self._table, self._index_to_key, self._key_to_index = None, words, None
+
+    @property
+    def key_to_index(self):
+        self._lists()
+        if self._key_to_index is None:
+            self._key_to_index = dict(zip(self._index_to_key, range(len(self._index_to_key))))
+        return self._key_to_index
+
+    @key_to_index.setter
+    def key_to_index(self, mapping):
+        self._lists()
+        self._key_to_index = mapping
+
+    @property
+    def word_table(self):
+        """The vocabulary's ``WordTable`` while it is one (not yet a list and dict), else None."""
+        return self._table
+
+    def _row_of(self, word):
+        """Row of ``word`` or None (the table's hash, or the dict), without building either."""
+        if self._table is not None:
+            if not isinstance(word, str):
+                hash(word)  # an unhashable key is a TypeError, as with the dict
+                return None
+            row = self._table.find(word)
+            return None if row < 0 else row
+        return self.key_to_index.get(word)
+
+    def _key_at(self, row):
+        return self._table.word(row) if self._table is not None else self._index_to_key[row]
 
     # -- the table ---------------------------------------------------------------------
 
@@ -120,10 +179,10 @@ class KeyedVectors:
         return self._unit
 
     def __len__(self):
-        return len(self.index_to_key)
+        return len(self._table) if self._table is not None else len(self._index_to_key)
 
     def __contains__(self, word):
-        return word in self.key_to_index
+        return self._row_of(word) is not None
 
     def __iter__(self):
         return iter(self.index_to_key)
@@ -135,10 +194,12 @@ class KeyedVectors:
         """Row of ``word`` (a row number is taken as itself, as gensim does); ``default`` if
         unknown and given, else VocabularyError (a KeyError) naming the word."""
         try:
-            return self.key_to_index[word]
-        except (KeyError, TypeError):
-            pass
-        if isinstance(word, Integral) and 0 <= word < len(self.index_to_key):
+            row = self._row_of(word)
+        except TypeError:
+            row = None
+        if row is not None:
+            return row
+        if isinstance(word, Integral) and 0 <= word < len(self):
             return int(word)
         if default is not None:
             return default
@@ -186,7 +247,7 @@ class KeyedVectors:
         k = min(len(scores), topn + len(exclude))
         best = np.argpartition(-scores, k - 1)[:k] if k < len(scores) else np.arange(len(scores))
         best = best[np.argsort(-scores[best], kind="stable")]
-        result = [(self.index_to_key[i + offset], float(scores[i])) for i in best if i + offset not in exclude]
+        result = [(self._key_at(i + offset), float(scores[i])) for i in best if i + offset not in exclude]
         return result[:topn]
 
     def _restricted_units(self, restrict_vocab):
@@ -207,7 +268,7 @@ class KeyedVectors:
             raise WordvecError("most_similar needs at least one word or vector")
         mean = sum(weight * vector for _, vector, weight in terms) / sum(abs(w) for _, _, w in terms)
         mean = unit_rows(mean)
-        exclude = {self.key_to_index[word] for word, _, _ in terms if word in self.key_to_index}
+        exclude = {self._row_of(word) for word, _, _ in terms if word is not None} - {None}
         if topn is not None and (approximate or self._uses_blocks()):
             return self._search(mean[None, :], [sorted(exclude)], topn, restrict_vocab, approximate)[0]
         if topn is None and self._uses_blocks():
@@ -258,7 +319,7 @@ class KeyedVectors:
             index, scores, norms = search.top_k(self._rows, n_rows, queries, topn + extra, cached, pairs)
             if cached is None and n_rows == len(self):
                 self._inverse_norms = norms
-        return [[(self.index_to_key[i], float(c)) for i, c in zip(row, cos) if i >= 0 and i not in skip][:topn]
+        return [[(self._key_at(i), float(c)) for i, c in zip(row, cos) if i >= 0 and i not in skip][:topn]
                 for row, cos, skip in zip(index.tolist(), scores.tolist(), map(set, excluded))]
 
     def _approximate_index(self):
@@ -280,7 +341,7 @@ class KeyedVectors:
         units = self._restricted_units(restrict_vocab)
         shifted = (1.0 + units @ np.stack([v for _, v, _ in pos + neg], axis=1)) / 2.0  # V x terms
         scores = shifted[:, : len(pos)].prod(axis=1) / (shifted[:, len(pos):].prod(axis=1) + epsilon)
-        exclude = {self.key_to_index[word] for word, _, _ in pos + neg if word in self.key_to_index}
+        exclude = {self._row_of(word) for word, _, _ in pos + neg if word is not None} - {None}
         return self._top(scores, topn, exclude)
 
     def similar_by_vector(self, vector, topn=10, restrict_vocab=None):
@@ -606,13 +667,27 @@ class KeyedVectors:
     # -- files -------------------------------------------------------------------------
 
     def save(self, path):
-        """Native save: a directory (e.g. ``name.wv``) with vectors.npy + vocab.json, atomically."""
-        formats.write_native(path, self.index_to_key, self._vectors, self.counts)
+        """Native save: a directory (e.g. ``name.wv``) with vectors.npy + vocab.json, atomically
+        (vectors whose words are still a ``WordTable`` keep them as arrays: version 2)."""
+        if self._table is None:
+            formats.write_native(path, self.index_to_key, self._vectors, self.counts)
+        else:
+            table = self._table
+            formats.write_native(path, None, self._vectors, self.counts, word_arrays=(table.blob, table.offsets),
+                                 extra_arrays={WORD_SLOTS: table.slots})
 
     @classmethod
     def load(cls, path, mmap_mode=None):
         """Load a native save; ``mmap_mode="r"`` maps the vectors instead of reading them."""
-        return cls(*formats.read_native(path, mmap_mode=mmap_mode))
+        arrays = read_word_table(path, mmap_mode)
+        if arrays is None:
+            return cls(*formats.read_native(path, mmap_mode=mmap_mode))
+        table, counts, dims, directory = arrays
+        vectors = read_array(directory / formats.NATIVE_VECTORS, (len(table), dims), finite=mmap_mode is None,
+                             mmap_mode=mmap_mode)
+        if vectors.dtype not in cls.STORED_DTYPES:
+            vectors = vectors.astype(np.float32)
+        return cls(table, vectors, counts)
 
     def save_word2vec_format(self, path, fvocab=None, binary=False, total_vec=None, write_header=True,
                              prefix="", append=False, sort_attr="count"):

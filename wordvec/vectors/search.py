@@ -16,8 +16,11 @@ array (``array_rows``) or a compact form (``wordvec.vectors.compact``).
 
 import numpy as np
 
+from wordvec.kernels.blas import blas_threads
+
 BLOCK_SCORES = 1 << 22  # floats in one block of scores (16 MB)
 MIN_BLOCK_ROWS = 1024
+FEW_QUERIES = 16  # up to this many queries a block product is memory-bound: one BLAS thread
 
 
 def array_rows(matrix):
@@ -90,16 +93,17 @@ def top_k(rows, n_rows, queries, k, inv_norms=None, exclude=None):
     best_index = np.zeros((n, 0), dtype=np.int64)
     best_score = np.zeros((n, 0), dtype=np.float32)
     step = block_rows(n, n_rows, queries.shape[1])
-    for start in range(0, n_rows, step):
-        stop = min(n_rows, start + step)
-        block = rows(start, stop)
-        if fresh:
-            inv_norms[start:stop] = inverse_norms(block)
-        scores = (queries @ block.T) * inv_norms[start:stop]  # n x B
-        if exclude is not None:
-            inside = (exclude[1] >= start) & (exclude[1] < stop)
-            scores[exclude[0][inside], exclude[1][inside] - start] = -np.inf
-        best_index, best_score = merge_top(best_index, best_score, scores, start, k)
+    with blas_threads(1 if n <= FEW_QUERIES else None):
+        for start in range(0, n_rows, step):
+            stop = min(n_rows, start + step)
+            block = rows(start, stop)
+            if fresh:
+                inv_norms[start:stop] = inverse_norms(block)
+            scores = (queries @ block.T) * inv_norms[start:stop]  # n x B
+            if exclude is not None:
+                inside = (exclude[1] >= start) & (exclude[1] < stop)
+                scores[exclude[0][inside], exclude[1][inside] - start] = -np.inf
+            best_index, best_score = merge_top(best_index, best_score, scores, start, k)
     order = np.argsort(-best_score, axis=1, kind="stable")
     return np.take_along_axis(best_index, order, axis=1), np.take_along_axis(best_score, order, axis=1), inv_norms
 
@@ -108,9 +112,10 @@ def all_cosines(rows, n_rows, query, inv_norms):
     """Cosines of one unit query with every row (float32[n_rows]), block by block."""
     out = np.empty(n_rows, dtype=np.float32)
     step = block_rows(1, n_rows, len(query))
-    for start in range(0, n_rows, step):
-        stop = min(n_rows, start + step)
-        out[start:stop] = (rows(start, stop) @ query) * inv_norms[start:stop]
+    with blas_threads(1):
+        for start in range(0, n_rows, step):
+            stop = min(n_rows, start + step)
+            out[start:stop] = (rows(start, stop) @ query) * inv_norms[start:stop]
     return out
 
 
