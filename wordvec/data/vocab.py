@@ -2,8 +2,9 @@
 
 ``Vocabulary.build`` counts a corpus in one streaming pass (compiled byte hashing for
 files; a ``Counter`` for in-memory token lists), drops words below ``min_count`` and
-sorts the rest by descending count, ties in order of first appearance (a stable sort,
-as gensim does).  ``max_vocab_size`` bounds memory *during* counting the way gensim
+sorts the rest by descending count, ties in order of first appearance (a stable sort;
+gensim 4.4 puts tied words in reverse order of first appearance: the same words, counts
+and ranks, ties aside).  ``max_vocab_size`` bounds memory *during* counting the way gensim
 does: whenever the table outgrows it, every word seen at most ``min_reduce`` times is
 dropped and ``min_reduce`` grows by one.
 

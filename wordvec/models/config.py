@@ -120,6 +120,7 @@ class Word2VecConfig:
         elif loss == "hs":
             hs, negative, loss = 1, 0, None
         _resolve(self, sg=int(self.sg), hs=int(hs), negative=negative, loss=loss, cbow_mean=int(self.cbow_mean),
+                 min_count=1 if self.min_count == 0 else self.min_count,  # gensim's 0 keeps every word, as 1 does
                  # fastText's model draws noise from unigram^0.5 (the Word2Vec docstring)
                  ns_exponent=(0.5 if self.subwords else 0.75) if self.ns_exponent is None else self.ns_exponent,
                  workers=library_workers() if self.workers is None else self.workers,

@@ -207,6 +207,13 @@ class Word2Vec:
     def corpus_count(self, value):
         self._corpus_count = int(value)
 
+    def corpus_description(self):
+        """gensim's ``corpus_count`` (where the corpus is known) and ``corpus_total_words``,
+        as saved with the model so that a loaded model still answers them."""
+        known = self.corpus_count if self._corpus_count is not None or self._corpus is not None else None
+        counts = {"corpus_total_words": int(self.corpus_total_words)}
+        return counts if known is None else {"corpus_count": int(known), **counts}
+
     def output_rows(self, V):
         """Rows of the output matrices for V words: W_out (negative sampling, full softmax),
         W_inner (hierarchical softmax: one per inner node of the Huffman tree); 0 if unused."""

@@ -44,6 +44,7 @@ def save_model(model, path, extra_json=None):
         raise WordvecError(f"{path} exists and is not a directory; a model is saved as a directory")
     schedule = {"trained_words": model.trained_words, "planned_words": model.planned_words,
                 "epochs_trained": model.epochs_trained}
+    schedule.update(model.corpus_description())  # gensim's corpus_count / corpus_total_words, where known
     if getattr(model, "epoch_progress", None):  # a checkpoint inside an epoch (wordvec.io.checkpoint)
         schedule["epoch_in_progress"] = model.epoch_progress
     description = manifest(FORMAT, VERSION, model.hyperparameters(), model.history, schedule=schedule,
@@ -82,6 +83,9 @@ def load_model(cls, path, settings=None):
         model.trained_words = int(sched["trained_words"])
         model.planned_words = int(sched["planned_words"])
         model.epochs_trained = int(sched["epochs_trained"])
+        if "corpus_count" in sched:
+            model.corpus_count = int(sched["corpus_count"])
+        model.corpus_total_words = int(sched.get("corpus_total_words", 0))
     except (KeyError, TypeError, ValueError):
         raise FormatError(manifest_path, None, "its schedule entry is malformed") from None
     model.history = list(meta.get("history", []))
