@@ -223,8 +223,10 @@ def test_mapped_cache_is_built_reused_and_rebuilt(tmp_path, caplog):
 
 
 def test_peak_memory_is_the_matrix_plus_a_few_blocks(tmp_path, monkeypatch):
-    """One allocation of the final matrix, blocks streamed: traced peak (NumPy reports its
-    buffers to tracemalloc) <= 1.15 x the matrix plus three blocks and the words."""
+    """One allocation of the final matrix, blocks streamed: what comes on top of the matrix
+    <= 0.15 x the matrix plus three blocks and the words.  The matrix is its own populated
+    map (reading.populated_empty), which tracemalloc does not see, so the traced peak (NumPy
+    reports its other buffers to tracemalloc) is exactly what comes on top."""
     monkeypatch.setattr(reading, "BLOCK_BYTES", 1 << 16)
     words, vectors = random_vectors(4000, 100)
     for name, write, read in [("v.bin", formats.write_word2vec_binary, reading.read_word2vec_binary),
@@ -236,7 +238,8 @@ def test_peak_memory_is_the_matrix_plus_a_few_blocks(tmp_path, monkeypatch):
         peak = tracemalloc.get_traced_memory()[1]
         tracemalloc.stop()
         words_bytes = sum(len(w) + 60 for w in words) + 8 * len(words)
-        assert peak <= 1.15 * got.nbytes + 3 * reading.BLOCK_BYTES + words_bytes, (name, peak, got.nbytes)
+        assert got.nbytes >= reading.BLOCK_BYTES  # (so it was mapped, not traced)
+        assert peak <= 0.15 * got.nbytes + 3 * reading.BLOCK_BYTES + words_bytes, (name, peak, got.nbytes)
 
 
 # ----------------------------------------------------------------------------- batched search
@@ -281,3 +284,17 @@ def test_float16_table_searches_without_a_float32_copy(table):
                for w in table.index_to_key[:50]]
     assert np.mean(overlap) >= 9.5
     assert half._unit is None  # no V x D float32 unit matrix was made
+
+
+@settings(max_examples=60, deadline=None)
+@given(rows=st.integers(0, 40), dims=st.integers(1, 9), seed=st.integers(0, 2**32 - 1),
+       planted=st.lists(st.tuples(st.floats(0, 1, exclude_max=True), st.floats(0, 1, exclude_max=True),
+                                  st.sampled_from([np.nan, np.inf, -np.inf, 3.4e38, -3.4e38, 1e-45, 0.0])),
+                        max_size=4))
+def test_the_nonfinite_row_kernel_finds_what_numpy_finds(rows, dims, seed, planted):
+    block = np.random.default_rng(seed).standard_normal((rows, dims)).astype(np.float32)
+    for r, c, value in planted:
+        if rows:
+            block[int(r * rows), int(c * dims)] = value
+    bad = np.flatnonzero(~np.isfinite(block).all(axis=1))
+    assert parse.first_nonfinite_row(block.view(np.uint32)) == (int(bad[0]) if len(bad) else -1)

@@ -260,3 +260,20 @@ def count_lines(buf):
         if byte == NEWLINE:
             total += 1
     return total
+
+
+FLOAT32_EXPONENT = 0x7F800000  # all exponent bits set: infinity or NaN
+
+
+@numba.njit(cache=True)
+def first_nonfinite_row(bits):
+    """First row of a float32 block (viewed as uint32, rows x D) holding NaN or infinity,
+    or -1: an integer test of the exponent bits, which the compiler vectorises (a float
+    sum would need float64 to be safe from overflow, and a second pass)."""
+    for r in range(bits.shape[0]):
+        bad = False
+        for j in range(bits.shape[1]):
+            bad |= (bits[r, j] & FLOAT32_EXPONENT) == FLOAT32_EXPONENT
+        if bad:
+            return r
+    return -1
