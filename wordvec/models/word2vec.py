@@ -4,6 +4,8 @@
     model = Word2Vec(corpus_file="text.txt", sg=1, epochs=5)   # builds vocab and trains
     model.wv.most_similar("king")
     model.save("model.w2v"); Word2Vec.load("model.w2v").train(epochs=1)
+    model.build_vocab(more, update=True)                       # gensim's online training
+    model.train(more, total_examples=model.corpus_count, epochs=model.epochs)
 
 Hyperparameters keep gensim's names and meanings.  The maths of every update is in
 ``wordvec.math.word2vec`` (checked against finite differences); the compiled loops in
@@ -12,12 +14,16 @@ train whole chunks of documents, updating the shared float32 matrices without lo
 every epoch takes the chunks in a fresh seeded order (``shuffle=True``, see
 ``wordvec.data.schedule``).
 
-Continued training: ``train`` continues the learning-rate schedule instead of restarting
-it.  The plan is fixed by the first ``train`` call as P = epochs x corpus tokens, and
-the word at position p of the model's whole training life (tokens before subsampling,
-counted over all calls) gets alpha - (alpha - min_alpha) * min(1, p / P).  So
-``train(epochs=2)`` then ``train(epochs=3)`` is the same run as one 5-epoch ``train``
-(bitwise, with one worker), and training past the plan runs at ``min_alpha``.
+Continued training, two ways.  gensim's calls (``build_vocab(new, update=True)``, then
+``train(new, total_examples=model.corpus_count, epochs=model.epochs)``: the vocabulary
+and training API of gensim 4.4, in ``wordvec.models.word2vec_training``) are each a run
+of their own, from alpha down to min_alpha.  wordvec's calls (``train(epochs=k)``, no
+``total_examples`` / ``total_words``) continue one learning-rate schedule instead: the
+plan is fixed by the first ``train`` call as P = epochs x corpus tokens, and the word at
+position p of the model's whole training life (tokens before subsampling, counted over
+all calls) gets alpha - (alpha - min_alpha) * min(1, p / P).  So ``train(epochs=2)``
+then ``train(epochs=3)`` is the same run as one 5-epoch ``train`` (bitwise, with one
+worker), and training past the plan runs at ``min_alpha``.
 
 The loss in ``history`` is the online loss: each example's exact loss at the parameters
 just before its own update.  While the learning rate is high it sits below the objective
