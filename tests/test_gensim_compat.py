@@ -254,10 +254,22 @@ def test_phrases_documented_usage_through_the_front_door():
 
 
 def test_fasttext_refuses_what_it_cannot_honour():
-    with pytest.raises(wordvec.WordvecError, match="trim_rule"):
-        wordvec.FastText(trim_rule=lambda *a: 0)
-    with pytest.raises(wordvec.WordvecError, match="max_final_vocab"):
-        wordvec.FastText(max_final_vocab=100)
+    with pytest.raises(wordvec.WordvecError, match="word_ngrams=2"):
+        wordvec.FastText(word_ngrams=2)
+
+
+def test_fasttext_takes_gensims_vocabulary_options_and_grows():
+    """trim_rule, max_final_vocab, sorted_vocab and shrink_windows as Word2Vec takes them;
+    build_vocab(update=True) gives the new words their n-gram lists."""
+    def rule(word, count, min_count):
+        return 2 if word == "trees" else 0  # gensim's RULE_KEEP, RULE_DEFAULT
+
+    model = wordvec.FastText(common_texts, vector_size=4, min_count=2, max_final_vocab=5, sorted_vocab=0,
+                             shrink_windows=False, trim_rule=rule, bucket=100, sample=0, epochs=2, progress=False)
+    assert len(model.wv) <= 6 and "trees" in model.wv.key_to_index and model.sorted_vocab == 0
+    model.build_vocab([["graph", "minors", "survey", "treelike"]] * 3, update=True)
+    model.train([["graph", "minors", "survey", "treelike"]] * 3, total_examples=3, epochs=1)
+    assert "treelike" in model.wv.key_to_index and np.isfinite(model.wv["treelike"]).all()
 
 
 def test_serve_answers_an_unseen_word_of_a_subword_model_as_similar_does():

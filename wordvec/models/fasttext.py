@@ -55,19 +55,10 @@ MODEL_IDS = {0: 1, 1: 2}  # sg -> fastText's model id (1 cbow, 2 skipgram)
 _NO_EFFECT = ("hashfxn", "batch_words", "null_word")
 
 
-def _refuse_unsupported(trim_rule, max_final_vocab, sorted_vocab, shrink_windows, word_ngrams):
-    refusals = [
-        (trim_rule is not None, "trim_rule is not supported yet; filter the corpus or raise min_count instead"),
-        (max_final_vocab is not None, "max_final_vocab is not supported yet; use max_vocab_size or min_count"),
-        (not sorted_vocab, "sorted_vocab=0 is not supported: wordvec always sorts the vocabulary by frequency"),
-        (not shrink_windows, "shrink_windows=False is not supported: wordvec samples each window's "
-                             "size as word2vec does"),
-        (word_ngrams not in (0, 1), f"word_ngrams={word_ngrams}: gensim's FastText takes 0 or 1 "
-                                    "(word n-grams are fastText's classifier option)"),
-    ]
-    for refused, sentence in refusals:
-        if refused:
-            raise WordvecError(sentence)
+def _refuse_unsupported(word_ngrams):
+    if word_ngrams not in (0, 1):
+        raise WordvecError(f"word_ngrams={word_ngrams}: gensim's FastText takes 0 or 1 "
+                           "(word n-grams are fastText's classifier option)")
 
 
 class FastText(Word2Vec):
@@ -78,14 +69,16 @@ class FastText(Word2Vec):
                  workers=None, min_alpha=0.0001, negative=5, ns_exponent=0.75, cbow_mean=1, hashfxn=hash,
                  epochs=5, null_word=0, min_n=3, max_n=6, sorted_vocab=1, bucket=2000000, trim_rule=None,
                  batch_words=10000, callbacks=(), max_final_vocab=None, shrink_windows=True, **wordvec_options):
-        _refuse_unsupported(trim_rule, max_final_vocab, sorted_vocab, shrink_windows, word_ngrams)
+        _refuse_unsupported(word_ngrams)
         subwords = wordvec_options.pop("subwords", bool(word_ngrams))  # a saved model names it
         self.word_ngrams = 1 if subwords else 0
         super().__init__(sentences=sentences, corpus_file=corpus_file, sg=sg, hs=hs, vector_size=vector_size,
                          alpha=alpha, window=window, min_count=min_count, max_vocab_size=max_vocab_size,
                          sample=sample, seed=seed, workers=workers, min_alpha=min_alpha, negative=negative,
                          ns_exponent=ns_exponent, cbow_mean=cbow_mean, epochs=epochs, callbacks=callbacks,
-                         subwords=subwords, min_n=min_n, max_n=max_n, bucket=bucket, **wordvec_options)
+                         subwords=subwords, min_n=min_n, max_n=max_n, bucket=bucket, trim_rule=trim_rule,
+                         max_final_vocab=max_final_vocab, sorted_vocab=sorted_vocab, shrink_windows=shrink_windows,
+                         **wordvec_options)
 
 
 # ----------------------------------------------------------------------------- fastText's files
