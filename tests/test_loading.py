@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from wordvec.errors import FormatError
 from wordvec.io import formats
-from wordvec.kernels import parse
+from wordvec.kernels import parse, topk
 from wordvec.vectors import reading, search
 from wordvec.vectors.files import load_vectors
 from wordvec.vectors.keyed import KeyedVectors
@@ -298,3 +298,31 @@ def test_the_nonfinite_row_kernel_finds_what_numpy_finds(rows, dims, seed, plant
             block[int(r * rows), int(c * dims)] = value
     bad = np.flatnonzero(~np.isfinite(block).all(axis=1))
     assert parse.first_nonfinite_row(block.view(np.uint32)) == (int(bad[0]) if len(bad) else -1)
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(1, 6), k=st.integers(1, 12), widths=st.lists(st.integers(1, 40), min_size=1, max_size=6),
+       seed=st.integers(0, 2**32 - 1))
+def test_the_top_k_kernel_keeps_what_the_numpy_reference_keeps(n, k, widths, seed):
+    """kernels.topk.merge_block against search.merge_top, block after block (distinct scores)."""
+    rng = np.random.default_rng(seed)
+    k = min(k, sum(widths))
+    ref_index, ref_score = np.zeros((n, 0), np.int64), np.zeros((n, 0), np.float32)
+    index, score, filled = np.zeros((n, k), np.int64), np.full((n, k), -np.inf, np.float32), np.zeros(n, np.int64)
+    offset = 0
+    for width in widths:
+        block = rng.permutation(n * width).reshape(n, width).astype(np.float32) + offset * n
+        ref_index, ref_score = search.merge_top(ref_index, ref_score, block, offset, k)
+        topk.merge_block(block, offset, index, score, filled)
+        offset += width
+    assert filled.tolist() == [k] * n
+    for q in range(n):
+        assert sorted(zip(score[q].tolist(), index[q].tolist())) == sorted(zip(ref_score[q].tolist(),
+                                                                               ref_index[q].tolist()))
+
+
+def test_a_nan_score_ranks_last_in_the_top_k_kernel():
+    scores = np.array([[np.nan, 0.5, np.nan, 0.1, 0.9, np.nan, 0.3]], np.float32)
+    index, score, filled = np.zeros((1, 3), np.int64), np.full((1, 3), -np.inf, np.float32), np.zeros(1, np.int64)
+    topk.merge_block(scores, 0, index, score, filled)
+    assert sorted(index[0].tolist()) == [1, 4, 6]

@@ -4,7 +4,8 @@ For unit queries ``Q`` (n x D) the cosines with rows ``s:e`` of the matrix ``X``
 
     C = (X[s:e] @ Q.T) * inv_norm[s:e, None]          (a B x n float32 block)
 
-and each query keeps a running best ``k`` (``merge_top``).  The block height ``B`` is
+and each query keeps a running best ``k`` (``kernels.topk.merge_block``, one compiled pass
+per block; ``merge_top`` is its NumPy reference).  The block height ``B`` is
 chosen so that ``B x n`` stays near BLOCK_SCORES floats, so a 3M-row matrix never needs
 a V x V or V x n temporary (and never a float64 one), and a float16 or int8 matrix is
 turned into float32 one block at a time.  The inverse row norms are computed in the
@@ -17,6 +18,7 @@ array (``array_rows``) or a compact form (``wordvec.vectors.compact``).
 import numpy as np
 
 from wordvec.kernels.blas import blas_threads
+from wordvec.kernels.topk import merge_block
 
 BLOCK_SCORES = 1 << 22  # floats in one block of scores (16 MB)
 MIN_BLOCK_ROWS = 1024
@@ -35,7 +37,8 @@ def inverse_norms(block):
 
 
 def merge_top(best_index, best_score, block_scores, offset, k):
-    """Merge a (n x B) block of scores into each query's running best ``k`` (sorted later).
+    """Merge a (n x B) block of scores into each query's running best ``k`` (sorted later):
+    the NumPy reference of ``kernels.topk.merge_block``, which ``top_k`` uses.
 
     Once every query has ``k`` candidates, only scores above a query's current k-th best
     can enter; after the first blocks those are few, so they are picked out with one
@@ -90,8 +93,9 @@ def top_k(rows, n_rows, queries, k, inv_norms=None, exclude=None):
     fresh = inv_norms is None
     if fresh:
         inv_norms = np.empty(n_rows, dtype=np.float32)
-    best_index = np.zeros((n, 0), dtype=np.int64)
-    best_score = np.zeros((n, 0), dtype=np.float32)
+    best_index = np.zeros((n, k), dtype=np.int64)
+    best_score = np.full((n, k), -np.inf, dtype=np.float32)
+    filled = np.zeros(n, dtype=np.int64)
     step = block_rows(n, n_rows, queries.shape[1])
     with blas_threads(1 if n <= FEW_QUERIES else None):
         for start in range(0, n_rows, step):
@@ -99,11 +103,12 @@ def top_k(rows, n_rows, queries, k, inv_norms=None, exclude=None):
             block = rows(start, stop)
             if fresh:
                 inv_norms[start:stop] = inverse_norms(block)
-            scores = (queries @ block.T) * inv_norms[start:stop]  # n x B
+            scores = queries @ block.T  # n x B
+            np.multiply(scores, inv_norms[start:stop], out=scores)
             if exclude is not None:
                 inside = (exclude[1] >= start) & (exclude[1] < stop)
                 scores[exclude[0][inside], exclude[1][inside] - start] = -np.inf
-            best_index, best_score = merge_top(best_index, best_score, scores, start, k)
+            merge_block(scores, start, best_index, best_score, filled)
     order = np.argsort(-best_score, axis=1, kind="stable")
     return np.take_along_axis(best_index, order, axis=1), np.take_along_axis(best_score, order, axis=1), inv_norms
 
