@@ -8,8 +8,11 @@ holding the same vectors.  Then, one whole child process per measurement (wall, 
 peak RSS from wait4), each file read once right before so it is in the page cache:
 
   load      wordvec ``load_vectors`` vs gensim ``KeyedVectors.load_word2vec_format``
-            (full, and ``limit=500000``);
-  mmap      open the native cache (.wv) with mmap_mode="r" and answer one query;
+            (full, and ``limit=500000``); wordvec's words stay a WordTable (arrays + hash
+            table) until code touches ``index_to_key``/``key_to_index``, so for ``.bin``
+            one more row ("touched") also builds the dict, as gensim always does;
+  mmap      open the native cache (.wv) with mmap_mode="r" and answer one query (a word
+            of the vocabulary, looked up by the parent and passed in);
   search    most_similar of 1,000 words: wordvec's batched exact search vs gensim's
             per-word loop (over --gensim-queries words, the rest extrapolated: said so);
   ann       approximate index (wordvec.vectors.ann): build time, recall@10 and queries/s
@@ -219,9 +222,11 @@ from wordvec.vectors.files import load_vectors
 limit = None if sys.argv[2] == 'None' else int(sys.argv[2])
 t = time.perf_counter()
 kv = load_vectors(sys.argv[1], limit=limit)
+if sys.argv[3] == 'touched':
+    kv.key_to_index
 t = time.perf_counter() - t
 print(json.dumps({'inside_seconds': t, 'words': len(kv), 'checksum': float(kv.vectors[:1000].astype('float64').sum()),
-                  'matrix_mb': kv.vectors.nbytes / 2**20}))
+                  'matrix_mb': kv.vectors.nbytes / 2**20, 'words_as': 'dict' if kv.word_table is None else 'table'}))
 """,
     "gensim": """
 import json, sys, time
@@ -242,7 +247,7 @@ from wordvec.vectors.files import load_vectors
 t1 = time.perf_counter()
 kv = load_vectors(sys.argv[1], mmap_mode='r')
 t2 = time.perf_counter()
-answer = kv.most_similar(kv.index_to_key[12345], topn=10)
+answer = kv.most_similar(sys.argv[2], topn=10)
 t3 = time.perf_counter()
 print(json.dumps({'import_seconds': t1 - t0, 'open_seconds': t2 - t1, 'first_query_seconds': t3 - t2,
                   'open_and_query_seconds': t3 - t1, 'answer': answer[:3]}))
@@ -256,7 +261,7 @@ import numpy as np
 from wordvec.vectors.files import load_vectors
 kv = load_vectors(sys.argv[1], mmap_mode='r')
 rng = np.random.default_rng(5)
-words = [kv.index_to_key[i] for i in rng.choice(len(kv), int(sys.argv[2]), replace=False)]
+words = [kv.word_table.word(i) for i in rng.choice(len(kv), int(sys.argv[2]), replace=False)]
 t = time.perf_counter(); first = kv.most_similar_batch(words, topn=10); t1 = time.perf_counter() - t
 t = time.perf_counter(); again = kv.most_similar_batch(words, topn=10); t2 = time.perf_counter() - t
 print(json.dumps({'queries': len(words), 'first_batch_seconds': t1, 'batch_seconds': t2,
@@ -281,7 +286,7 @@ import json, os, sys, time
 import numpy as np
 from wordvec.vectors.files import load_vectors
 backend, path, n_queries = sys.argv[1], sys.argv[2], int(sys.argv[3])
-M, EF_ADD, EFS = 16, 64, [int(e) for e in sys.argv[4].split(',')]
+M, EF_ADD, EFS = int(sys.argv[5]), int(sys.argv[6]), [int(e) for e in sys.argv[4].split(',')]
 kv = load_vectors(path)
 units = kv.vectors / np.linalg.norm(kv.vectors, axis=1, keepdims=True)
 rng = np.random.default_rng(5)
@@ -341,16 +346,20 @@ def system_info():
 
 
 def stage_load(paths, limits, gensim_full_text, runs):
-    """Each format, each system, full and limited, as whole processes."""
+    """Each format, each system, full and limited, as whole processes (and wordvec's
+    whole .bin once more with its dict built: "touched")."""
     rows = [{"system": system, "baseline": True, **measured(BASELINE[system])} for system in ("wordvec", "gensim")]
     for ext, path in paths.items():
         for limit in limits:
-            for system in ("wordvec", "gensim"):
+            systems = ["wordvec", "gensim"] + (["wordvec touched"] if ext == "bin" and limit is None else [])
+            for system in systems:
                 if system == "gensim" and limit is None and ext in ("txt", "vec") and not gensim_full_text:
                     continue  # 3M text in gensim: ~12 min per file (float() per number): the limited run stands in
                 for run in range(runs):
                     warm(path)
-                    row = {"system": system, "format": ext, "limit": limit, "run": run, **measured(LOAD[system], path, limit)}
+                    code, touch = LOAD[system.split()[0]], system.split()[-1]
+                    row = {"system": system, "format": ext, "limit": limit, "run": run,
+                           **measured(code, path, limit, touch)}
                     print(json.dumps(row), flush=True)
                     rows.append(row)
     return rows
@@ -360,13 +369,15 @@ def stage_mmap(paths, runs):
     """Native cache (written by load_vectors on the first mapped open), then timed opens."""
     from wordvec.vectors.files import load_vectors
 
-    load_vectors(paths["bin"], mmap_mode="r")  # builds synthetic-N.bin.wv if missing
+    kv = load_vectors(paths["bin"], mmap_mode="r")  # builds synthetic-N.bin.wv if missing
+    word = kv.word_table.word(12345) if kv.word_table is not None else kv.index_to_key[12345]
+    del kv
     cache = str(paths["bin"]) + ".wv"
     rows = []
     for run in range(runs):
         for name in os.listdir(cache):
             warm(os.path.join(cache, name))
-        row = {"system": "wordvec", "run": run, **measured(MMAP, cache)}
+        row = {"system": "wordvec", "run": run, "query": word, **measured(MMAP, cache, word)}
         print(json.dumps(row), flush=True)
         rows.append(row)
     return rows
@@ -394,16 +405,21 @@ def stage_ann(paths, backends=("usearch", "hnswlib", "faiss"), ef_values=(32, 64
     """Each library builds one HNSW graph (M 16, ef_construction 64) and answers at several ef."""
     rows = []
     for backend in backends:
-        row = {"system": backend, **measured(ANN, backend, paths["bin"], queries, ",".join(map(str, ef_values)))}
+        row = {"system": backend, **measured(ANN, backend, paths["bin"], queries, ",".join(map(str, ef_values)), 16, 64)}
         print(json.dumps(row), flush=True)
         rows.append(row)
     return rows
 
 
 def stage_ann_trained(vectors_path, ef_values=(16, 32, 64, 128, 256), queries=1000):
-    """The chosen index (usearch, wordvec.vectors.ann) on trained vectors: real neighbourhoods."""
+    """The chosen index (usearch, wordvec.vectors.ann) on trained vectors: real neighbourhoods,
+    built as `wordvec index` builds it (AnnConfig's defaults)."""
+    from wordvec.vectors.ann import AnnConfig
+
+    config = AnnConfig()
     row = {"system": "usearch", "vectors": vectors_path,
-           **measured(ANN, "usearch", vectors_path, queries, ",".join(map(str, ef_values)))}
+           **measured(ANN, "usearch", vectors_path, queries, ",".join(map(str, ef_values)), config.connectivity,
+                      config.expansion_add)}
     print(json.dumps(row), flush=True)
     return [row]
 

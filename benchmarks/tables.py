@@ -252,8 +252,85 @@ def estimate_table():
     return lines + ["", f"Corpus: {record['corpus']}. {_provenance([record])}"]
 
 
+def _load_stage(record, stage):
+    """A stage of a bench_load.py record, with the commit and time it ran at."""
+    found = record["stages"][stage]
+    commit = (found.get("system") or record["system"])["commit"][:7]
+    return found, f"commit {commit}, {found['when'][:16].replace('T', ' ')} UTC, 1-min load " \
+                  f"{found['load_before'][0]:.1f} → {found['load_after'][0]:.1f}"
+
+
+def _fastest(rows, **match):
+    found = [row for row in rows if all(row.get(key) == value for key, value in match.items())]
+    return min(found, key=lambda row: row["wall_seconds"]) if found else None
+
+
+def load_files_table(words=3000000):
+    """benchmarks/README: bench_load.py's load stage, wordvec vs gensim, each file and limit."""
+    record = load_record(f"load-{words}")
+    stage, provenance = _load_stage(record, "load")
+    rows = stage["rows"]
+    lines = ["| file | limit | wordvec wall s (CPU) | gensim wall s (CPU) | speed-up wall (CPU) "
+             "| wordvec peak MB (× matrix) | gensim peak MB (× matrix) |", "|---|---|---|---|---|---|---|"]
+
+    def cell(row):
+        return f"{row['wall_seconds']:.1f} ({row['cpu_seconds']:.1f})" if row else "–"
+
+    def peak(row):
+        return f"{row['peak_rss_mb']:.0f} ({row['peak_rss_mb'] / row['matrix_mb']:.2f})" if row else "–"
+
+    for ext in record["files"]:
+        for limit in sorted({row["limit"] for row in rows if row.get("format") == ext}, key=lambda x: x or 0):
+            for system in ("wordvec", "wordvec touched"):
+                ours = _fastest(rows, format=ext, limit=limit, system=system)
+                theirs = _fastest(rows, format=ext, limit=limit, system="gensim")
+                if ours is None:
+                    continue
+                ratio = (f"**{theirs['wall_seconds'] / ours['wall_seconds']:.1f}×** "
+                         f"({theirs['cpu_seconds'] / ours['cpu_seconds']:.1f}×)" if theirs else "–")
+                name = f".{ext}" + (" + dict" if system != "wordvec" else "")
+                lines.append(f"| {name} | {limit or 'all'} | {cell(ours)} | {cell(theirs)} | {ratio} "
+                             f"| {peak(ours)} | {peak(theirs)} |")
+    base = {row["system"]: row["peak_rss_mb"] for row in rows if row.get("baseline")}
+    return lines + ["", f"Imports alone: wordvec {base['wordvec']:.0f} MB, gensim {base['gensim']:.0f} MB. "
+                        f"`load-{words}.json`, {provenance}."]
+
+
+def load_queries_table(words=3000000):
+    """benchmarks/README: bench_load.py's mmap, search and ann-trained stages (those present)."""
+    record = load_record(f"load-{words}")
+    lines = ["| measurement | wordvec | gensim 4.4.0 | ratio | record stage |", "|---|---|---|---|---|"]
+    stages = record["stages"]
+    if "mmap" in stages:
+        stage, provenance = _load_stage(record, "mmap")
+        best = min(stage["rows"], key=lambda row: row["open_and_query_seconds"])
+        worst = max(row["open_and_query_seconds"] for row in stage["rows"])
+        lines.append(f"| native `mmap_mode=\"r\"` open + first `most_similar` ({len(stage['rows'])} processes) "
+                     f"| **{best['open_and_query_seconds']:.2f} s** (open {best['open_seconds']:.2f} + query "
+                     f"{best['first_query_seconds']:.2f}; slowest {worst:.2f}) | – | – | mmap: {provenance} |")
+    if "search" in stages:
+        stage, provenance = _load_stage(record, "search")
+        ours, theirs, summary = stage["rows"]
+        lines.append(f"| `most_similar` of {summary['queries']:,} words, top 10 | batched "
+                     f"**{ours['batch_seconds']:.1f} s** (first call {ours['first_batch_seconds']:.1f} s) "
+                     f"| loop {theirs['extrapolated_seconds_for_all']:.0f} s ({theirs['per_query_seconds']:.3f} s a "
+                     f"word × {summary['queries']:,}; {summary['gensim_queries_timed']} timed) "
+                     f"| **{summary['speedup_batched_vs_gensim_loop']:.1f}×**, top-10 agreement "
+                     f"{summary['top10_agreement']:.2f} | search: {provenance} |")
+    if "ann-trained" in stages:
+        stage, provenance = _load_stage(record, "ann-trained")
+        for row in stage["rows"]:
+            cells = ", ".join(f"ef {e['ef_search']}: {e['recall_at_10']:.3f} / {e['speedup_over_exact']:.1f}×"
+                              for e in row["by_ef"])
+            lines.append(f"| approximate (usearch) on `{Path(row['vectors']).name}` ({row['rows']:,} rows): "
+                         f"recall@10 / queries per second over exact's ({row['exact_qps']:.0f}/s) | {cells} "
+                         f"| – | – | ann-trained: {provenance} |")
+    return lines
+
+
 TABLES = {"headline": headline_table, "word2vec-runs": word2vec_runs_table, "vocab": vocab_table,
-          "evaluate": evaluate_table, "estimate": estimate_table, "count": count_table, "subword": subword_table}
+          "evaluate": evaluate_table, "estimate": estimate_table, "count": count_table, "subword": subword_table,
+          "load-3000000": load_files_table, "load-3000000-queries": load_queries_table}
 
 
 # ----------------------------------------------------------------------------- documents
