@@ -312,8 +312,9 @@ def test_the_top_k_kernel_keeps_what_the_numpy_reference_keeps(n, k, widths, see
     offset = 0
     for width in widths:
         block = rng.permutation(n * width).reshape(n, width).astype(np.float32) + offset * n
-        ref_index, ref_score = search.merge_top(ref_index, ref_score, block, offset, k)
-        topk.merge_block(block, offset, index, score, filled)
+        scale = rng.uniform(1, 1.0001, width).astype(np.float32)  # keeps the scores distinct
+        ref_index, ref_score = search.merge_top(ref_index, ref_score, block * scale, offset, k)
+        topk.merge_block(block, scale, offset, index, score, filled)
         offset += width
     assert filled.tolist() == [k] * n
     for q in range(n):
@@ -324,5 +325,5 @@ def test_the_top_k_kernel_keeps_what_the_numpy_reference_keeps(n, k, widths, see
 def test_a_nan_score_ranks_last_in_the_top_k_kernel():
     scores = np.array([[np.nan, 0.5, np.nan, 0.1, 0.9, np.nan, 0.3]], np.float32)
     index, score, filled = np.zeros((1, 3), np.int64), np.full((1, 3), -np.inf, np.float32), np.zeros(1, np.int64)
-    topk.merge_block(scores, 0, index, score, filled)
+    topk.merge_block(scores, np.ones(7, np.float32), 0, index, score, filled)
     assert sorted(index[0].tolist()) == [1, 4, 6]

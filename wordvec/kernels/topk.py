@@ -1,8 +1,8 @@
 """Compiled running top-k for the blocked exact search (``wordvec.vectors.search``).
 
 For each query ``q`` the search keeps its ``k`` best (row, cosine) pairs so far and
-merges in one block of cosines ``scores[q, :]`` (rows ``offset .. offset + B - 1``) at a
-time.  ``merge_block`` does it in one pass over the block with no temporaries: while a
+merges in one block of cosines (rows ``offset .. offset + B - 1``) at a time, each the
+dot product times the row's inverse norm, multiplied here rather than in a pass of its own.  ``merge_block`` does it in one pass over the block with no temporaries: while a
 query has fewer than ``k`` candidates every score enters; after that a score enters only
 if it beats the query's current lowest, which then is replaced (and the new lowest found
 among the k).  After the first blocks almost no score beats the k-th best, so the pass
@@ -18,10 +18,10 @@ CHUNK = 64  # scores tested at once: an OR of comparisons, which the compiler ve
 
 
 @numba.njit(inline="always", cache=True)
-def _any_above(row, start, stop, floor):
+def _any_above(row, scale, start, stop, floor):
     above = False
     for i in range(start, stop):
-        above |= row[i] > floor
+        above |= row[i] * scale[i] > floor
     return above
 
 
@@ -35,14 +35,16 @@ def _lowest(values):
 
 
 @numba.njit(cache=True)
-def merge_block(scores, offset, best_index, best_score, filled):
-    """Merge ``scores`` (n x B float32) into each query's running best: ``best_index`` /
-    ``best_score`` (n x k, unsorted), ``filled[q]`` of them in use so far."""
-    k, width = best_score.shape[1], scores.shape[1]
-    for q in range(scores.shape[0]):
+def merge_block(dots, scale, offset, best_index, best_score, filled):
+    """Merge the scores ``dots * scale`` (n x B float32 dot products times float32[B] inverse
+    row norms: cosines) into each query's running best: ``best_index`` / ``best_score``
+    (n x k, unsorted), ``filled[q]`` of them in use so far."""
+    k, width = best_score.shape[1], dots.shape[1]
+    for q in range(dots.shape[0]):
         count, j = filled[q], 0
+        row = dots[q]
         while count < k and j < width:  # filling up: every score enters
-            value = scores[q, j]
+            value = row[j] * scale[j]
             best_score[q, count] = value if value == value else np.float32(-np.inf)
             best_index[q, count] = offset + j
             count += 1
@@ -52,13 +54,13 @@ def merge_block(scores, offset, best_index, best_score, filled):
             continue
         lowest = _lowest(best_score[q])
         floor = best_score[q, lowest]
-        row = scores[q]
         for chunk in range(j, width, CHUNK):  # (NaN never compares greater)
             stop = min(chunk + CHUNK, width)
-            if not _any_above(row, chunk, stop, floor):
+            if not _any_above(row, scale, chunk, stop, floor):
                 continue
             for i in range(chunk, stop):
-                if row[i] > floor:
-                    best_score[q, lowest], best_index[q, lowest] = row[i], offset + i
+                value = row[i] * scale[i]
+                if value > floor:
+                    best_score[q, lowest], best_index[q, lowest] = value, offset + i
                     lowest = _lowest(best_score[q])
                     floor = best_score[q, lowest]

@@ -103,12 +103,11 @@ def top_k(rows, n_rows, queries, k, inv_norms=None, exclude=None):
             block = rows(start, stop)
             if fresh:
                 inv_norms[start:stop] = inverse_norms(block)
-            scores = queries @ block.T  # n x B
-            np.multiply(scores, inv_norms[start:stop], out=scores)
+            dots = queries @ block.T  # n x B; cosines = dots * inv_norms (in merge_block)
             if exclude is not None:
                 inside = (exclude[1] >= start) & (exclude[1] < stop)
-                scores[exclude[0][inside], exclude[1][inside] - start] = -np.inf
-            merge_block(scores, start, best_index, best_score, filled)
+                dots[exclude[0][inside], exclude[1][inside] - start] = -np.inf
+            merge_block(dots, inv_norms[start:stop], start, best_index, best_score, filled)
     order = np.argsort(-best_score, axis=1, kind="stable")
     return np.take_along_axis(best_index, order, axis=1), np.take_along_axis(best_score, order, axis=1), inv_norms
 
