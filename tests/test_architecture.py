@@ -73,6 +73,9 @@ DEFERRED_OWN_IMPORTS = {
     "wordvec/__init__.py",
     # the command registry imports only the command's module: `wordvec --help` 0.09-0.13 s, not 1.3-1.8 s
     "wordvec/cli/__init__.py",
+    # classify's --pretrained-vectors reader: wordvec.vectors loads SciPy, 0.45 s and ~30 MB of
+    # every `wordvec classify` process otherwise
+    "wordvec/models/classifier.py",
 }
 
 

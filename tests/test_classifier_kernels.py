@@ -121,14 +121,26 @@ def test_float32_step_is_close_to_the_float64_reference():
 
 def test_uniform_fill_is_uniform_and_reproducible():
     W = np.empty((9000, 7), dtype=np.float32)
-    K.uniform_fill(W, 0.25, 3)
+    every_row = np.arange(9000, dtype=np.int64)
+    K.uniform_fill(W, every_row, 0.25, 3)
     assert W.min() >= -0.25 and W.max() < 0.25
     assert abs(W.mean()) < 0.005 and abs(W.var() - 0.25 ** 2 / 3) < 0.002  # U(-b, b): variance b²/3
     again = np.empty_like(W)
-    K.uniform_fill(again, 0.25, 3)
+    K.uniform_fill(again, every_row, 0.25, 3)
     np.testing.assert_array_equal(W, again)
-    K.uniform_fill(again, 0.25, 4)
+    K.uniform_fill(again, every_row, 0.25, 4)
     assert not np.array_equal(W, again)
+
+
+def test_uniform_fill_of_some_rows_gives_those_rows_values_and_leaves_the_others():
+    W = np.empty((9000, 7), dtype=np.float32)
+    K.uniform_fill(W, np.arange(9000, dtype=np.int64), 0.25, 3)
+    some = np.array([8999, 0, 4095, 4096, 17], dtype=np.int64)
+    part = np.zeros_like(W)
+    K.uniform_fill(part, some, 0.25, 3)
+    np.testing.assert_array_equal(part[some], W[some])
+    untouched = np.setdiff1d(np.arange(9000), some)
+    assert not part[untouched].any()
 
 
 def test_train_range_stops_at_its_token_budget():

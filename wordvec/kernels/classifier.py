@@ -23,23 +23,26 @@ jit = numba.njit(nogil=True, cache=True, fastmath=True, error_model="numpy")
 
 
 @numba.njit(nogil=True, cache=True, parallel=True)
-def uniform_fill(W, bound, seed):
-    """W[i, j] ~ U(-bound, bound), fastText's initialisation, on all cores: row block b
-    draws from its own splitmix64 stream (seed, b), so the values do not depend on the
-    number of threads."""
-    n_rows, dim = W.shape
+def uniform_fill(W, rows, bound, seed):
+    """W[r, j] ~ U(-bound, bound), fastText's initialisation, for the rows ``rows`` only
+    (the others are left as they are), on all cores. Counter-based: value j of row r is
+    splitmix64 of the position (r mod 4096) dim + j + 1 in stream (seed, r // 4096), so
+    it depends neither on the number of threads nor on which other rows are filled."""
+    dim = W.shape[1]
     block = 4096
-    for b in numba.prange((n_rows + block - 1) // block):
-        state = np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(b) * np.uint64(0xBF58476D1CE4E5B9)
-        for i in range(b * block, min(n_rows, (b + 1) * block)):
-            for j in range(dim):
-                state += np.uint64(0x9E3779B97F4A7C15)
-                z = state
-                z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-                z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-                z = z ^ (z >> np.uint64(31))
-                u = np.float64(z >> np.uint64(11)) * (1.0 / 9007199254740992.0)  # [0, 1)
-                W[i, j] = (2.0 * u - 1.0) * bound
+    golden = np.uint64(0x9E3779B97F4A7C15)
+    for k in numba.prange(rows.shape[0]):
+        r = rows[k]
+        state = (np.uint64(seed) * golden + np.uint64(r // block) * np.uint64(0xBF58476D1CE4E5B9)
+                 + np.uint64((r % block) * dim) * golden)
+        for j in range(dim):
+            state += golden
+            z = state
+            z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+            z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+            z = z ^ (z >> np.uint64(31))
+            u = np.float64(z >> np.uint64(11)) * (1.0 / 9007199254740992.0)  # [0, 1)
+            W[r, j] = (2.0 * u - 1.0) * bound
 
 
 @jit

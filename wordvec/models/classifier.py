@@ -28,8 +28,7 @@ from wordvec.kernels import classifier as kernels
 from wordvec.math.product_quantizer import KSUB
 from wordvec.models.classifier_files import ClassifierParts, config_dict, load_parts, save_parts
 from wordvec.models.classifier_quantize import prune_rows, quantize_matrix, select_rows
-from wordvec.models.classifier_training import run_epochs, uniform_rows
-from wordvec.vectors.files import load_vectors
+from wordvec.models.classifier_training import run_epochs, uniform_rows, used_rows
 
 log = logging.getLogger(__name__)
 
@@ -310,7 +309,7 @@ def train_classifier(path, config, valid=None):
     del scan
     log.info("read %d tokens: %d words, %d labels, %d documents (%.1f s)", dictionary.ntokens,
              dictionary.nwords, len(dictionary.labels), encoded.n_docs, time.perf_counter() - started)
-    W_in = uniform_rows(dictionary.n_rows, config.dim, config.seed)
+    W_in = uniform_rows(dictionary.n_rows, config.dim, config.seed, used_rows(encoded, dictionary.n_rows))
     if config.pretrained_vectors:
         _load_pretrained(W_in, dictionary, config.pretrained_vectors)
     W_out = np.zeros((len(dictionary.labels), config.dim), dtype=np.float32)
@@ -321,6 +320,8 @@ def train_classifier(path, config, valid=None):
 
 
 def _load_pretrained(W_in, dictionary, path):
+    # deferred: wordvec.vectors loads SciPy (0.45 s and ~30 MB of every classify process, measured)
+    from wordvec.vectors.files import load_vectors
     vectors = load_vectors(path)
     if vectors.vectors.shape[1] != W_in.shape[1]:
         raise WordvecError(f"{path}: the pretrained vectors have dimension {vectors.vectors.shape[1]}, "
