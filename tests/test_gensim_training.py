@@ -422,3 +422,8 @@ def test_predict_output_word_unknown_context_and_hs_only(lee, caplog):
     hs_only = wordvec.Word2Vec(lee[:200], vector_size=8, min_count=2, epochs=1, hs=1, negative=0, progress=False)
     with pytest.raises(RuntimeError, match="negative sampling"):
         hs_only.predict_output_word(["government"])
+
+
+def test_a_callback_without_hooks_or_call_is_refused_in_one_sentence(small_corpus):
+    with pytest.raises(WordvecError, match="gensim's hooks"):
+        wordvec.Word2Vec(small_corpus, **SMALL, callbacks=[42], progress=False)

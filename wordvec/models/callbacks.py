@@ -13,6 +13,8 @@ gensim's ``on_batch_begin`` / ``on_batch_end`` are kept on the base class for
 signature compatibility; gensim 4's ``Word2Vec`` never calls them, and neither does wordvec.
 """
 
+from wordvec.errors import WordvecError
+
 HOOKS = ("on_train_begin", "on_epoch_begin", "on_epoch_end", "on_train_end")
 
 
@@ -50,7 +52,7 @@ class Callbacks:
         self.callbacks = tuple(callbacks or ())
         for callback in self.callbacks:
             if not _has_hooks(callback) and not callable(callback):
-                raise TypeError(f"a callback must have gensim's hooks (on_epoch_end, ...) or be a function "
+                raise WordvecError(f"a callback must have gensim's hooks (on_epoch_end, ...) or be a function "
                                 f"f(model, epoch_info), not {type(callback).__name__}")
 
     def _hook(self, name, model):
