@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from wordvec.data.documents import build_vocabulary, encode_documents
+from wordvec.data.documents import build_vocabulary, encode_documents, read_documents
 from wordvec.errors import WordvecError
 from wordvec.models.doc2vec import Doc2Vec
 from wordvec.vectors.embed import read_counts
@@ -81,6 +81,30 @@ def test_any_bytes_are_documents_one_per_line(data):
         assert encoded.offsets.size - 1 == text.count(b"\n") + (not text.endswith(b"\n"))  # \r is no line end
         assert encoded.ids.min() >= 0 and encoded.ids.max() < len(vocab)
         assert np.all(np.diff(encoded.offsets) >= 0) and encoded.offsets[-1] == encoded.ids.size
+        _assert_one_reading_equals_two(path, "line", vocab, encoded)
+
+
+def _assert_one_reading_equals_two(path, tags, vocab, encoded):
+    """read_documents (one pass) gives what build_vocabulary + encode_documents give."""
+    vocab_once, encoded_once = read_documents(path, tags, min_count=vocab.min_count)
+    assert vocab_once.words == vocab.words and list(vocab_once.counts) == list(vocab.counts)
+    assert vocab_once.corpus_tokens == vocab.corpus_tokens
+    for name in ("ids", "offsets", "rows"):
+        np.testing.assert_array_equal(getattr(encoded_once, name), getattr(encoded, name))
+    assert encoded_once.tags == encoded.tags
+
+
+def test_one_reading_equals_two_with_first_token_tags(tmp_path):
+    """Tags shared by several lines, a long token cut to a known word, bytes that are not
+    UTF-8, words under min_count: the same vocabulary (ties in first-seen order) and ids."""
+    long_word = "x" * 100
+    lines = [b"a the cat sat", b"b a dog \xff sat " + long_word.encode() + b"yz", b"a the end " + long_word.encode(),
+             b"c", b"b \xff the"]
+    path = tmp_path / "docs.txt"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    vocab = build_vocabulary(path, "first-token", min_count=2)
+    assert long_word in vocab.words and "\ufffd" in vocab.words and "cat" not in vocab.words
+    _assert_one_reading_equals_two(path, "first-token", vocab, encode_documents(path, vocab, "first-token"))
 
 
 def test_cli_refuses_a_model_with_a_broken_description(saved_model, tmp_path):

@@ -85,12 +85,48 @@ def count_words(source, tags="line"):
 def build_vocabulary(source, tags="line", min_count=5):
     """The vocabulary of the words seen ``min_count`` times (descending count)."""
     counts, documents = count_words(source, tags)
+    return _vocabulary(source, counts, documents, min_count)
+
+
+def _vocabulary(source, counts, documents, min_count):
     if documents == 0 or not counts:
         raise WordvecError(f"{_name(source)} has no words: nothing to train document vectors on")
     vocab = Vocabulary.from_counts(counts, min_count=min_count, corpus_tokens=sum(counts.values()))
     if len(vocab) == 0:
         raise WordvecError(f"no word of {_name(source)} occurs {min_count} times or more; lower min_count")
     return vocab
+
+
+def read_documents(source, tags="line", min_count=5):
+    """(vocabulary, :class:`EncodedDocuments`) of ``source``, reading it once: the same as
+    :func:`build_vocabulary` then :func:`encode_documents`, which read it twice.
+
+    The one pass numbers each distinct token in first-seen order and keeps the documents
+    as those numbers; the counts are then a ``bincount``, and the vocabulary ids a lookup
+    table over the distinct tokens.  Holds the documents' token numbers (4 bytes a
+    token), which encoding makes anyway.
+    """
+    check_tag_mode(tags)
+    first_seen = _FirstSeenIds()
+    numbers, lengths, rows, tag_rows = [], [], [], {}
+    for number, tokens in enumerate(_lines_of(source)):
+        tag, words = _split_tag(tokens, tags, number, source)
+        numbers.extend(map(first_seen.__getitem__, words))
+        lengths.append(len(words))
+        rows.append(number if tag is None else tag_rows.setdefault(tag, len(tag_rows)))
+    numbers = np.array(numbers, dtype=np.int32)
+    names = [truncate_token(token).decode("utf-8", errors="replace") for token in first_seen]
+    counts = collections.Counter()
+    for name, count in zip(names, np.bincount(numbers, minlength=len(names)).tolist()):
+        counts[name] += count  # in first-seen order, as count_words: the same ties
+    vocab = _vocabulary(source, counts, len(lengths), min_count)
+    to_vocab = np.array([vocab.index.get(name, -1) for name in names] or [-1], dtype=np.int32)[numbers]
+    kept = to_vocab >= 0
+    ends = np.zeros(len(lengths) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=ends[1:])
+    offsets = np.concatenate(([0], np.cumsum(kept, dtype=np.int64)))[ends]
+    keys = [str(i) for i in range(len(rows))] if tags == "line" else list(tag_rows)
+    return vocab, EncodedDocuments(to_vocab[kept], offsets, np.array(rows, dtype=np.int64), keys)
 
 
 def encode_documents(source, vocab, tags="line"):
@@ -109,6 +145,14 @@ def encode_documents(source, vocab, tags="line"):
     np.cumsum(lengths, out=offsets[1:])
     keys = [str(i) for i in range(len(rows))] if tags == "line" else list(tag_rows)
     return EncodedDocuments(np.array(ids, dtype=np.int32), offsets, np.array(rows, dtype=np.int64), keys)
+
+
+class _FirstSeenIds(dict):
+    """bytes token -> its number in first-seen order (a new token gets the next one)."""
+
+    def __missing__(self, token):
+        self[token] = number = len(self)
+        return number
 
 
 class _ByteIds(dict):

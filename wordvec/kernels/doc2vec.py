@@ -1,135 +1,144 @@
 """Compiled paragraph vectors: the steps of ``wordvec.math.doc2vec``, fast.
 
-:func:`train_documents` trains a run of whole documents: PV-DBOW (``dm=0``: the
-document's row predicts each of its words, optionally interleaved with skip-gram over
-the words, ``dbow_words``) or PV-DM (``dm=1``: the mean or sum of the document's row and
-the context rows predicts the centre word).  Frequent-word subsampling (``keep``), the
-reduced window (effective window ``window - b``, b uniform in [0, window)), and the
-learning rate of each document a pure function of its position in the whole run, as in
-``wordvec.kernels.word2vec``.  The model runs several chunks at once in Python threads
-(``nogil``), updating the shared float32 matrices without locks (Hogwild).
+Both models are word2vec with one more input row, and every example here is one of
+word2vec's output-layer steps (``wordvec.kernels.word2vec.negative_sampling_update`` and
+``hierarchical_softmax_update``, the functions ``tests/test_word2vec_kernels.py`` holds to
+``wordvec.math.word2vec``) with the document's row in the input:
 
-:func:`infer_documents` trains new documents' rows against frozen word and output rows
-(gensim's ``infer_vector``), a whole file of documents in one call.  Each document's
-random numbers come from (seed, its words) alone, so the result does not depend on
-where it stands, how many threads share the documents or which one runs which.
+* PV-DBOW (``dm=0``) is skip-gram whose input row is the document's row ``P[doc]``; with
+  ``dbow_words`` each window's skip-gram pairs are trained too, interleaved;
+* PV-DM (``dm=1``) is CBOW whose context also holds ``P[doc]`` (mean or sum).
 
-Every example performs exactly one reference step (``wordvec.math.doc2vec``): the
-scores from the rows before the step, ``neu1e = -alpha dJ/dh`` accumulated from the
-output rows before they change, then the output rows, then the input rows.  PV-DM with
-the mean hands the document row and every context row the full ``neu1e``
-(``wordvec.math.doc2vec.pv_dm_step``).  The loss is the exact objective
-``-log sigma(z) = max(-z, 0) + log(1 + exp(-|z|))`` summed over the terms, one ``log``
-per example (``wordvec.kernels.word2vec.logistic_term``).
+One document loop (:func:`train_document`) serves training and inference.
+:func:`train_documents` runs it over a run of whole documents: frequent-word subsampling
+(``keep``), the reduced window (effective window ``window - b``, b uniform in
+[0, window)) and a learning rate that is a pure function of the document's position in
+the whole run, as in ``wordvec.kernels.word2vec``.  The model runs several chunks at once
+in Python threads (``nogil``), updating the shared float32 matrices without locks
+(Hogwild).  :func:`infer_documents` trains new documents' rows against frozen word and
+output rows (gensim's ``infer_vector``), a whole file of documents in one call.  Each
+document's random numbers come from (seed, its words) alone, so the result does not
+depend on where it stands, how many threads share the documents or which one runs which.
 
-The output layers here take a ``learn_hidden`` flag (inference must not move the output
-rows), so this module has its own copies of word2vec's two layers rather than
-calling ``wordvec.kernels.word2vec``'s; the random numbers and the alias sampler are
-word2vec's.
+The K negatives are drawn once per predicted word and serve every example that predicts
+it (the document's row, and with ``dbow_words`` the window's context words): word2vec's
+``share_negatives``.  Each example still takes exactly the reference step for its
+negatives.  PV-DBOW without words and PV-DM have one example per predicted word, so for
+them this is the plain one draw per example.
+
+Inference must not move the output rows, and word2vec's layers always update them: an
+inference example runs the layer on a scratch copy of its output rows (the K + 1 rows of
+negative sampling, the Huffman path), whose update is thrown away.  The document row's
+update, ``neu1e``, is the layer's, read from the rows before the step as always.
+
+PV-DM with the mean hands the document row and every context row the full ``neu1e``
+(``wordvec.math.doc2vec.pv_dm_step``, as word2vec's CBOW).  The loss is the exact objective
+of word2vec's layers, saturated terms included.
 
 Shapes: N documents, V vocabulary, D vector size, K negatives, L Huffman path length.
 """
 
+from collections import namedtuple
+
 import numba
 import numpy as np
 
-from wordvec.kernels.word2vec import below, draw_alias, logistic_term, uniform
+from wordvec.kernels.word2vec import (
+    HIERARCHICAL_SOFTMAX,
+    NEGATIVE_SAMPLING,
+    STAT_EXAMPLES,
+    STAT_WORDS,
+    add_to_rows,
+    below,
+    cbow_hidden,
+    copy_path,
+    document_rate,
+    draw_alias,
+    hierarchical_softmax_update,
+    longest_document,
+    negative_sampling_update,
+    subsample,
+    uniform,
+    vector_size_token,
+)
 
-NEGATIVE_SAMPLING, HIERARCHICAL_SOFTMAX = 1, 2  # the same flags as wordvec.kernels.word2vec
-STAT_WORDS, STAT_EXAMPLES = 0, 1
+__all__ = ["HIERARCHICAL_SOFTMAX", "NEGATIVE_SAMPLING", "STAT_EXAMPLES", "STAT_WORDS", "vector_size_token",
+           "dbow_step", "dm_step", "train_documents", "infer_documents", "document_seed"]
 
 FAST = {"reassoc", "contract", "nsz", "arcp"}  # no "no NaN" assumption: divergence must show
 jit = numba.njit(nogil=True, cache=True)
 jit_fast = numba.njit(nogil=True, cache=True, fastmath=FAST)
 jit_example = numba.njit(nogil=True, cache=True, fastmath=FAST, inline="always")
 
-MAX_CONSTANT_VECTOR_SIZE = 512
+# The kernels' arguments, grouped (named tuples compile into plain structs):
+Outputs = namedtuple("Outputs", "W_out W_inner points codes lengths noise")  # output rows and their tables
+Settings = namedtuple("Settings", "dm mode mean window dbow_words")
+# Per-thread buffers; ``scratch`` holds an inference example's copy of its output rows:
+# rows 0..K for negative sampling (target, then the negatives: ``scratch_negatives`` is
+# 1..K), or the Huffman path (node l in row l: ``scratch_points``, ``scratch_codes``).
+Buffers = namedtuple("Buffers", "sentence context negatives neu1 neu1e coeff scratch scratch_before "
+                                "scratch_negatives scratch_points scratch_codes")
 
 
-def vector_size_token(D):
-    """A tuple of D zeros: its length is part of its Numba type, so each D up to
-    :data:`MAX_CONSTANT_VECTOR_SIZE` gets a kernel with D a compile-time constant (the
-    row loops unroll; see ``wordvec.kernels.word2vec.vector_size_token``); the empty
-    tuple means: read D from the arrays."""
-    return (np.int8(0),) * (D if 0 < D <= MAX_CONSTANT_VECTOR_SIZE else 0)
+@jit_example
+def new_buffers(longest, window, negative, outputs, D):
+    """The buffers of one thread, for documents of at most ``longest`` tokens."""
+    points = outputs.points
+    width = max(negative + 1, points.shape[1])
+    scratch_points = np.zeros((1, width), dtype=points.dtype)
+    for l in range(width):
+        scratch_points[0, l] = l
+    return Buffers(np.zeros(max(longest, 1), dtype=np.int32), np.zeros(2 * window, dtype=np.int32),
+                   np.zeros(negative, dtype=np.int64), np.zeros((1, D), dtype=np.float32),
+                   np.zeros(D, dtype=np.float32), np.zeros(negative + 1, dtype=np.float32),
+                   np.zeros((width, D), dtype=np.float32), np.zeros((width, D), dtype=np.float32),
+                   np.arange(1, negative + 1).astype(np.int64), scratch_points,
+                   np.zeros((1, width), dtype=outputs.codes.dtype))
 
 
 # ---------------------------------------------------------------------------------------
-# Output layers: hidden vector H[hrow]; accumulate neu1e = -alpha dJ/dh; return the loss
+# One example: word2vec's output layers for hidden vector H[hrow]
 # ---------------------------------------------------------------------------------------
 
 
 @jit_example
-def negative_sampling_layer(H, hrow, W_out, target, negatives, alpha, neu1e, coeff, learn_hidden, D):
-    """Reference: ``wordvec.math.word2vec.negative_sampling_output`` (seed 004 sec. 2).
-    ``learn_hidden=False`` leaves the output rows as they are (inference)."""
-    count = negatives.shape[0] + 1
-    linear = np.float32(0.0)
-    product = 1.0  # float64: K + 1 factors in (1, 2] can overflow float32
-    for k in range(count):
-        row = target if k == 0 else negatives[k - 1]
-        label = np.float32(1.0) if k == 0 else np.float32(0.0)
-        x = np.float32(0.0)
-        for i in range(D):
-            x += W_out[row, i] * H[hrow, i]
-        s, one_plus_e, lin = logistic_term(x, label)
-        linear += lin
-        product *= np.float64(one_plus_e)
-        coeff[k] = alpha * (label - s)  # -alpha dJ/dx
-    for k in range(count):  # neu1e from the rows before the step (2.1)
-        row = target if k == 0 else negatives[k - 1]
-        for i in range(D):
-            neu1e[i] += coeff[k] * W_out[row, i]
-    if learn_hidden:
-        for k in range(count):  # the rows themselves, repeats get both (2.2)
-            row = target if k == 0 else negatives[k - 1]
-            for i in range(D):
-                W_out[row, i] += coeff[k] * H[hrow, i]
-    return np.float64(linear) + np.log(product)
-
-
-@jit_example
-def hierarchical_softmax_layer(H, hrow, W_inner, points, codes, word, length, alpha, neu1e,
-                               learn_hidden, D):
-    """Reference: ``wordvec.math.word2vec.hierarchical_softmax_output`` (seed 002).
-    A path never repeats a node, so each node is scored and updated in one visit."""
-    linear = np.float32(0.0)
-    product = 1.0
-    for l in range(length):
-        node = points[word, l]
-        label = np.float32(1.0) - np.float32(codes[word, l])
-        x = np.float32(0.0)
-        for i in range(D):
-            x += W_inner[node, i] * H[hrow, i]
-        s, one_plus_e, lin = logistic_term(x, label)
-        linear += lin
-        product *= np.float64(one_plus_e)
-        g = alpha * (label - s)
-        for i in range(D):
-            neu1e[i] += g * W_inner[node, i]
-        if learn_hidden:
-            for i in range(D):
-                W_inner[node, i] += g * H[hrow, i]
-    return np.float64(linear) + np.log(product)
-
-
-@jit_example
-def output_layers(H, hrow, word, mode, W_out, W_inner, points, codes, lengths, negatives, noise, state,
-                  alpha, neu1e, coeff, learn_hidden, D):
-    """neu1e <- 0, then every output layer of ``mode`` for one example (negatives drawn
-    here); returns the loss."""
+def predict(H, hrow, word, mode, outputs, negatives, lr, buffers, frozen, D):
+    """``neu1e`` <- -lr dJ/dh for H[hrow] predicting ``word`` (negatives already drawn),
+    through word2vec's output layers; the output rows take their step unless ``frozen``
+    (then a scratch copy of them takes it).  Returns the loss."""
+    W_out, W_inner, points, codes, lengths, _ = outputs
+    neu1e = buffers.neu1e
     for i in range(D):
         neu1e[i] = 0.0
     loss = 0.0
     if mode & HIERARCHICAL_SOFTMAX:
-        loss += hierarchical_softmax_layer(H, hrow, W_inner, points, codes, word, lengths[word], alpha,
-                                           neu1e, learn_hidden, D)
+        inner, inner_points, inner_codes, inner_word = W_inner, points, codes, word
+        if frozen:
+            copy_path(W_inner, points, codes, word, lengths[word], buffers.scratch, buffers.scratch_before,
+                      buffers.scratch_codes, D)
+            inner, inner_points, inner_codes, inner_word = (buffers.scratch, buffers.scratch_points,
+                                                            buffers.scratch_codes, 0)
+        loss += hierarchical_softmax_update(H, hrow, inner, inner_points, inner_codes, inner_word, lengths[word],
+                                            lr, neu1e, D)
     if mode & NEGATIVE_SAMPLING:
-        for k in range(negatives.shape[0]):
-            negatives[k] = draw_alias(noise, state)
-        loss += negative_sampling_layer(H, hrow, W_out, word, negatives, alpha, neu1e, coeff,
-                                        learn_hidden, D)
+        if frozen:
+            copy_rows(W_out, word, negatives, buffers.scratch, D)
+            loss += negative_sampling_update(H, hrow, buffers.scratch, 0, buffers.scratch_negatives, lr, neu1e,
+                                             buffers.coeff, D)
+        else:
+            loss += negative_sampling_update(H, hrow, W_out, word, negatives, lr, neu1e, buffers.coeff, D)
     return loss
+
+
+@jit_example
+def copy_rows(W_out, word, negatives, scratch, D):
+    """scratch[0] = W_out[word], scratch[1 + k] = W_out[negatives[k]]."""
+    for i in range(D):
+        scratch[0, i] = W_out[word, i]
+    for k in range(negatives.shape[0]):
+        row = negatives[k]
+        for i in range(D):
+            scratch[k + 1, i] = W_out[row, i]
 
 
 @jit_example
@@ -139,14 +148,18 @@ def add_to_row(neu1e, W, row, D):
 
 
 @jit_example
+def draw_negatives(negatives, noise, state):
+    for k in range(negatives.shape[0]):
+        negatives[k] = draw_alias(noise, state)
+
+
+@jit_example
 def dm_hidden(P, doc, W_in, context, m, mean, neu1, D):
-    """neu1[0] = h = (P[doc] + sum_c W_in[context[c]]) / (1 + m) (mean) or the sum."""
+    """neu1[0] = h: CBOW's hidden vector with the document's row as one more context row,
+    (P[doc] + sum_c W_in[context[c]]) / (1 + m) (mean) or the sum."""
+    cbow_hidden(W_in, context, m, False, neu1, D)
     for i in range(D):
-        neu1[0, i] = P[doc, i]
-    for c in range(m):
-        row = context[c]
-        for i in range(D):
-            neu1[0, i] += W_in[row, i]
+        neu1[0, i] += P[doc, i]
     if mean:
         scale = np.float32(1.0 / (1 + m))
         for i in range(D):
@@ -154,102 +167,123 @@ def dm_hidden(P, doc, W_in, context, m, mean, neu1, D):
 
 
 # ---------------------------------------------------------------------------------------
-# One example of each model (the tests hold these to the reference step)
+# The document loop, for training and inference
 # ---------------------------------------------------------------------------------------
-
-
-@jit_fast
-def dbow_step(P, doc, word, mode, W_out, W_inner, points, codes, lengths, negatives, noise, state, alpha,
-              neu1e, coeff, learn_doc, learn_hidden):
-    """One PV-DBOW example: P[doc] predicts ``word`` (reference ``pv_dbow_*``)."""
-    D = P.shape[1]
-    loss = output_layers(P, doc, word, mode, W_out, W_inner, points, codes, lengths, negatives, noise, state,
-                         alpha, neu1e, coeff, learn_hidden, D)
-    if learn_doc:
-        add_to_row(neu1e, P, doc, D)
-    return loss
-
-
-@jit_fast
-def dm_step(P, doc, W_in, context, m, word, mean, mode, W_out, W_inner, points, codes, lengths, negatives,
-            noise, state, alpha, neu1, neu1e, coeff, learn_doc, learn_words, learn_hidden):
-    """One PV-DM example: the document row and ``context[:m]`` predict ``word``
-    (reference ``pv_dm_*`` and ``pv_dm_step``)."""
-    D = P.shape[1]
-    dm_hidden(P, doc, W_in, context, m, mean, neu1, D)
-    loss = output_layers(neu1, 0, word, mode, W_out, W_inner, points, codes, lengths, negatives, noise, state,
-                         alpha, neu1e, coeff, learn_hidden, D)
-    if learn_doc:
-        add_to_row(neu1e, P, doc, D)
-    if learn_words:
-        for c in range(m):
-            add_to_row(neu1e, W_in, context[c], D)
-    return loss
-
-
-# ---------------------------------------------------------------------------------------
-# A whole document
-# ---------------------------------------------------------------------------------------
-
-
-@jit
-def subsample(ids, start, stop, keep, state, sentence):
-    """Copy ``ids[start:stop]`` into ``sentence`` keeping word w with probability keep[w]."""
-    n = 0
-    for i in range(start, stop):
-        w = ids[i]
-        if keep[w] < 1.0 and keep[w] < uniform(state):
-            continue
-        sentence[n] = w
-        n += 1
-    return n
 
 
 @jit_example
-def train_one_document(sentence, n, P, doc, W_in, W_out, W_inner, points, codes, lengths, noise, dm, mode,
-                       mean, window, dbow_words, lr, state, context, negatives, neu1, neu1e, coeff,
-                       learn_words, learn_hidden, D):
-    """Every example of one (subsampled) document; returns (loss, examples)."""
+def window_context(sentence, n, i, reach, context):
+    """context[:m] = the words within ``reach`` of position i, i excluded; returns m."""
+    m = 0
+    for j in range(max(0, i - reach), min(n, i + reach + 1)):
+        if j != i:
+            context[m] = sentence[j]
+            m += 1
+    return m
+
+
+@jit_example
+def train_document(n, P, doc, W_in, outputs, settings, lr, state, buffers, learn_words, D):
+    """Every example of one (subsampled) document ``buffers.sentence[:n]``, row P[doc];
+    ``learn_words=False`` is inference: the word and output rows stay as they are.
+    Returns (loss, examples)."""
+    dm, mode, mean, window, dbow_words = settings
+    sentence, context, negatives, neu1, neu1e = (buffers.sentence, buffers.context, buffers.negatives,
+                                                 buffers.neu1, buffers.neu1e)
+    frozen = not learn_words
+    skipgram = dbow_words and learn_words and not dm
     loss = 0.0
     examples = 0
     for i in range(n):
         word = sentence[i]
         m = 0
-        if dm or dbow_words:
-            reach = window - below(state, window)  # reduced window in 1..window
-            for j in range(max(0, i - reach), min(n, i + reach + 1)):
-                if j != i:
-                    context[m] = sentence[j]
-                    m += 1
-        if dm:
+        if dm or skipgram:
+            m = window_context(sentence, n, i, window - below(state, window), context)  # reduced window
+        draw_negatives(negatives, outputs.noise, state)  # one draw serves every example predicting ``word``
+        if dm:  # CBOW with the document's row: one example
             dm_hidden(P, doc, W_in, context, m, mean, neu1, D)
-            loss += output_layers(neu1, 0, word, mode, W_out, W_inner, points, codes, lengths, negatives, noise,
-                                  state, lr, neu1e, coeff, learn_hidden, D)
+            loss += predict(neu1, 0, word, mode, outputs, negatives, lr, buffers, frozen, D)
             add_to_row(neu1e, P, doc, D)
             if learn_words:
-                for c in range(m):
-                    add_to_row(neu1e, W_in, context[c], D)
+                add_to_rows(neu1e, W_in, context, m, D)
             examples += 1
             continue
-        if dbow_words and learn_words:  # skip-gram: each context word predicts the centre word
+        if skipgram:  # each context word predicts ``word``, then the document's row does
             for c in range(m):
-                loss += output_layers(W_in, context[c], word, mode, W_out, W_inner, points, codes, lengths,
-                                      negatives, noise, state, lr, neu1e, coeff, learn_hidden, D)
+                loss += predict(W_in, context[c], word, mode, outputs, negatives, lr, buffers, False, D)
                 add_to_row(neu1e, W_in, context[c], D)
-                examples += 1
-        loss += output_layers(P, doc, word, mode, W_out, W_inner, points, codes, lengths, negatives, noise,
-                              state, lr, neu1e, coeff, learn_hidden, D)
+            examples += m
+        loss += predict(P, doc, word, mode, outputs, negatives, lr, buffers, frozen, D)
         add_to_row(neu1e, P, doc, D)
         examples += 1
     return loss, examples
 
 
-@jit
-def longest_document(offsets, doc_begin, doc_end):
-    longest = 0
-    for d in range(doc_begin, doc_end):
-        longest = max(longest, offsets[d + 1] - offsets[d])
-    return longest
+# ---------------------------------------------------------------------------------------
+# One example of each model, for the tests that hold a step to the reference
+# ---------------------------------------------------------------------------------------
+
+
+def _example_buffers(negatives, outputs, D, neu1e, coeff):
+    buffers = new_buffers(1, 1, negatives.shape[0], outputs, D)
+    return buffers._replace(negatives=negatives, neu1e=neu1e, coeff=coeff)
+
+
+def dbow_step(P, doc, word, mode, W_out, W_inner, points, codes, lengths, negatives, noise, state, alpha,
+              neu1e, coeff, learn_doc, learn_hidden):
+    """One PV-DBOW example: P[doc] predicts ``word`` (reference ``pv_dbow_*``), the
+    negatives drawn from ``state`` into ``negatives``; ``learn_hidden=False``: inference."""
+    outputs = Outputs(W_out, W_inner, points, codes, lengths, noise)
+    buffers = _example_buffers(negatives, outputs, P.shape[1], neu1e, coeff)
+    return dbow_step_compiled(P, doc, word, mode, outputs, state, np.float32(alpha), buffers, bool(learn_doc),
+                              not learn_hidden)
+
+
+@jit_fast
+def dbow_step_compiled(P, doc, word, mode, outputs, state, alpha, buffers, learn_doc, frozen):
+    D = P.shape[1]
+    draw_negatives(buffers.negatives, outputs.noise, state)
+    loss = predict(P, doc, word, mode, outputs, buffers.negatives, alpha, buffers, frozen, D)
+    if learn_doc:
+        add_to_row(buffers.neu1e, P, doc, D)
+    return loss
+
+
+def dm_step(P, doc, W_in, context, m, word, mean, mode, W_out, W_inner, points, codes, lengths, negatives,
+            noise, state, alpha, neu1, neu1e, coeff, learn_doc, learn_words, learn_hidden):
+    """One PV-DM example: the document row and ``context[:m]`` predict ``word``
+    (reference ``pv_dm_*`` and ``pv_dm_step``)."""
+    outputs = Outputs(W_out, W_inner, points, codes, lengths, noise)
+    buffers = _example_buffers(negatives, outputs, P.shape[1], neu1e, coeff)._replace(neu1=neu1)
+    return dm_step_compiled(P, doc, W_in, context, m, word, bool(mean), mode, outputs, state, np.float32(alpha),
+                            buffers, bool(learn_doc), bool(learn_words), not learn_hidden)
+
+
+@jit_fast
+def dm_step_compiled(P, doc, W_in, context, m, word, mean, mode, outputs, state, alpha, buffers, learn_doc,
+                     learn_words, frozen):
+    D = P.shape[1]
+    draw_negatives(buffers.negatives, outputs.noise, state)
+    dm_hidden(P, doc, W_in, context, m, mean, buffers.neu1, D)
+    loss = predict(buffers.neu1, 0, word, mode, outputs, buffers.negatives, alpha, buffers, frozen, D)
+    if learn_doc:
+        add_to_row(buffers.neu1e, P, doc, D)
+    if learn_words:
+        add_to_rows(buffers.neu1e, W_in, context, m, D)
+    return loss
+
+
+# ---------------------------------------------------------------------------------------
+# Training: a run of whole documents
+# ---------------------------------------------------------------------------------------
+
+
+def _settings(dm, mode, mean, window, dbow_words):
+    return Settings(int(dm), int(mode), bool(mean), int(window), bool(dbow_words))
+
+
+def _outputs(W_out, W_inner, points, codes, lengths, noise):
+    return Outputs(W_out, W_inner, points, codes, lengths, noise)
 
 
 def train_documents(ids, offsets, doc_rows, doc_begin, doc_end, P, W_in, W_out, W_inner, points, codes,
@@ -261,38 +295,31 @@ def train_documents(ids, offsets, doc_rows, doc_begin, doc_end, P, W_in, W_out, 
     The learning rate of a document is alpha - (alpha - min_alpha) * pos / total, pos
     its first token's position in the whole run (``words_before`` for ``doc_begin``).
     """
-    return train_documents_compiled(ids, offsets, doc_rows, doc_begin, doc_end, P, W_in, W_out, W_inner,
-                                    points, codes, lengths, keep, noise, int(dm), int(mode), bool(mean),
-                                    int(window), int(negative), bool(dbow_words), float(alpha), float(min_alpha),
-                                    int(words_before), int(total_words), np.uint64(seed),
+    negative = int(negative) if int(mode) & NEGATIVE_SAMPLING else 0
+    return train_documents_compiled(ids, offsets, doc_rows, doc_begin, doc_end, P, W_in, keep,
+                                    _outputs(W_out, W_inner, points, codes, lengths, noise),
+                                    _settings(dm, mode, mean, window, dbow_words), negative, float(alpha),
+                                    float(min_alpha), int(words_before), int(total_words), np.uint64(seed),
                                     vector_size_token(P.shape[1]))
 
 
 @jit_fast
-def train_documents_compiled(ids, offsets, doc_rows, doc_begin, doc_end, P, W_in, W_out, W_inner, points,
-                             codes, lengths, keep, noise, dm, mode, mean, window, negative, dbow_words, alpha,
-                             min_alpha, words_before, total_words, seed, token):
+def train_documents_compiled(ids, offsets, doc_rows, doc_begin, doc_end, P, W_in, keep, outputs, settings,
+                             negative, alpha, min_alpha, words_before, total_words, seed, token):
     D = len(token) if len(token) > 0 else P.shape[1]
+    buffers = new_buffers(longest_document(offsets, doc_begin, doc_end), settings.window, negative, outputs, D)
     state = np.empty(1, dtype=np.uint64)
     state[0] = seed
-    neu1 = np.zeros((1, D), dtype=np.float32)
-    neu1e = np.zeros(D, dtype=np.float32)
-    coeff = np.zeros(negative + 1, dtype=np.float32)
-    negatives = np.zeros(negative if mode & NEGATIVE_SAMPLING else 0, dtype=np.int64)
-    sentence = np.zeros(longest_document(offsets, doc_begin, doc_end), dtype=np.int32)
-    context = np.zeros(2 * window, dtype=np.int32)
     loss = 0.0
     examples = 0
     position = words_before
     for d in range(doc_begin, doc_end):
         start, stop = offsets[d], offsets[d + 1]
-        progress = min(1.0, position / total_words)
-        lr = np.float32(alpha - (alpha - min_alpha) * progress)
+        lr = document_rate(alpha, min_alpha, position, total_words)
         position += stop - start
-        n = subsample(ids, start, stop, keep, state, sentence)
-        doc_loss, doc_examples = train_one_document(
-            sentence, n, P, doc_rows[d], W_in, W_out, W_inner, points, codes, lengths, noise, dm, mode, mean,
-            window, dbow_words, lr, state, context, negatives, neu1, neu1e, coeff, True, True, D)
+        n = subsample(ids, start, stop, keep, state, buffers.sentence)
+        doc_loss, doc_examples = train_document(n, P, doc_rows[d], W_in, outputs, settings, lr, state, buffers,
+                                                True, D)
         loss += doc_loss
         examples += doc_examples
     stats = np.zeros(2, dtype=np.int64)
@@ -326,23 +353,19 @@ def infer_documents(ids, offsets, doc_begin, doc_end, out, W_in, W_out, W_inner,
     """Infer the rows ``out[d]`` of documents ``doc_begin..doc_end-1``; returns the loss of
     their last epoch.  Each starts from (u - 0.5) / D and trains ``epochs`` passes at a
     rate going linearly from alpha to min_alpha (``wordvec.math.doc2vec.inference_rate``)."""
-    return infer_documents_compiled(ids, offsets, doc_begin, doc_end, out, W_in, W_out, W_inner, points, codes,
-                                    lengths, keep, noise, int(dm), int(mode), bool(mean), int(window),
-                                    int(negative), int(epochs), float(alpha), float(min_alpha), np.uint64(seed),
-                                    vector_size_token(out.shape[1]))
+    negative = int(negative) if int(mode) & NEGATIVE_SAMPLING else 0
+    return infer_documents_compiled(ids, offsets, doc_begin, doc_end, out, W_in, keep,
+                                    _outputs(W_out, W_inner, points, codes, lengths, noise),
+                                    _settings(dm, mode, mean, window, False), negative, int(epochs),
+                                    float(alpha), float(min_alpha), np.uint64(seed), vector_size_token(out.shape[1]))
 
 
 @jit_fast
-def infer_documents_compiled(ids, offsets, doc_begin, doc_end, out, W_in, W_out, W_inner, points, codes, lengths,
-                             keep, noise, dm, mode, mean, window, negative, epochs, alpha, min_alpha, seed, token):
+def infer_documents_compiled(ids, offsets, doc_begin, doc_end, out, W_in, keep, outputs, settings, negative, epochs,
+                             alpha, min_alpha, seed, token):
     D = len(token) if len(token) > 0 else out.shape[1]
+    buffers = new_buffers(longest_document(offsets, doc_begin, doc_end), settings.window, negative, outputs, D)
     state = np.empty(1, dtype=np.uint64)
-    neu1 = np.zeros((1, D), dtype=np.float32)
-    neu1e = np.zeros(D, dtype=np.float32)
-    coeff = np.zeros(negative + 1, dtype=np.float32)
-    negatives = np.zeros(negative if mode & NEGATIVE_SAMPLING else 0, dtype=np.int64)
-    sentence = np.zeros(longest_document(offsets, doc_begin, doc_end), dtype=np.int32)
-    context = np.zeros(2 * window, dtype=np.int32)
     last_loss = 0.0
     for d in range(doc_begin, doc_end):
         state[0] = document_seed(ids, offsets[d], offsets[d + 1], seed)
@@ -350,10 +373,8 @@ def infer_documents_compiled(ids, offsets, doc_begin, doc_end, out, W_in, W_out,
             out[d, i] = np.float32((uniform(state) - 0.5) / D)
         for epoch in range(epochs):
             lr = np.float32(alpha - (alpha - min_alpha) * epoch / max(epochs - 1, 1))
-            n = subsample(ids, offsets[d], offsets[d + 1], keep, state, sentence)
-            doc_loss, _ = train_one_document(
-                sentence, n, out, d, W_in, W_out, W_inner, points, codes, lengths, noise, dm, mode, mean,
-                window, False, lr, state, context, negatives, neu1, neu1e, coeff, False, False, D)
+            n = subsample(ids, offsets[d], offsets[d + 1], keep, state, buffers.sentence)
+            doc_loss, _ = train_document(n, out, d, W_in, outputs, settings, lr, state, buffers, False, D)
             if epoch == epochs - 1:
                 last_loss += doc_loss
     return last_loss

@@ -21,7 +21,6 @@ number or (``tags="first-token"``) by their first token.
 """
 
 import math
-import os
 import threading
 import time
 from dataclasses import asdict, dataclass
@@ -40,6 +39,7 @@ from wordvec.io.formats import json_safe, read_model_array
 from wordvec.io.history import append_epoch
 from wordvec.kernels import doc2vec as kernels
 from wordvec.kernels.word2vec import pack_alias_table
+from wordvec.models.config import library_workers
 from wordvec.vectors.keyed import KeyedVectors
 
 CHUNK_WORDS = 20_000
@@ -113,10 +113,6 @@ class DocumentVectors(KeyedVectors):
         return super()._query_terms(terms, default_weight)
 
 
-def default_workers():
-    return max(1, min(2, os.cpu_count() or 1))
-
-
 class Doc2Vec:
     """Paragraph vectors: ``dm=1`` PV-DM, ``dm=0`` PV-DBOW (``dbow_words=1``: with
     skip-gram word training).  ``.dv`` the documents, ``.wv`` the words."""
@@ -127,7 +123,7 @@ class Doc2Vec:
         self.config = Doc2VecConfig(int(dm), vector_size, window, min_count, negative, int(hs), sample, epochs,
                                     int(dbow_words), int(dm_mean), alpha, min_alpha, seed, ns_exponent, tags,
                                     bool(shuffle)).validate()
-        self.workers = default_workers() if workers is None else int(workers)
+        self.workers = library_workers() if workers is None else int(workers)
         limits.check_int("workers", self.workers)
         self.callbacks = tuple(callbacks)
         self.vocab = self.P = self.tags = None
@@ -137,9 +133,10 @@ class Doc2Vec:
         if corpus_file is not None and documents is not None:
             raise WordvecError("pass either corpus_file or documents, not both")
         source = corpus_file if corpus_file is not None else documents
-        if source is not None:
-            self.build_vocab(source)
-            self.train(source)
+        if source is not None:  # build_vocab(source) then train(source), reading it once
+            vocab, encoded = docs.read_documents(source, self.config.tags, self.config.min_count)
+            self.set_vocabulary(vocab)
+            self._train_encoded(encoded)
 
     def __getattr__(self, name):  # model.vector_size, model.dm ... as in gensim
         config = self.__dict__.get("config")
@@ -213,7 +210,9 @@ class Doc2Vec:
         """Train the documents of ``source`` (its document count fixes the rows) for
         ``epochs`` (default: the configured number); returns the epochs' history."""
         self._need_vocab()
-        encoded = docs.encode_documents(source, self.vocab, self.config.tags)
+        return self._train_encoded(docs.encode_documents(source, self.vocab, self.config.tags), epochs)
+
+    def _train_encoded(self, encoded, epochs=None):
         if self.P is None:
             self._init_documents(encoded)
         elif list(encoded.tags) != self.tags:
