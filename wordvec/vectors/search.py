@@ -4,8 +4,8 @@ For unit queries ``Q`` (n x D) the cosines with rows ``s:e`` of the matrix ``X``
 
     C = (X[s:e] @ Q.T) * inv_norm[s:e, None]          (a B x n float32 block)
 
-and each query keeps a running best ``k`` (``kernels.topk.merge_block``, one compiled pass
-per block; ``merge_top`` is its NumPy reference).  The block height ``B`` is
+and each query keeps a running best ``k``: ``kernels.topk.merge_block``, one compiled pass
+per block, for many queries; ``merge_top`` (its NumPy reference) for up to FEW_QUERIES.  The block height ``B`` is
 chosen so that ``B x n`` stays near BLOCK_SCORES floats, so a 3M-row matrix never needs
 a V x V or V x n temporary (and never a float64 one), and a float16 or int8 matrix is
 turned into float32 one block at a time.  The inverse row norms are computed in the
@@ -93,23 +93,59 @@ def top_k(rows, n_rows, queries, k, inv_norms=None, exclude=None):
     fresh = inv_norms is None
     if fresh:
         inv_norms = np.empty(n_rows, dtype=np.float32)
-    best_index = np.zeros((n, k), dtype=np.int64)
-    best_score = np.full((n, k), -np.inf, dtype=np.float32)
-    filled = np.zeros(n, dtype=np.int64)
+    few = n <= FEW_QUERIES
+    best = _FewBest(n, k) if few else _ManyBest(n, k)
     step = block_rows(n, n_rows, queries.shape[1])
-    with blas_threads(1 if n <= FEW_QUERIES else None):
+    with blas_threads(1 if few else None):
         for start in range(0, n_rows, step):
             stop = min(n_rows, start + step)
             block = rows(start, stop)
             if fresh:
                 inv_norms[start:stop] = inverse_norms(block)
-            dots = queries @ block.T  # n x B; cosines = dots * inv_norms (in merge_block)
+            dots = queries @ block.T  # n x B; cosines = dots * inv_norms
+            excluded = None
             if exclude is not None:
                 inside = (exclude[1] >= start) & (exclude[1] < stop)
-                dots[exclude[0][inside], exclude[1][inside] - start] = -np.inf
-            merge_block(dots, inv_norms[start:stop], start, best_index, best_score, filled)
+                excluded = (exclude[0][inside], exclude[1][inside] - start)
+            best.add(dots, inv_norms[start:stop], start, excluded)
+    best_index, best_score = best.result()
     order = np.argsort(-best_score, axis=1, kind="stable")
     return np.take_along_axis(best_index, order, axis=1), np.take_along_axis(best_score, order, axis=1), inv_norms
+
+
+class _FewBest:
+    """Running best k of a few queries, in NumPy (``merge_top``): a process's first query
+    then never waits for the compiler's start-up (~0.2 s), and with few queries the
+    partitions are cheap."""
+
+    def __init__(self, n, k):
+        self.k, self.index, self.score = k, np.zeros((n, 0), dtype=np.int64), np.zeros((n, 0), dtype=np.float32)
+
+    def add(self, dots, inv_norms, offset, excluded):
+        scores = np.multiply(dots, inv_norms, out=dots)
+        if excluded is not None:
+            scores[excluded] = -np.inf
+        self.index, self.score = merge_top(self.index, self.score, scores, offset, self.k)
+
+    def result(self):
+        return self.index, self.score
+
+
+class _ManyBest:
+    """Running best k of many queries: one compiled pass per block (``kernels.topk``)."""
+
+    def __init__(self, n, k):
+        self.index = np.zeros((n, k), dtype=np.int64)
+        self.score = np.full((n, k), -np.inf, dtype=np.float32)
+        self.filled = np.zeros(n, dtype=np.int64)
+
+    def add(self, dots, inv_norms, offset, excluded):
+        if excluded is not None:
+            dots[excluded] = -np.inf
+        merge_block(dots, inv_norms, offset, self.index, self.score, self.filled)
+
+    def result(self):
+        return self.index, self.score
 
 
 def all_cosines(rows, n_rows, query, inv_norms):
