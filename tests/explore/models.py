@@ -8,6 +8,7 @@ from wordvec.data import synthetic
 def build_all(directory, tokens=60_000):
     """Train and save one small model of each kind under ``directory``; returns {kind: path}."""
     from wordvec.data.lm_data import LMVocab
+    from wordvec.models.doc2vec import Doc2Vec
     from wordvec.models.glove import GloVe
     from wordvec.models.rnnlm import RNNLM
     from wordvec.models.svd import PPMISVD
@@ -29,6 +30,10 @@ def build_all(directory, tokens=60_000):
                   cache_dir=str(directory / "cache"))
     paths["ppmi-svd"] = directory / "svd.wv"
     svd.save(paths["ppmi-svd"])
+
+    doc2vec = Doc2Vec(corpus_file=str(corpus), dm=0, vector_size=32, min_count=2, epochs=2, workers=1)
+    paths["doc2vec"] = directory / "d2v"  # vector_size 32: tests/test_doc2vec_model.py's compiled kernel
+    doc2vec.save(paths["doc2vec"])
 
     lines = corpus.read_text(encoding="utf-8").splitlines()
     sentences = [line.split()[:12] for line in lines[:200]]

@@ -36,6 +36,8 @@ def assert_self_contained(html):
     ("window", ["Overview", "Configuration", "Training", "Evaluation", "Nearest neighbours", "Map of the top words"]),
     ("rnnlm", ["Overview", "Configuration", "Corpus and vocabulary", "Training", "Nearest neighbours",
                "Map of the top words", "Samples"]),
+    ("doc2vec", ["Overview", "Configuration", "Corpus and vocabulary", "Training", "Evaluation",
+                 "Nearest neighbours", "Map of the top words", "Documents"]),
     ("text", ["Overview", "Evaluation", "Nearest neighbours", "Map of the top words"]),
     ("glove-text", ["Overview", "Evaluation", "Nearest neighbours", "Map of the top words"]),
 ])
@@ -58,6 +60,20 @@ def test_report_numbers_come_from_the_model(saved):
     first_word = re.search(r"<td>([^<(]+) \(", frequent).group(1).strip()
     best, best_score = kv.most_similar(first_word, topn=1)[0]
     assert f"{best} {best_score:.2f}" in frequent
+
+
+def test_doc2vec_report_shows_the_documents_from_the_model(saved):
+    from wordvec.models.doc2vec import Doc2Vec
+
+    html = build_report(saved["doc2vec"], evaluate=False)
+    model = Doc2Vec.load(saved["doc2vec"])
+    documents = re.search(r"<h2>Documents</h2>(.*?)</section>", html, re.S).group(1)
+    assert f"<td>{len(model.tags):,}</td>" in documents and "line numbers" in documents
+    first = re.search(r"<h3>Nearest documents</h3>.*?<td>([^<]+)</td><td>([^<]+)</td>", documents, re.S)
+    tag, neighbours = first.group(1), first.group(2)
+    best, score = model.dv.most_similar(tag, topn=1)[0]
+    assert tag == "0" and neighbours.startswith(f"{best} {score:.2f}")
+    assert f"<td>{model.vocab.corpus_tokens:,}</td>" in html  # the corpus section: tokens and documents
 
 
 def test_language_model_report_shows_perplexity_and_samples(saved):

@@ -158,7 +158,8 @@ def test_cli_binds_to_localhost_by_default_and_reports_a_busy_port(server, capsy
     assert err.startswith("wordvec: error: cannot listen on 127.0.0.1") and err.count("\n") == 1
 
 
-@pytest.mark.parametrize("kind", ["word2vec", "glove", "ppmi-svd", "window", "rnnlm", "text", "glove-text"])
+@pytest.mark.parametrize("kind", ["word2vec", "glove", "ppmi-svd", "window", "rnnlm", "doc2vec", "text",
+                                  "glove-text"])
 def test_the_api_serves_every_model_kind_and_vector_file(saved, kind):
     from wordvec.models.saved import load_keyed_vectors
     from wordvec.serve.api import ExplorerAPI
@@ -170,6 +171,26 @@ def test_the_api_serves_every_model_kind_and_vector_file(saved, kind):
     assert status == 200 and [p["word"] for p in body["neighbours"]] == [w for w, _ in kv.most_similar(word, topn=3)]
     status, body = api_.handle("map", {"n": "10"})
     assert status == 200 and len(body["words"]) == 10 and np.isfinite(body["x"]).all()
+
+
+def test_the_api_serves_a_doc2vec_models_documents_by_tag(saved, capsys):
+    """``wordvec serve MODEL --docs``: the keys are the documents' tags (line numbers), the
+    neighbours the document vectors' own; a word model refuses --docs in one sentence."""
+    from wordvec.models.doc2vec import Doc2Vec
+    from wordvec.models.saved import load_document_vectors
+    from wordvec.serve.api import ExplorerAPI
+
+    dv = Doc2Vec.load(saved["doc2vec"]).dv
+    api_ = ExplorerAPI(load_document_vectors(saved["doc2vec"]), source=str(saved["doc2vec"]))
+    status, body = api_.handle("info", {})
+    assert status == 200 and body["words"] == len(dv) and body["dimensions"] == 32
+    status, body = api_.handle("neighbours", {"word": "3", "topn": "4"})
+    expected = dv.most_similar("3", topn=4)
+    assert status == 200 and [(p["word"], round(p["score"], 5)) for p in body["neighbours"]] == [
+        (t, round(float(s), 5)) for t, s in expected]
+    assert main(["serve", str(saved["word2vec"]), "--docs", "--port", "0"]) == 2
+    err = capsys.readouterr().err
+    assert "not a Doc2Vec model" in err and err.count("\n") == 1
 
 
 def test_a_client_that_stops_sending_is_dropped_after_the_socket_timeout(server, monkeypatch):

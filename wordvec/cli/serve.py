@@ -4,7 +4,7 @@ import argparse
 
 from wordvec.cli.common import nonnegative_int
 from wordvec.models.lm_training import blas_threads
-from wordvec.models.saved import load_keyed_vectors
+from wordvec.models.saved import load_document_vectors, load_keyed_vectors
 from wordvec.serve import make_server
 
 
@@ -24,10 +24,14 @@ def register(subparsers):
                     "Listens on 127.0.0.1 (this machine only) unless --host says otherwise.",
         epilog="examples:\n  wordvec serve vectors.bin            # then open http://127.0.0.1:8000/\n"
                "  wordvec serve model.wv --port 8080\n"
+               "  wordvec serve reviews.d2v --docs       # a Doc2Vec model's documents, by tag\n"
                "  curl 'http://127.0.0.1:8000/api/neighbours?word=king&topn=5'\n",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("vectors", metavar="VECTORS", help="vector file or wordvec model directory")
     parser.add_argument("--glove", action="store_true", help="read VECTORS as headerless GloVe text")
+    parser.add_argument("--docs", action="store_true",
+                        help="VECTORS is a Doc2Vec model (`wordvec doc2vec train`): explore its documents "
+                             "(keys: their tags) instead of its words")
     parser.add_argument("--port", type=port_number, default=8000, metavar="N",
                         help="port to listen on (default 8000; 0 picks a free one)")
     parser.add_argument("--host", default="127.0.0.1", metavar="ADDRESS",
@@ -36,11 +40,11 @@ def register(subparsers):
 
 
 def run(args):
-    kv = load_keyed_vectors(args.vectors, glove=args.glove)
+    kv = load_document_vectors(args.vectors) if args.docs else load_keyed_vectors(args.vectors, glove=args.glove)
     server = make_server(kv, args.host, args.port, source=args.vectors)
     host, port = server.server_address[:2]
     shown = f"[{host}]" if ":" in host else host
-    print(f"serving {len(kv):,} words x {kv.vector_size} dimensions from {args.vectors} at "
+    print(f"serving {len(kv):,} {'documents' if args.docs else 'words'} x {kv.vector_size} dimensions from {args.vectors} at "
           f"http://{shown}:{port}/  (Ctrl-C stops)", flush=True)
     # One BLAS thread per query: requests already run in parallel threads; with BLAS threads on
     # top, 4 clients got 37 instead of 107 answers/s on 2 cores (benchmarks/README, "Explorer latency").

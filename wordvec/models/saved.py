@@ -5,6 +5,7 @@ wrote it, with its hyperparameters, training history and corpus figures;
 ``load_keyed_vectors(path)`` gives the word vectors of any of them as ``KeyedVectors``:
 
     word2vec, glove, ppmi-svd   the native vectors inside the model directory
+    doc2vec                     its word vectors (``load_document_vectors``: its documents)
     window                      the (possibly fine-tuned) embedding E of a window classifier
     rnnlm                       the input embedding of a language model, one row per token
     vectors                     a word2vec/GloVe file or a native vectors directory
@@ -17,15 +18,16 @@ from pathlib import Path
 
 from wordvec.errors import FormatError, WordvecError
 from wordvec.io import formats
+from wordvec.models.doc2vec import Doc2Vec
 from wordvec.models.rnnlm import RNNLM
 from wordvec.models.window import WindowClassifier
 from wordvec.vectors.files import load_vectors
 from wordvec.vectors.keyed import KeyedVectors
 
 MODEL_TAGS = {"wordvec-word2vec": "word2vec", "wordvec-glove": "glove", "wordvec-ppmi-svd": "ppmi-svd",
-              "wordvec-rnnlm": "rnnlm"}
+              "wordvec-rnnlm": "rnnlm", "wordvec-doc2vec": "doc2vec"}
 KIND_NAMES = {"word2vec": "word2vec model", "glove": "GloVe model", "ppmi-svd": "PPMI-SVD model",
-              "rnnlm": "language model", "window": "window classifier", "model": "wordvec model",
+              "rnnlm": "language model", "doc2vec": "Doc2Vec model (document vectors)", "window": "window classifier", "model": "wordvec model",
               "vectors": "word vectors"}
 FORMAT_NAMES = {"binary": "word2vec binary", "text": "word2vec text", "glove": "GloVe text",
                 "native": "wordvec native"}
@@ -90,6 +92,11 @@ def _describe_model(path, kind, meta):
     corpus = {}
     if isinstance(meta.get("corpus_tokens"), int):
         corpus["tokens"] = meta["corpus_tokens"]
+    if kind == "doc2vec":
+        if isinstance(meta.get("documents"), int):
+            corpus["documents"] = meta["documents"]
+        return Saved(str(path), kind, "wordvec native model", _dict(meta.get("config")), _history(meta), corpus,
+                     meta)
     first = (_history(meta) or [{}])[0]
     counting = first.get("counting") if isinstance(first.get("counting"), dict) else {}
     for key in ("tokens", "pairs", "nnz"):
@@ -117,3 +124,11 @@ def load_keyed_vectors(path, glove=False, saved=None):
         model = RNNLM.load(path)
         return KeyedVectors(model.vocab.tokens, model.params["embedding"])
     return load_vectors(path, fmt="glove" if glove else None)
+
+
+def load_document_vectors(path, saved=None):
+    """The document vectors of a saved Doc2Vec model (keys: its tags)."""
+    saved = saved or describe(path)
+    if saved.kind != "doc2vec":
+        raise WordvecError(f"{path} holds no document vectors: it is not a Doc2Vec model (`wordvec doc2vec train`)")
+    return Doc2Vec.load(path).dv

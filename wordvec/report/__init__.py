@@ -13,6 +13,7 @@ Sections, each shown only where the input has its data (nothing is invented):
                       (only when the vocabulary answers some questions / covers some pairs)
     neighbours        nearest words of a few frequent and a few rare words
     map               the top words on their first two principal components
+    documents         Doc2Vec models: nearest documents of a few, and the documents' map
     samples           generated lines (language models)
 
 Figures are PNGs drawn by :mod:`wordvec.report.plots` and embedded as ``data:`` URIs;
@@ -27,7 +28,7 @@ from wordvec.io.atomic import atomic_write
 from wordvec.io.history import normalise
 from wordvec.models.lm_training import blas_threads
 from wordvec.models.rnnlm import RNNLM
-from wordvec.models.saved import describe, load_keyed_vectors
+from wordvec.models.saved import describe, load_document_vectors, load_keyed_vectors
 from wordvec.report import page, plots
 from wordvec.vectors.evaluate import evaluate_all, is_syntactic
 from wordvec.vectors.projection import explained_variance, pca_2d
@@ -48,6 +49,7 @@ def build_report(path, glove=False, top=300, evaluate=True, samples=5, seed=1):
         _evaluation(kv) if evaluate else "",
         _neighbours(kv),
         _map(kv, top),
+        _documents(path, saved, top) if saved.kind == "doc2vec" else "",
         _samples(path, samples, seed) if saved.kind == "rnnlm" else "",
     ]
     return page.document(f"wordvec report: {path}", [s for s in sections if s])
@@ -208,6 +210,34 @@ def _map(kv, top):
                "wherever a label does not cover another. Distances in two dimensions only hint at the "
                "cosine neighbourhoods above.")
     return page.section("Map of the top words", page.figure(plots.word_map(words, coords), caption))
+
+
+def _documents(path, saved, top):
+    """A Doc2Vec model's document vectors: how many, the nearest documents of a few spread
+    over the file, and the first ``top`` documents on their first two principal components."""
+    dv = load_document_vectors(path, saved)
+    n = len(dv)
+    tagged = "line numbers" if saved.hyperparameters.get("tags", "line") == "line" else "each line's first token"
+    rows = [("documents", f"{n:,}"), ("tags", tagged), ("dimensions", str(dv.vector_size))]
+    if n:
+        norms = dv.norms
+        rows.append(("vector norms", f"min {norms.min():.3f} · median {np.median(norms):.3f} · max {norms.max():.3f}"))
+    html = page.key_value_table(rows)
+    if n >= 2:
+        picks = np.unique(np.linspace(0, n - 1, SAMPLE_WORDS).astype(int))
+        table = [[page.display_word(dv.index_to_key[i]),
+                  ", ".join(f"{page.display_word(t)} {s:.2f}" for t, s in dv.most_similar(dv.index_to_key[i],
+                                                                                           topn=NEIGHBOURS))]
+                 for i in picks]
+        html += "<h3>Nearest documents</h3>" + page.data_table(["document", f"{NEIGHBOURS} nearest (cosine)"], table)
+    shown = min(top, n)
+    if shown >= 3:
+        vectors = np.asarray(dv.vectors[:shown])
+        coords = pca_2d(vectors)
+        caption = (f"The first {shown} documents on the first two principal components of their unit vectors "
+                   f"({100 * explained_variance(vectors, coords):.0f}% of the variance), labelled by tag.")
+        html += page.figure(plots.word_map([page.display_word(t) for t in dv.index_to_key[:shown]], coords), caption)
+    return page.section("Documents", html)
 
 
 def _samples(path, n, seed):
