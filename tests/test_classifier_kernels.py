@@ -132,15 +132,14 @@ def test_uniform_fill_is_uniform_and_reproducible():
     assert not np.array_equal(W, again)
 
 
-def test_uniform_fill_of_some_rows_gives_those_rows_values_and_leaves_the_others():
+def test_uniform_fill_of_some_rows_stores_their_values_in_order_and_leaves_the_rest():
     W = np.empty((9000, 7), dtype=np.float32)
     K.uniform_fill(W, np.arange(9000, dtype=np.int64), 0.25, 3)
     some = np.array([8999, 0, 4095, 4096, 17], dtype=np.int64)
-    part = np.zeros_like(W)
+    part = np.zeros((7, 7), dtype=np.float32)
     K.uniform_fill(part, some, 0.25, 3)
-    np.testing.assert_array_equal(part[some], W[some])
-    untouched = np.setdiff1d(np.arange(9000), some)
-    assert not part[untouched].any()
+    np.testing.assert_array_equal(part[:5], W[some])
+    assert not part[5:].any()
 
 
 def test_train_range_stops_at_its_token_budget():

@@ -90,4 +90,5 @@ def test_fuzzed_files_load_consistently_or_fail_cleanly(files, tmp_path_factory,
         return
     assert model.W_in.shape == (model.dictionary.n_rows, model.W_out.shape[1])
     labels, p = model.predict("w01 w12 é unknown", k=-1)  # the compiled kernels on what was read
-    assert len(labels) == len(model.labels) and np.all((p >= 0) & (p <= 1 + 1e-9))
+    # (a loss byte fuzzed to hs: fastText's path product of (σ + 1e-5) may pass 1 by 1e-5 a node)
+    assert len(labels) == len(model.labels) and np.all((p >= 0) & (p <= 1 + 1e-4))

@@ -19,7 +19,7 @@ import sys
 import numpy as np
 
 from wordvec.cli.common import nonnegative_float, nonnegative_int, positive_float, positive_int
-from wordvec.data.labels import TokenScan, text_blocks
+from wordvec.data.labels import StreamEncoder, text_blocks
 from wordvec.errors import WordvecError
 from wordvec.models.classifier import Classifier, ClassifierConfig, Meter, train_classifier
 
@@ -174,10 +174,9 @@ def run_predict(args):
     blocks = _stdin_blocks(source) if source is not None else text_blocks(args.input)
     out = sys.stdout
     names = model.labels
+    encoder = StreamEncoder(model.dictionary)
     for block in blocks:
-        scan = TokenScan()
-        scan.add(block if block.endswith(b"\n") else block + b"\n")
-        encoded = model.dictionary.encode(scan)
+        encoded = encoder.encode(block if block.endswith(b"\n") else block + b"\n")
         lines = []
         for ids, probabilities in model.top_k(encoded, args.k, args.threshold):
             if args.probabilities:

@@ -117,6 +117,9 @@ class LabelDictionary:
     minn: int = 0
     maxn: int = 0
     prune_index: dict = None  # bucket -> kept n-gram row (quantized with a cutoff), or None
+    # int32[bucket]: the input row of every bucket when training kept only the rows it used
+    # (``compact_buckets``): the unused buckets share one zero row, the last; or None
+    row_of_bucket: np.ndarray = None
 
     @property
     def nwords(self):
@@ -124,7 +127,10 @@ class LabelDictionary:
 
     @property
     def n_buckets(self):
-        """Input rows after the words: ``bucket``, or the kept n-grams when pruned."""
+        """Input rows after the words: ``bucket``, the kept n-grams when pruned, or the used
+        buckets and the zero row when compact."""
+        if self.row_of_bucket is not None:
+            return int(self.row_of_bucket.max(initial=self.nwords - 1)) + 1 - self.nwords
         return len(self.prune_index) if self.prune_index is not None else self.bucket
 
     @property
@@ -142,6 +148,8 @@ class LabelDictionary:
     @cached_property
     def bucket_rows(self):
         """int32[bucket]: the input row of each n-gram bucket (-1: pruned away)."""
+        if self.row_of_bucket is not None:
+            return self.row_of_bucket
         if self.prune_index is None:
             return np.arange(self.nwords, self.nwords + self.bucket, dtype=np.int32)
         rows = np.full(self.bucket, -1, dtype=np.int32)
@@ -158,6 +166,32 @@ class LabelDictionary:
 
     def encode_lines(self, lines):
         return self.encode(scan_text(list(lines)))
+
+
+class StreamEncoder:
+    """Encodes one text block after block with a fixed dictionary (``predict``): what a
+    distinct token adds to a bag (rows, label, hash) is worked out once, when first seen,
+    not again in every block. Past ``MAX_TOKENS`` distinct tokens it starts afresh."""
+    MAX_TOKENS = 1 << 21
+
+    def __init__(self, dictionary):
+        self.dictionary = dictionary
+        self.scan, self.info = TokenScan(), None
+
+    def encode(self, data):
+        """The documents (lines) of the bytes ``data`` as an :class:`Encoded`."""
+        if len(self.scan.tokens) > self.MAX_TOKENS:
+            self.scan, self.info = TokenScan(), None
+        scan = self.scan
+        scan.stream = []
+        scan.add(data)
+        known = 0 if self.info is None else len(self.info.label)
+        if len(scan.tokens) > known:
+            new = token_info(self.dictionary, scan.tokens[known:])
+            self.info = new if self.info is None else self.info.extended(new)
+        d = self.dictionary
+        return Encoded(*encode_documents(scan.ids(), self.info.eos, *self.info.arrays(), d.bucket_rows,
+                                         d.word_ngrams, d.bucket))
 
 
 @dataclass(frozen=True)
@@ -184,6 +218,14 @@ class TokenInfo:
 
     def arrays(self):
         return self.row_offsets, self.rows, self.label, self.hashes
+
+    def extended(self, more):
+        """This table followed by ``more`` (the next distinct tokens)."""
+        n = len(self.label)
+        eos = self.eos if self.eos >= 0 else (more.eos + n if more.eos >= 0 else -1)
+        return TokenInfo(np.concatenate([self.row_offsets, more.row_offsets[1:] + self.row_offsets[-1]]),
+                         np.concatenate([self.rows, more.rows]), np.concatenate([self.label, more.label]),
+                         np.concatenate([self.hashes, more.hashes]), eos)
 
 
 def token_info(dictionary, tokens):

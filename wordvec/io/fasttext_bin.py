@@ -91,6 +91,18 @@ class QuantizedMatrix:
         return out
 
 
+@dataclass(frozen=True)
+class GatheredRows:
+    """A dense matrix ``values[index]`` written without being built: a classifier that
+    stored only the n-gram rows training used (fastText's file holds every row)."""
+    values: np.ndarray
+    index: np.ndarray
+
+    @property
+    def shape(self):
+        return (len(self.index), self.values.shape[1])
+
+
 @dataclass
 class FastTextModel:
     """Everything a fastText model file holds."""
@@ -158,20 +170,29 @@ class _Reader:
     def unpack(self, fmt, what):
         return struct.unpack("<" + fmt, self.read(struct.calcsize("<" + fmt), what))
 
-    def cstring(self, what):
-        """Bytes up to a NUL, read through a buffer (vocabularies have millions of words)."""
-        while True:
-            end = self.buffer.find(b"\0", self.buffer_pos)
-            if end >= 0:
-                data = self.buffer[self.buffer_pos:end]
-                self.buffer_pos = end + 1
-                return data
-            chunk = self.handle.read(1 << 20)
-            if not chunk:
-                self.fail(f"the file ends inside {what}")
-            self.buffer = self.buffer[self.buffer_pos:] + chunk
-            self.buffer_pos = 0
-            self.pos += len(chunk)
+    def entries(self, size, what):
+        """``size`` dictionary entries (NUL-ended word, int64 count, int8 type) as (words,
+        counts, types), parsed from the buffer in one loop (field by field it took 5 µs an
+        entry: 0.4 s of every `predict` with a 70k-word model)."""
+        entry = struct.Struct("<qB")
+        words, values = [], []
+        buffer, pos = self.buffer, self.buffer_pos
+        for _ in range(size):
+            end = buffer.find(b"\0", pos)
+            while end < 0 or end + 1 + entry.size > len(buffer):
+                chunk = self.handle.read(1 << 20)
+                if not chunk:
+                    self.buffer, self.buffer_pos = buffer, pos
+                    self.fail(f"the file ends inside {what}")
+                buffer, pos = buffer[pos:] + chunk, 0
+                self.pos += len(chunk)
+                end = buffer.find(b"\0")
+            words.append(buffer[pos:end].decode("utf-8", "surrogateescape"))
+            values.append(entry.unpack_from(buffer, end + 1))
+            pos = end + 1 + entry.size
+        self.buffer, self.buffer_pos = buffer, pos
+        table = np.array(values, dtype=np.int64).reshape(size, 2)
+        return words, table[:, 0].copy(), table[:, 1].astype(np.uint8)
 
     def array(self, dtype, count, what, mmap=False):
         """``count`` values; with ``mmap`` a read-only map of the file instead of a copy
@@ -248,12 +269,11 @@ def _read_dictionary(reader):
         reader.fail(f"dictionary sizes disagree (size {size}, {nwords} words, {nlabels} labels)")
     if size * 10 > reader.left():  # each entry takes at least NUL + int64 + int8
         reader.fail(f"the dictionary claims {size} entries, more than the file can hold")
-    words, counts, types = [], np.zeros(size, dtype=np.int64), np.zeros(size, dtype=np.uint8)
-    for i in range(size):
-        words.append(reader.cstring("the dictionary").decode("utf-8", "surrogateescape"))
-        counts[i], types[i] = reader.unpack("qB", "the dictionary")
-        if types[i] > 1 or counts[i] < 0:
-            reader.fail(f"dictionary entry {i} has type {types[i]} and count {counts[i]}")
+    words, counts, types = reader.entries(size, "the dictionary")
+    bad = np.flatnonzero((types > 1) | (counts < 0))
+    if len(bad):
+        i = bad[0]
+        reader.fail(f"dictionary entry {i} has type {types[i]} and count {counts[i]}")
     if np.count_nonzero(types == 0) != nwords:
         reader.fail(f"the dictionary has {np.count_nonzero(types == 0)} words where its header says {nwords}")
     prune_index = None
@@ -354,11 +374,16 @@ def _write_dictionary(out, model):
 
 
 def _write_matrix(out, matrix):
+    if isinstance(matrix, GatheredRows):
+        out.write(struct.pack("<qq", *matrix.shape))
+        for start in range(0, matrix.shape[0], 1 << 16):  # bounded temporary copies
+            out.write(np.ascontiguousarray(matrix.values[matrix.index[start:start + (1 << 16)]], dtype="<f4").data)
+        return
     if not isinstance(matrix, QuantizedMatrix):
         matrix = np.ascontiguousarray(matrix, dtype="<f4")
         out.write(struct.pack("<qq", *matrix.shape))
-        for start in range(0, matrix.shape[0], 1 << 16):  # bounded temporary copies
-            out.write(matrix[start:start + (1 << 16)].tobytes())
+        for start in range(0, matrix.shape[0], 1 << 16):  # the rows' own memory, no copy
+            out.write(memoryview(matrix[start:start + (1 << 16)]).cast("B"))
         return
     out.write(struct.pack("<?qqi", matrix.qnorm, matrix.rows, matrix.cols, matrix.codes.size))
     out.write(np.ascontiguousarray(matrix.codes, dtype=np.uint8).tobytes())

@@ -24,10 +24,11 @@ jit = numba.njit(nogil=True, cache=True, fastmath=True, error_model="numpy")
 
 @numba.njit(nogil=True, cache=True, parallel=True)
 def uniform_fill(W, rows, bound, seed):
-    """W[r, j] ~ U(-bound, bound), fastText's initialisation, for the rows ``rows`` only
-    (the others are left as they are), on all cores. Counter-based: value j of row r is
-    splitmix64 of the position (r mod 4096) dim + j + 1 in stream (seed, r // 4096), so
-    it depends neither on the number of threads nor on which other rows are filled."""
+    """W[k, j] ~ U(-bound, bound), fastText's initialisation, with the values of matrix row
+    ``rows[k]`` for k < len(rows) (rows after those are left as they are), on all cores.
+    Counter-based: value j of row r is splitmix64 of the position (r mod 4096) dim + j + 1
+    in stream (seed, r // 4096), so it depends neither on the number of threads nor on
+    which other rows are filled, nor where row r is stored."""
     dim = W.shape[1]
     block = 4096
     golden = np.uint64(0x9E3779B97F4A7C15)
@@ -42,7 +43,7 @@ def uniform_fill(W, rows, bound, seed):
             z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
             z = z ^ (z >> np.uint64(31))
             u = np.float64(z >> np.uint64(11)) * (1.0 / 9007199254740992.0)  # [0, 1)
-            W[r, j] = (2.0 * u - 1.0) * bound
+            W[k, j] = (2.0 * u - 1.0) * bound
 
 
 @jit

@@ -28,7 +28,7 @@ from wordvec.kernels import classifier as kernels
 from wordvec.math.product_quantizer import KSUB
 from wordvec.models.classifier_files import ClassifierParts, config_dict, load_parts, save_parts
 from wordvec.models.classifier_quantize import prune_rows, quantize_matrix, select_rows
-from wordvec.models.classifier_training import run_epochs, uniform_rows, used_rows
+from wordvec.models.classifier_training import compact_buckets, run_epochs, uniform_rows
 
 log = logging.getLogger(__name__)
 
@@ -239,6 +239,15 @@ class Classifier:
         return cls(parts.dictionary, parts.W_in, parts.W_out, config, parts.history, parts.quantized, parts.model,
                    mapped)
 
+    def expanded(self):
+        """This model with a row for every n-gram bucket, as fastText's files hold them (a
+        trained model stores only the rows training used: ``compact_buckets``)."""
+        d = self.dictionary
+        if d.row_of_bucket is None:
+            return self
+        W_in = self.W_in[np.concatenate([np.arange(d.nwords, dtype=np.int32), d.row_of_bucket])]
+        return replace(self, dictionary=replace(d, row_of_bucket=None), W_in=W_in)
+
     def quantize(self, cutoff=0, retrain=False, qnorm=False, dsub=2, **retrain_options):
         """fastText's ``quantize`` (see :func:`quantize_classifier`); returns a new model."""
         return quantize_classifier(self, cutoff=cutoff, retrain=retrain, qnorm=qnorm, dsub=dsub, **retrain_options)
@@ -307,9 +316,10 @@ def train_classifier(path, config, valid=None):
                                   config.word_ngrams, config.bucket, config.minn, config.maxn, source=str(path))
     encoded = dictionary.encode(scan)
     del scan
+    dictionary, sources = compact_buckets(dictionary, encoded)
     log.info("read %d tokens: %d words, %d labels, %d documents (%.1f s)", dictionary.ntokens,
              dictionary.nwords, len(dictionary.labels), encoded.n_docs, time.perf_counter() - started)
-    W_in = uniform_rows(dictionary.n_rows, config.dim, config.seed, used_rows(encoded, dictionary.n_rows))
+    W_in = uniform_rows(dictionary.n_rows, config.dim, config.seed, sources)
     if config.pretrained_vectors:
         _load_pretrained(W_in, dictionary, config.pretrained_vectors)
     W_out = np.zeros((len(dictionary.labels), config.dim), dtype=np.float32)
@@ -348,6 +358,7 @@ def quantize_classifier(model, cutoff=0, retrain=False, qnorm=False, dsub=2, inp
         raise WordvecError("this model is already quantized")
     if not 1 <= dsub <= model.W_in.shape[1]:
         raise WordvecError(f"dsub must be between 1 and dim ({model.W_in.shape[1]}), not {dsub}")
+    model = model.expanded()  # fastText's rows: the cutoff counts and prunes them
     dictionary, W_in = model.dictionary, model.W_in
     if 0 < cutoff < W_in.shape[0]:
         dictionary, W_in = prune_rows(dictionary, W_in, select_rows(dictionary, W_in, cutoff))

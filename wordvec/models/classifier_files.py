@@ -19,8 +19,8 @@ from wordvec.data.labels import LabelDictionary
 from wordvec.errors import FormatError, WordvecError
 from wordvec.io.arrays import INTEGER, read_array
 from wordvec.io.atomic import atomic_directory, save_json, save_npy
-from wordvec.io.fasttext_bin import (MAGIC, ProductQuantizer, QuantizedMatrix, FastTextModel, read_fasttext,
-                                     write_fasttext)
+from wordvec.io.fasttext_bin import (MAGIC, FastTextModel, GatheredRows, ProductQuantizer, QuantizedMatrix,
+                                     read_fasttext, write_fasttext)
 
 NATIVE_MARKER = "classifier.json"
 NATIVE_FORMAT = "wordvec-classifier"
@@ -81,6 +81,8 @@ def to_fasttext(parts):
     counts = np.concatenate([d.word_counts, d.label_counts]).astype(np.int64)
     types = np.concatenate([np.zeros(d.nwords, np.uint8), np.ones(len(d.labels), np.uint8)])
     matrix = parts.quantized if parts.quantized is not None else parts.W_in
+    if d.row_of_bucket is not None and parts.quantized is None:  # every bucket's row, as fastText reads them
+        matrix = GatheredRows(parts.W_in, np.concatenate([np.arange(d.nwords, dtype=np.int32), d.row_of_bucket]))
     return FastTextModel(args, words, counts, types, d.ntokens, d.prune_index, matrix, parts.W_out)
 
 
@@ -113,7 +115,8 @@ def save_native(parts, path):
                            "label_counts": d.label_counts.tolist(), "ntokens": int(d.ntokens),
                            "label_prefix": d.label_prefix, "word_ngrams": d.word_ngrams, "bucket": d.bucket,
                            "minn": d.minn, "maxn": d.maxn,
-                           "prune_index": None if d.prune_index is None else sorted(d.prune_index.items())}}
+                           "prune_index": None if d.prune_index is None else sorted(d.prune_index.items()),
+                           "row_of_bucket": d.row_of_bucket is not None}}
     q = parts.quantized
     if q is not None:
         meta["quantized"] = {"rows": q.rows, "cols": q.cols, "dsub": q.pq.dsub, "qnorm": q.qnorm}
@@ -126,6 +129,8 @@ def save_native(parts, path):
             if q.qnorm:
                 save_npy(tmp / "q_norm_codes.npy", q.norm_codes)
                 save_npy(tmp / "q_norm_centroids.npy", q.norm_pq.centroids)
+        if d.row_of_bucket is not None:
+            save_npy(tmp / "row_of_bucket.npy", d.row_of_bucket)
         save_npy(tmp / "output.npy", parts.W_out)
         save_json(tmp / NATIVE_MARKER, meta)
 
@@ -143,7 +148,7 @@ def load_native(path):
         meta = json.loads(marker.read_text(encoding="utf-8"))
         if meta.get("format") != NATIVE_FORMAT:
             raise ValueError("not a classifier")
-        dictionary = _native_dictionary(meta["dictionary"])
+        dictionary = _native_dictionary(meta["dictionary"], Path(path))
         config, history, model = dict(meta["config"]), list(meta.get("history", [])), str(meta["model"])
     except (ValueError, KeyError, TypeError, AttributeError) as error:
         raise FormatError(marker, None, f"not a valid classifier description ({error})") from None
@@ -159,13 +164,19 @@ def load_native(path):
     return ClassifierParts(dictionary, W_in, W_out, config, history, quantized, model)
 
 
-def _native_dictionary(d):
+def _native_dictionary(d, path):
     prune = d.get("prune_index")
+    row_of_bucket = None
+    if d.get("row_of_bucket"):
+        row_of_bucket = read_array(path / "row_of_bucket.npy", shape=(int(d["bucket"]),), kinds=INTEGER)
+        if row_of_bucket.size and not len(d["words"]) <= row_of_bucket.min() <= row_of_bucket.max() < 2 ** 31:
+            raise ValueError("row_of_bucket.npy names rows outside the n-gram rows")
+        row_of_bucket = row_of_bucket.astype(np.int32)
     dictionary = LabelDictionary([str(w) for w in d["words"]], np.array(d["word_counts"], dtype=np.int64),
                                  [str(w) for w in d["labels"]], np.array(d["label_counts"], dtype=np.int64),
                                  int(d["ntokens"]), str(d["label_prefix"]), int(d["word_ngrams"]), int(d["bucket"]),
                                  int(d["minn"]), int(d["maxn"]),
-                                 None if prune is None else {int(b): int(r) for b, r in prune})
+                                 None if prune is None else {int(b): int(r) for b, r in prune}, row_of_bucket)
     if len(dictionary.word_counts) != dictionary.nwords or len(dictionary.label_counts) != len(dictionary.labels):
         raise ValueError("counts and words differ in length")
     if dictionary.bucket < 0 or dictionary.word_ngrams < 1 or dictionary.minn < 0 or dictionary.maxn < 0:
