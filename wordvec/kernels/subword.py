@@ -23,8 +23,9 @@ adds the window's summed neu1e to the bag's rows once at the end: the same steps
 one reference step per example (``wordvec.math.subword``), up to float rounding,
 for a fraction of the row traffic (an average bag has ~20 rows, a window ~6 examples).
 
-The document loop (subsampling, reduced window, negative draws, learning-rate
-schedule, per-chunk random state) is word2vec's (``wordvec.kernels.word2vec.train_chunk``).
+The document loop (subsampling, reduced window, learning-rate schedule, per-chunk
+random state) is word2vec's (``wordvec.kernels.word2vec.document_loop``), compiled
+around :func:`subword_window`.
 Threads update the shared matrices without locks (Hogwild), as the other kernels do.
 """
 
@@ -32,9 +33,8 @@ from collections import namedtuple
 
 import numpy as np
 
-from wordvec.kernels.word2vec import (FULL_SOFTMAX, NEGATIVE_SAMPLING, STAT_EXAMPLES, STAT_WORDS,
-                                      axpy_from_row, axpy_to_row, below, document_rate, draw_alias, jit,
-                                      jit_fast, longest_document, output_update, subsample)
+from wordvec.kernels.word2vec import (FULL_SOFTMAX, NEGATIVE_SAMPLING, axpy_from_row, axpy_to_row,
+                                      document_loop, draw_alias, jit, jit_fast, jit_inline, output_update)
 
 
 @jit
@@ -126,6 +126,60 @@ def skipgram_window(W_in, W_ngrams, ngram_offsets, ngram_ids, overlaps, word, ou
 
 
 Subwords = namedtuple("Subwords", "W_ngrams ngram_offsets ngram_ids overlaps")  # the n-gram rows and table
+# What the window step reads besides the window: the chunk's tables and buffers
+# allocated once per chunk (:func:`subword_work`).
+Work = namedtuple("Work", "matrices subwords outputs settings neu1 neu1e coeff negatives window_negatives window_e")
+
+
+@jit_inline
+def subword_work(matrices, subwords, outputs, settings):
+    """The :data:`Work` of one chunk: its buffers, sized for the settings."""
+    W_in, W_out = matrices.W_in, matrices.W_out
+    window, negative, mode = settings.window, settings.negative, settings.mode
+    D = W_in.shape[1]
+    coeff_size = negative + 1
+    if mode & FULL_SOFTMAX:
+        coeff_size = max(coeff_size, W_out.shape[0])
+    K = negative if mode & NEGATIVE_SAMPLING else 0
+    return Work(matrices, subwords, outputs, settings, np.zeros(D, dtype=np.float32), np.zeros(D, dtype=np.float32),
+                np.zeros(coeff_size, dtype=np.float32), np.zeros(K, dtype=np.int64),
+                np.zeros((2 * window, K), dtype=np.int64), np.zeros(D, dtype=np.float32))
+
+
+@jit_inline
+def subword_window(work, word, context, m, lr, state, loss):
+    """Train the window of centre ``word`` and context ``context[:m]``: skip-gram in
+    fastText's direction (the centre word predicts its window, K negatives drawn per
+    example or, ``share_negatives``, once for the window), CBOW one example; returns
+    (loss plus the window's, examples trained)."""
+    W_in, W_out, W_inner = work.matrices
+    W_ngrams, ngram_offsets, ngram_ids, overlaps = work.subwords
+    points, codes, lengths, noise = work.outputs
+    sg, mode, mean, _, _, share_negatives, _ = work.settings
+    if m == 0:
+        return loss, 0
+    if sg:
+        window_negatives = work.window_negatives
+        for c in range(m):
+            for k in range(window_negatives.shape[1]):
+                if share_negatives and c > 0:
+                    window_negatives[c, k] = window_negatives[0, k]
+                else:
+                    window_negatives[c, k] = draw_alias(noise, state)
+        loss += skipgram_window(W_in, W_ngrams, ngram_offsets, ngram_ids, overlaps, word, context, m,
+                                mean, mode, W_out, W_inner, points, codes, lengths,
+                                window_negatives, lr, work.neu1, work.neu1e, work.window_e, work.coeff)
+        return loss, m
+    negatives = work.negatives
+    for k in range(negatives.shape[0]):
+        negatives[k] = draw_alias(noise, state)
+    loss += subword_step(W_in, W_ngrams, ngram_offsets, ngram_ids, context, m, word, mean,
+                         mode, W_out, W_inner, points, codes, lengths, negatives, lr,
+                         work.neu1, work.neu1e, work.coeff)
+    return loss, 1
+
+
+train_subword_documents = document_loop(subword_window)
 
 
 @jit
@@ -134,76 +188,12 @@ def train_chunk(corpus, doc_begin, doc_end, matrices, subwords, outputs, setting
     ``subwords`` (:data:`Subwords`: ``W_ngrams``, bucket x D, the CSR n-gram table and its
     :func:`bag_overlaps`); ``settings.cbow_mean`` applies to both architectures (fastText
     averages the bag), ``settings.batched`` to none.  ``share_negatives``: one draw of K
-    negatives per centre word serves its whole window.  Returns (loss, [words, examples])."""
-    ids, offsets, keep = corpus
-    W_in, W_out, W_inner = matrices
-    W_ngrams, ngram_offsets, ngram_ids, overlaps = subwords
-    points, codes, lengths, noise = outputs
-    sg, mode, mean, window, negative, share_negatives, _ = settings
-    alpha, min_alpha, words_before, total_words, seed = schedule
-    D = W_in.shape[1]
-    state = np.empty(1, dtype=np.uint64)
-    state[0] = seed
-    neu1 = np.zeros(D, dtype=np.float32)
-    neu1e = np.zeros(D, dtype=np.float32)
-    coeff_size = negative + 1
-    if mode & FULL_SOFTMAX:
-        coeff_size = max(coeff_size, W_out.shape[0])
-    coeff = np.zeros(coeff_size, dtype=np.float32)
-    K = negative if mode & NEGATIVE_SAMPLING else 0
-    negatives = np.zeros(K, dtype=np.int64)
-    window_negatives = np.zeros((2 * window, K), dtype=np.int64)
-    window_e = np.zeros(D, dtype=np.float32)
-    sentence = np.zeros(longest_document(offsets, doc_begin, doc_end), dtype=np.int32)
-    context = np.zeros(2 * window, dtype=np.int32)
+    negatives per centre word serves its whole window.  Returns (loss, [words, examples]).
 
-    loss = 0.0
-    stats = np.zeros(2, dtype=np.int64)
-    position = words_before
-    for d in range(doc_begin, doc_end):
-        start, stop = offsets[d], offsets[d + 1]
-        lr = document_rate(alpha, min_alpha, position, total_words)
-        position += stop - start
-        stats[STAT_WORDS] += stop - start
-        n = subsample(ids, start, stop, keep, state, sentence)
-        for i in range(n):
-            reach = window - below(state, window)  # reduced window in 1..window
-            lo = max(0, i - reach)
-            hi = min(n, i + reach + 1)
-            word = sentence[i]
-            if sg:  # fastText's direction: the centre word predicts its window
-                m = 0
-                for j in range(lo, hi):
-                    if j == i:
-                        continue
-                    context[m] = sentence[j]
-                    for k in range(K):
-                        if share_negatives and m > 0:
-                            window_negatives[m, k] = window_negatives[0, k]
-                        else:
-                            window_negatives[m, k] = draw_alias(noise, state)
-                    m += 1
-                if m == 0:
-                    continue
-                loss += skipgram_window(W_in, W_ngrams, ngram_offsets, ngram_ids, overlaps, word, context, m,
-                                        mean, mode, W_out, W_inner, points, codes, lengths,
-                                        window_negatives, lr, neu1, neu1e, window_e, coeff)
-                stats[STAT_EXAMPLES] += m
-            else:
-                m = 0
-                for j in range(lo, hi):
-                    if j != i:
-                        context[m] = sentence[j]
-                        m += 1
-                if m == 0:
-                    continue
-                for k in range(negatives.shape[0]):
-                    negatives[k] = draw_alias(noise, state)
-                loss += subword_step(W_in, W_ngrams, ngram_offsets, ngram_ids, context, m, word, mean,
-                                     mode, W_out, W_inner, points, codes, lengths, negatives, lr,
-                                     neu1, neu1e, coeff)
-                stats[STAT_EXAMPLES] += 1
-    return loss, stats
+    The loop is word2vec's :func:`~wordvec.kernels.word2vec.document_loop`, the window
+    step :func:`subword_window`."""
+    work = subword_work(matrices, subwords, outputs, settings)
+    return train_subword_documents(corpus, doc_begin, doc_end, settings.window, schedule, work)
 
 
 @jit
