@@ -331,8 +331,8 @@ def output_update(H, hrow, target, mode, W_out, W_inner, points, codes, lengths,
 # The chunk loop's window step (word2vec_window) calls the output layers itself, one
 # inlining level below it: every further level of inlined calls that passes the arrays on
 # cost ~35% on sg-hs (measured: the examples as functions calling output_update calling
-# the layers, 2.96 s an epoch; the layers called from the loop, 2.07 s).  These functions are the same steps for one
-# example, for the tests that hold a step to the reference.
+# the layers, 2.96 s an epoch; the layers called from the loop, 2.07 s).  These functions
+# are the same steps for one example, for the tests that hold a step to the reference.
 
 
 @jit_example
