@@ -86,9 +86,18 @@ class TokenScan:
         self.stream.append(np.fromiter(map(index.__getitem__, tokens), dtype=np.int32, count=len(tokens)))
 
     def ids(self):
-        """All token ids as one array (kept as the only copy: a 10M-token text is 40 MB)."""
+        """All token ids as one array (kept as the only copy: a 10M-token text is 40 MB).
+        The blocks are copied in one by one and freed as they go, so that the text is not
+        held twice (the new array's pages become resident only as they are written)."""
         if len(self.stream) != 1:
-            self.stream = [np.concatenate(self.stream) if self.stream else np.zeros(0, np.int32)]
+            blocks, self.stream = self.stream, []
+            ids = np.empty(sum(len(b) for b in blocks), dtype=np.int32)
+            start = 0
+            while blocks:
+                block = blocks.pop(0)
+                ids[start:start + len(block)] = block
+                start += len(block)
+            self.stream = [ids]
         return self.stream[0]
 
 
@@ -313,8 +322,8 @@ def _document_bag(ids, begin, end, tok_offsets, tok_rows, tok_label, tok_hash, b
 
 @numba.njit(cache=True)
 def _encode_pass(ids, eos, tok_offsets, tok_rows, tok_label, tok_hash, bucket_rows, word_ngrams, bucket,
-                 row_offsets, label_offsets, doc_tokens, out_rows, out_labels):
-    hashes = np.zeros(ids.shape[0] + 1, dtype=np.int32)
+                 row_offsets, label_offsets, doc_tokens, out_rows, out_labels, hashes):
+    """``hashes``: scratch for one document's word hashes (as long as the longest one)."""
     d, begin, n_rows, n_labels = 0, 0, 0, 0
     for p in range(ids.shape[0]):
         if ids[p] != eos and p != ids.shape[0] - 1:
@@ -332,15 +341,19 @@ def _encode_pass(ids, eos, tok_offsets, tok_rows, tok_label, tok_hash, bucket_ro
 
 def encode_documents(ids, eos, tok_offsets, tok_rows, tok_label, tok_hash, bucket_rows, word_ngrams, bucket):
     """Bags of all documents in the token stream ``ids`` (documents end at EOS)."""
-    n_docs = int(np.count_nonzero(ids == eos)) + 1
+    ends = np.flatnonzero(ids == eos)
+    n_docs = len(ends) + 1
+    longest = int(np.diff(ends, prepend=-1, append=len(ids) - 1).max())
+    hashes = np.zeros(longest + 1, dtype=np.int32)
     row_offsets = np.zeros(n_docs + 1, dtype=np.int64)
     label_offsets = np.zeros(n_docs + 1, dtype=np.int64)
     doc_tokens = np.zeros(n_docs, dtype=np.int64)
     args = (ids, eos, tok_offsets, tok_rows, tok_label, tok_hash, bucket_rows, max(word_ngrams, 1), bucket)
-    d = _encode_pass(*args, row_offsets, label_offsets, doc_tokens, np.zeros(0, np.int32), np.zeros(0, np.int32))
+    d = _encode_pass(*args, row_offsets, label_offsets, doc_tokens, np.zeros(0, np.int32), np.zeros(0, np.int32),
+                     hashes)
     rows = np.zeros(max(row_offsets[d], 1), dtype=np.int32)
     labels = np.zeros(max(label_offsets[d], 1), dtype=np.int32)
-    _encode_pass(*args, row_offsets, label_offsets, doc_tokens, rows, labels)
+    _encode_pass(*args, row_offsets, label_offsets, doc_tokens, rows, labels, hashes)
     return rows, row_offsets[:d + 1].copy(), labels, label_offsets[:d + 1].copy(), doc_tokens[:d].copy()
 
 
@@ -348,7 +361,9 @@ def build_dictionary(scan, label_prefix="__label__", min_count=1, min_count_labe
                      bucket=2_000_000, minn=0, maxn=0, source="the training data"):
     """fastText's Dictionary of a training text: counts, thresholds, sorted by count."""
     ids = scan.ids()
-    counts = np.bincount(ids, minlength=len(scan.tokens)).astype(np.int64)
+    counts = np.zeros(len(scan.tokens), dtype=np.int64)
+    for start in range(0, len(ids), 1 << 20):  # np.bincount widens its input to int64: a block at a time
+        counts += np.bincount(ids[start:start + (1 << 20)], minlength=len(scan.tokens))
     prefix = to_bytes(label_prefix)
     is_label = np.array([t.startswith(prefix) for t in scan.tokens], dtype=bool)
     keep_word = ~is_label & (counts >= min_count)
