@@ -58,21 +58,65 @@ def corpus_with_options(source, lowercase, max_document_length):
     return source
 
 
+def config_from(config_class, config, hyperparameters):
+    """A model constructor's config: ``config`` as given, or ``config_class(**hyperparameters)``."""
+    if config is not None and hyperparameters:
+        raise WordvecError("pass either a config or hyperparameters by name, not both")
+    return config if config is not None else config_class(**hyperparameters)
+
+
 def _need(ok, message):
     if not ok:
         raise WordvecError(message)
 
 
-def _check_ranges(config, names):
-    """The whole-number fields ``names`` within ``wordvec.limits`` (``max_vocab_size`` may be None)."""
-    for name in names + (("max_vocab_size",) if config.max_vocab_size is not None else ()):
-        limits.check_int(name, getattr(config, name))  # the ranges the CLI checks too
+# A config's per-field checks, one table per config: field -> WHOLE (a whole number within
+# ``wordvec.limits``, the ranges the CLI checks too), WHOLE_OR_NONE, or (test of the
+# value, the sentence that refuses it, with {value} filled in).  Checks that relate two
+# fields stay in the config's __post_init__.
+WHOLE, WHOLE_OR_NONE = "whole", "whole or None"
+
+
+def _check_fields(config, checks):
+    for name, check in checks.items():
+        value = getattr(config, name)
+        if check == WHOLE_OR_NONE and value is None:
+            continue
+        if check in (WHOLE, WHOLE_OR_NONE):
+            limits.check_int(name, value)
+        elif not check[0](value):
+            raise WordvecError(check[1].format(value=value))
+
+
+def _is_number(value):
+    return isinstance(value, (int, float))
+
+
+def _positive_number(value):
+    return _is_number(value) and math.isfinite(value) and value > 0
+
+
+def _one_of(choices, sentence):
+    """A check that ``value`` is one of ``choices``; ``sentence`` names them with {choices}."""
+    return lambda value: value in choices, sentence.replace("{choices}", ", ".join(choices))
 
 
 def _resolve(config, **values):
     """Set fields of a frozen config in ``__post_init__`` (defaults that depend on others)."""
     for name, value in values.items():
         object.__setattr__(config, name, value)
+
+
+WORD2VEC_CHECKS = {
+    "vector_size": WHOLE, "window": WHOLE, "min_count": WHOLE, "epochs": WHOLE, "workers": WHOLE,
+    "max_document_length": WHOLE, "negative": WHOLE, "seed": WHOLE, "max_vocab_size": WHOLE_OR_NONE,
+    "max_final_vocab": (lambda value: value is None or (isinstance(value, int) and value >= 1),
+                        "max_final_vocab must be None or a positive integer, not {value!r}"),
+    "loss": (lambda value: value in (None, "softmax"), "loss must be None, 'ns', 'hs' or 'softmax', not {value!r}"),
+    "alpha": (lambda value: math.isfinite(value) and value > 0, "alpha must be a positive number, not {value}"),
+    "sample": (lambda value: math.isfinite(value) and value >= 0, "sample must be >= 0, not {value}"),
+    "ns_exponent": (math.isfinite, "ns_exponent must be a number, not {value}"),
+}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -132,20 +176,13 @@ class Word2VecConfig:
         self._validate()
 
     def _validate(self):
-        _check_ranges(self, ("vector_size", "window", "min_count", "epochs", "workers", "max_document_length",
-                             "negative", "seed"))
+        _check_fields(self, WORD2VEC_CHECKS)
         _need(self.sg in (0, 1) and self.hs in (0, 1) and self.cbow_mean in (0, 1) and self.sorted_vocab in (0, 1),
               "sg, hs, cbow_mean and sorted_vocab must each be 0 or 1")
-        _need(self.max_final_vocab is None or (isinstance(self.max_final_vocab, int) and self.max_final_vocab >= 1),
-              f"max_final_vocab must be None or a positive integer, not {self.max_final_vocab!r}")
-        _need(self.loss in (None, "softmax"), f"loss must be None, 'ns', 'hs' or 'softmax', not {self.loss!r}")
         _need(self.loss == "softmax" or self.hs or self.negative > 0,
               "negative=0 with hs=0 leaves no output layer to train; set negative > 0 or hs=1")
-        _need(math.isfinite(self.alpha) and self.alpha > 0, f"alpha must be a positive number, not {self.alpha}")
         _need(math.isfinite(self.min_alpha) and 0 <= self.min_alpha <= self.alpha,
               f"min_alpha must be between 0 and alpha ({self.alpha}), not {self.min_alpha}")
-        _need(math.isfinite(self.sample) and self.sample >= 0, f"sample must be >= 0, not {self.sample}")
-        _need(math.isfinite(self.ns_exponent), f"ns_exponent must be a number, not {self.ns_exponent}")
         _need(not (self.batched and self.sg and self.negative > 0 and not self.shared_negatives),
               "batched=True shares one draw of negatives across each window, so it needs "
               "shared_negatives=True; pass batched=False to draw negatives per pair")
@@ -153,6 +190,15 @@ class Word2VecConfig:
               "subwords=True has its own kernels, which have no batched or deterministic mode yet")
         if self.subwords:
             check_ngram_settings(self.min_n, self.max_n, self.bucket)
+
+
+GLOVE_CHECKS = {
+    "vector_size": WHOLE, "epochs": WHOLE, "workers": WHOLE, "min_count": WHOLE, "window": WHOLE, "seed": WHOLE,
+    "max_document_length": WHOLE, "max_vocab_size": WHOLE_OR_NONE,
+    **{name: (_positive_number, name + " must be a number > 0, not {value!r}")
+       for name in ("x_max", "power", "learning_rate", "grad_clip")},
+    "output": _one_of(GLOVE_OUTPUTS, "output must be 'sum' (W + W~) or 'word' (W), not {value!r}"),
+}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -179,15 +225,22 @@ class GloVeConfig:
     max_document_length: int = 10_000
 
     def __post_init__(self):
-        _check_ranges(self, ("vector_size", "epochs", "workers", "min_count", "window", "seed",
-                             "max_document_length"))
+        _check_fields(self, GLOVE_CHECKS)
         check_options(self.window, self.weighting)
-        for name in ("x_max", "power", "learning_rate", "grad_clip"):
-            value = getattr(self, name)
-            _need(isinstance(value, (int, float)) and math.isfinite(value) and value > 0,
-                  f"{name} must be a number > 0, not {value!r}")
-        _need(self.output in GLOVE_OUTPUTS, f"output must be 'sum' (W + W~) or 'word' (W), not {self.output!r}")
         parse_memory(self.memory)
+
+
+PPMI_SVD_CHECKS = {
+    "vector_size": WHOLE, "min_count": WHOLE, "window": WHOLE, "seed": WHOLE, "power_iterations": WHOLE,
+    "max_document_length": WHOLE, "max_vocab_size": WHOLE_OR_NONE,
+    "cds": (lambda value: _is_number(value) and 0 < value <= 1, "cds must be a number in (0, 1], not {value!r}"),
+    "shift": (lambda value: _is_number(value) and value >= 1,
+              "shift (k, subtracting log k) must be a number >= 1, not {value!r}"),
+    "eig": (lambda value: _is_number(value) and math.isfinite(value),
+            "eig must be a number (0, 0.5 and 1 are usual), not {value!r}"),
+    "transform": _one_of(SVD_TRANSFORMS, "transform must be one of {choices}, not {value!r}"),
+    "solver": _one_of(SVD_SOLVERS, "solver must be one of {choices}, not {value!r}"),
+}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -214,18 +267,8 @@ class PPMISVDConfig:
     max_document_length: int = 10_000
 
     def __post_init__(self):
-        _check_ranges(self, ("vector_size", "min_count", "window", "seed", "power_iterations",
-                             "max_document_length"))
+        _check_fields(self, PPMI_SVD_CHECKS)
         check_options(self.window, self.weighting)
-        _need(isinstance(self.cds, (int, float)) and 0 < self.cds <= 1,
-              f"cds must be a number in (0, 1], not {self.cds!r}")
-        _need(isinstance(self.shift, (int, float)) and self.shift >= 1,
-              f"shift (k, subtracting log k) must be a number >= 1, not {self.shift!r}")
-        _need(isinstance(self.eig, (int, float)) and math.isfinite(self.eig),
-              f"eig must be a number (0, 0.5 and 1 are usual), not {self.eig!r}")
-        _need(self.transform in SVD_TRANSFORMS,
-              f"transform must be one of {', '.join(SVD_TRANSFORMS)}, not {self.transform!r}")
-        _need(self.solver in SVD_SOLVERS, f"solver must be one of {', '.join(SVD_SOLVERS)}, not {self.solver!r}")
         parse_memory(self.memory)
 
 

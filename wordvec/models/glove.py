@@ -36,7 +36,7 @@ from wordvec.kernels import glove as kernels
 from wordvec.math.glove import glove_weight
 from wordvec.models import count_io
 from wordvec.models import estimate
-from wordvec.models.config import GloVeConfig, hyperparameters, shows_config
+from wordvec.models.config import GloVeConfig, config_from, hyperparameters, shows_config
 from wordvec.models.epochs import ThreadedEpoch
 from wordvec.vectors.keyed import KeyedVectors
 
@@ -56,9 +56,7 @@ class GloVe:
         """``hyperparameters``: the fields of :class:`wordvec.models.config.GloVeConfig` by
         name, or a whole ``config``; ``progress``, ``cache_dir`` and ``memory_check`` are
         settings of this process, not saved with the model."""
-        if config is not None and hyperparameters:
-            raise WordvecError("pass either a config or hyperparameters by name, not both")
-        self.config = config if config is not None else GloVeConfig(**hyperparameters)
+        self.config = config_from(GloVeConfig, config, hyperparameters)
         self.progress, self.cache_dir = progress, cache_dir
         self.words = self.counts = self.cooccurrence = None
         self.params, self.gradsq = {}, {}

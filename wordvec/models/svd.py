@@ -38,7 +38,7 @@ from wordvec.io.history import append_epoch
 from wordvec.kernels.sparse import csr_times_dense
 from wordvec.models import count_io
 from wordvec.models import estimate
-from wordvec.models.config import PPMISVDConfig, hyperparameters, shows_config
+from wordvec.models.config import PPMISVDConfig, config_from, hyperparameters, shows_config
 from wordvec.vectors.keyed import KeyedVectors
 
 log = logging.getLogger(__name__)
@@ -124,9 +124,7 @@ class PPMISVD:
         """``hyperparameters``: the fields of :class:`wordvec.models.config.PPMISVDConfig` by
         name, or a whole ``config``; ``progress``, ``cache_dir`` and ``memory_check`` are
         settings of this process, not saved with the model."""
-        if config is not None and hyperparameters:
-            raise WordvecError("pass either a config or hyperparameters by name, not both")
-        self.config = config if config is not None else PPMISVDConfig(**hyperparameters)
+        self.config = config_from(PPMISVDConfig, config, hyperparameters)
         self.progress, self.cache_dir = progress, cache_dir
         self.memory_check = bool(memory_check)  # refuse an X whose arrays cannot fit (models.estimate)
         self.words = self.counts = self.cooccurrence = None

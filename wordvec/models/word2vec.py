@@ -53,7 +53,7 @@ from wordvec.memory import release_compiler_pages
 from wordvec.models import estimate
 from wordvec.models import word2vec_io, word2vec_sync, word2vec_training
 from wordvec.models.callbacks import Callbacks
-from wordvec.models.config import Word2VecConfig, corpus_with_options, hyperparameters, shows_config
+from wordvec.models.config import Word2VecConfig, config_from, corpus_with_options, hyperparameters, shows_config
 from wordvec.models.epochs import ThreadedEpoch
 from wordvec.vectors.keyed import KeyedVectors
 from wordvec.vectors.subword import SubwordKeyedVectors
@@ -119,9 +119,7 @@ class Word2Vec:
         no effect (docs/migrating.md)."""
         for name in word2vec_training.GENSIM_NO_OPS:
             hyperparameters.pop(name, None)
-        if config is not None and hyperparameters:
-            raise WordvecError("pass either a config or hyperparameters by name, not both")
-        self.config = config if config is not None else Word2VecConfig(**hyperparameters)
+        self.config = config_from(Word2VecConfig, config, hyperparameters)
         self.progress, self.callbacks, self.cache_dir = progress, tuple(callbacks), cache_dir
         self.vocab = None
         self.W_in = self.W_out = self.W_inner = None
