@@ -91,6 +91,37 @@ def _number(text, kind):
     return value
 
 
+def single_dash_flags(arguments, kinds, unknown, missing):
+    """Another tool's command line of single-dash flags, each with its value (``-size 100
+    -hs 1``), as {flag: value}; argparse would misread it (``-hs`` as ``-h s``).
+
+    ``kinds``: flag -> int, float or str (the value's type), or bool (a switch: no value,
+    True when given).  ``unknown(flag)`` and ``missing(flag)``: the tool's sentence for a
+    flag it does not know and for one without its value.  Every refusal is one sentence
+    (``WordvecError``); a later flag overrides an earlier one, as in the C tools.
+    """
+    values = {}
+    position = 0
+    while position < len(arguments):
+        flag = arguments[position]
+        if flag not in kinds:
+            raise WordvecError(unknown(flag))
+        kind = kinds[flag]
+        if kind is bool:
+            values[flag], position = True, position + 1
+            continue
+        if position + 1 == len(arguments):
+            raise WordvecError(missing(flag))
+        text = arguments[position + 1]
+        try:
+            values[flag] = kind(text)
+        except ValueError:
+            what = "a whole number" if kind is int else "a number"
+            raise WordvecError(f"{flag} takes {what}, not {text!r}") from None
+        position += 2
+    return values
+
+
 def add_corpus_arguments(parser, min_count_default=5):
     """CORPUS plus the options that decide how it is read and counted."""
     parser.add_argument("corpus", metavar="CORPUS",

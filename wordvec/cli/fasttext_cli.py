@@ -31,6 +31,7 @@ import numpy as np
 
 from wordvec import limits
 from wordvec.cli import main as wordvec_main
+from wordvec.cli.common import single_dash_flags
 from wordvec.data.labels import EOS
 from wordvec.data.subword import ngram_buckets, ngrams
 from wordvec.errors import VocabularyError, WordvecError
@@ -117,24 +118,12 @@ def run(args):
 def parse_flags(command, arguments):
     """fastText's options with the defaults of ``command``; one sentence for anything wrong."""
     values = dict(UNSUPERVISED_DEFAULTS, **(SUPERVISED_CHANGES if command in ("supervised", "quantize") else {}))
-    position = 0
-    while position < len(arguments):
-        flag = arguments[position]
-        if flag not in FLAGS:
-            raise WordvecError(f"unknown fastText option {flag!r}" + ("" if flag.startswith("-") else
-                               " (an argument without a dash)"))
-        kind, name = FLAGS[flag]
-        if kind is bool:
-            values[name], position = True, position + 1
-            continue
-        if position + 1 == len(arguments):
-            raise WordvecError(f"{flag} needs a value")
-        try:
-            values[name] = kind(arguments[position + 1])
-        except ValueError:
-            what = "a whole number" if kind is int else "a number"
-            raise WordvecError(f"{flag} takes {what}, not {arguments[position + 1]!r}") from None
-        position += 2
+    given = single_dash_flags(
+        arguments, {flag: kind for flag, (kind, _) in FLAGS.items()},
+        unknown=lambda flag: f"unknown fastText option {flag!r}" + (
+            "" if flag.startswith("-") else " (an argument without a dash)"),
+        missing=lambda flag: f"{flag} needs a value")
+    values.update((FLAGS[flag][1], value) for flag, value in given.items())
     if values["loss"] not in LOSSES:
         raise WordvecError(f"Unknown loss: {values['loss']} (choose hs, ns, softmax or one-vs-all)")
     for name, flag in (("vector_size", "dim"), ("window", "ws"), ("epochs", "epoch"), ("negative", "neg"),

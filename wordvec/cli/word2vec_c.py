@@ -24,6 +24,7 @@ import sys
 
 from wordvec import limits
 from wordvec.cli import main as wordvec_main
+from wordvec.cli.common import single_dash_flags
 from wordvec.data.vocab import Vocabulary
 from wordvec.errors import WordvecError
 from wordvec.io import word2vec_c
@@ -83,21 +84,10 @@ def register(subparsers):
 def parse(arguments):
     """{flag: value} for every flag, defaults filled in; one sentence for anything wrong."""
     values = {flag: default for flag, (_, default) in FLAGS.items()}
-    position = 0
-    while position < len(arguments):
-        flag = arguments[position]
-        if flag not in FLAGS:
-            raise WordvecError(f"unknown option {flag!r} for the word2vec command line "
-                               f"(known: {' '.join(FLAGS)})")
-        if position + 1 == len(arguments):
-            raise WordvecError(f"Argument missing for {flag}")
-        kind, text = FLAGS[flag][0], arguments[position + 1]
-        try:
-            values[flag] = kind(text)
-        except ValueError:
-            what = "a whole number" if kind is int else "a number"
-            raise WordvecError(f"{flag} takes {what}, not {text!r}") from None
-        position += 2
+    values.update(single_dash_flags(
+        arguments, {flag: kind for flag, (kind, _) in FLAGS.items()},
+        unknown=lambda flag: f"unknown option {flag!r} for the word2vec command line (known: {' '.join(FLAGS)})",
+        missing=lambda flag: f"Argument missing for {flag}"))
     if values["-alpha"] is None:
         values["-alpha"] = 0.05 if values["-cbow"] else 0.025
     return values
