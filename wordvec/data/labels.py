@@ -23,7 +23,7 @@ Text is handled as bytes: tokens split on ASCII whitespace (and NUL), as fastTex
 ``readWord``; ``\\n`` becomes the EOS token.
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 
 import numba
@@ -31,7 +31,9 @@ import numpy as np
 
 from wordvec.data.corpus import list_files, open_binary
 from wordvec.data.subword import _fnv1a_int8, ngram_table
+from wordvec.data.token_table import TokenTable
 from wordvec.errors import WordvecError
+from wordvec.kernels import tokens as token_kernels
 
 EOS = "</s>"
 NGRAM_MULTIPLIER = np.uint64(116049371)
@@ -44,11 +46,6 @@ def to_bytes(token):
 
 def to_text(token):
     return token.decode("utf-8", "surrogateescape")
-
-
-def split_tokens(data):
-    """fastText's tokens of a byte string: whitespace-separated, ``\\n`` -> EOS."""
-    return data.replace(b"\0", b" ").replace(b"\n", b" </s> ").split()
 
 
 def text_blocks(path):
@@ -70,20 +67,37 @@ def text_blocks(path):
             yield rest + b"\n"
 
 
-@dataclass
 class TokenScan:
-    """The text as ids into a table of distinct tokens (first-seen order)."""
-    tokens: list = field(default_factory=list)        # distinct tokens (bytes)
-    index: dict = field(default_factory=dict)         # bytes -> position in ``tokens``
-    stream: list = field(default_factory=list)        # int32 arrays, one per block
+    """The text as ids into a table of distinct tokens (first-seen order): a compiled hash
+    table (``wordvec.data.token_table``) filled by :func:`_scan_block`, fastText's readWord."""
+
+    def __init__(self):
+        self.table = TokenTable()
+        self.stream = []      # int32 arrays, one per block
+        self._tokens = []     # the distinct tokens as bytes, made when asked for
+
+    @property
+    def tokens(self):
+        """The distinct tokens (bytes), in first-seen order."""
+        n, have = len(self.table), len(self._tokens)
+        if have < n:
+            table = self.table
+            arena = table.arena[:int(table.state[1])].tobytes()
+            starts, lengths = table.word_start[have:n].tolist(), table.word_len[have:n].tolist()
+            self._tokens.extend(arena[s:s + k] for s, k in zip(starts, lengths))
+        return self._tokens
 
     def add(self, data):
-        tokens = split_tokens(data)
-        index = self.index
-        new = [t for t in dict.fromkeys(tokens) if t not in index]  # C-level loops: the hot path
-        index.update(zip(new, range(len(index), len(index) + len(new))))
-        self.tokens.extend(new)
-        self.stream.append(np.fromiter(map(index.__getitem__, tokens), dtype=np.int32, count=len(tokens)))
+        buf = np.frombuffer(data, dtype=np.uint8)
+        ids = np.empty(len(buf), dtype=np.int32)  # a token takes at least one byte
+        table, position, n_ids = self.table, 0, 0
+        while True:
+            position, n_ids = _scan_block(buf, position, EOS_KEY, table.slots, table.hashes, table.word_start,
+                                          table.word_len, table.arena, table.state, ids, n_ids)
+            if position >= len(buf):
+                break
+            table._grow(needed_bytes=len(buf) - position)
+        self.stream.append(ids[:n_ids].copy())
 
     def ids(self):
         """All token ids as one array (kept as the only copy: a 10M-token text is 40 MB).
@@ -99,6 +113,50 @@ class TokenScan:
                 start += len(block)
             self.stream = [ids]
         return self.stream[0]
+
+
+EOS_KEY = np.frombuffer(EOS.encode(), dtype=np.uint8)
+
+
+@numba.njit(inline="always")
+def _is_separator(c):
+    return c == 32 or 9 <= c <= 13 or c == 0  # fastText's readWord: space, \t\n\v\f\r and NUL
+
+
+@numba.njit(nogil=True, cache=True)
+def _scan_block(buf, position, eos_key, slots, hashes, word_start, word_len, arena, state, ids, n_ids):
+    """fastText's tokens of ``buf[position:]`` (split on separators; every \\n is the token
+    ``eos_key``) into the table, their ids appended to ``ids`` from ``n_ids`` on. Returns
+    (position reached, ids written): the position is ``len(buf)`` when done, else the start
+    of the first token that did not fit (grow the table or arena and call again)."""
+    n = buf.shape[0]
+    i = position
+    while i < n:
+        if buf[i] != 10 and _is_separator(buf[i]):
+            i += 1
+            continue
+        key, start, end, after = eos_key, 0, eos_key.shape[0], i + 1
+        if buf[i] != 10:
+            end = i
+            while end < n and not _is_separator(buf[end]):
+                end += 1
+            key, start, after = buf, i, end
+        h = token_kernels.fnv1a(key, start, end)
+        w, slot = token_kernels.find_slot(key, start, end, h, slots, hashes, word_start, word_len, arena)
+        if w < 0:
+            used, length = state[1], end - start
+            if state[0] >= word_start.shape[0] or used + length > arena.shape[0]:
+                return i, n_ids
+            w = state[0]
+            state[0] = w + 1
+            slots[slot] = w
+            hashes[w], word_start[w], word_len[w] = h, used, length
+            arena[used:used + length] = key[start:end]
+            state[1] = used + length
+        ids[n_ids] = w
+        n_ids += 1
+        i = after
+    return n, n_ids
 
 
 def scan_text(source):
