@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from wordvec.cli import main
-from wordvec.data.labels import build_dictionary, scan_text
+from wordvec.data.labels import TokenScan, build_dictionary, scan_text
 from wordvec.data.subword import fasttext_hash, ngram_buckets
 from wordvec.errors import WordvecError
 from wordvec.io import fasttext_bin
@@ -44,6 +44,22 @@ def model(corpus):
 
 
 # ------------------------------------------------------------------ encoding: fastText's ids
+
+def test_token_scan_is_fasttexts_read_word():
+    """The compiled scan against the plain rule: split on ASCII whitespace and NUL, every
+    newline the token </s>; ids in first-seen order (enough distinct tokens and bytes to
+    make the table and its arena grow several times, blocks added one after another)."""
+    rng = np.random.default_rng(0)
+    parts = [b"a", b"b\x00c", b"\r\n", b"</s>", b"\t", b"\xc3\xa9t\xc3\xa9", b"x" * 5000, b"\x0b", b"\x0c"]
+    blocks = [b" ".join(parts[i] if i < len(parts) else b"w%d" % i for i in rng.integers(0, 40000, 30000))
+              + b"\n" for _ in range(3)]
+    scan = TokenScan()
+    for block in blocks:
+        scan.add(block)
+    expected = b"".join(blocks).replace(b"\0", b" ").replace(b"\n", b" </s> ").split()
+    assert [scan.tokens[i] for i in scan.ids()] == expected
+    assert scan.tokens == list(dict.fromkeys(expected))
+
 
 def _spec_word_ngram_rows(words, nwords, n, bucket):
     """dictionary.cc addWordNgrams transcribed: int32 hashes widened to uint64, mod 2^64."""
