@@ -113,9 +113,32 @@ def headline_table():
             "" if memory[system] is None else f"{memory[system]['rss']:.0f} MB ({_ratio(memory[system]['rss'], ours)})"
             for system, _ in PEERS]
         lines.append("| peak memory (skip-gram NS) | " + " | ".join(cells) + f" | {_record_name(word2vec)} |")
+    full = load_record("word2vec-full")
+    lines.append(_full_corpus_row(full))
     lines.append(_vocabulary_row(vocab))
     lines.append(_evaluation_row(evaluation))
-    return lines + ["", _provenance([word2vec, vocab, evaluation])]
+    return lines + ["", _provenance([word2vec, full, vocab, evaluation])]
+
+
+def _full_corpus_row(record):
+    """Full wordbench, skip-gram NS / CBOW NS: wordvec and gensim (the C tool was not run)."""
+    summaries = {(config, system): _word2vec_summary(record, config, system)
+                 for config in ("sg-ns", "cbow-ns") for system in ("wordvec", "gensim")}
+    configs = [config for config in ("sg-ns", "cbow-ns") if summaries[config, "wordvec"] and summaries[config, "gensim"]]
+    names = " / ".join(CONFIG_NAMES[config] for config in configs)
+    tokens = record.get("corpus", {}).get("tokens")
+    size = f"{tokens / 1e6:.0f}M tokens" if tokens else "full corpus"
+
+    def cell(system, bold):
+        times = " / ".join(_seconds(summaries[config, system]["wall"], bold=bold) for config in configs)
+        scores = " / ".join(f"{100 * summaries[config, system]['analogy']:.1f}%" for config in configs
+                            if summaries[config, system]["analogy"] is not None)
+        return times + (f" ({scores})" if scores else "")
+
+    ratios = ", ".join(_ratio(summaries[config, "gensim"]["wall"], summaries[config, "wordvec"]["wall"])
+                       for config in configs)
+    return (f"| full wordbench ({size}): {names} | {cell('wordvec', True)} | {cell('gensim', False)}, {ratios} "
+            f"| | {_record_name(record)} |")
 
 
 def _vocabulary_row(record):
