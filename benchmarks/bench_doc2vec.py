@@ -48,9 +48,13 @@ CONFIGS = {  # name -> (dm, dbow_words, dm_mean, window)
 
 
 def prepare(dataset, out):
-    """all.txt (train then test documents, labels stripped), test.txt, and the labels."""
+    """all.txt (train then test documents, labels stripped), test.txt, and the labels.
+    ``sst2``: the SST-2 sentences (:func:`read_sst2`), one a line."""
     texts, labels = {}, {}
-    for split in ("train", "test"):
+    if dataset == "sst2":
+        for split, (sentences, split_labels) in read_sst2().items():
+            texts[split], labels[split] = [" ".join(s) for s in sentences], list(split_labels)
+    for split in () if dataset == "sst2" else ("train", "test"):
         with lzma.open(DOCS / f"{dataset}.{split}.txt.xz", "rt", encoding="utf-8") as handle:
             rows = [line.rstrip("\n").split(" ", 1) for line in handle]
         labels[split] = [r[0] for r in rows]
@@ -204,7 +208,7 @@ def _timed(function):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--datasets", default="imdb,genre")
+    parser.add_argument("--datasets", default="imdb,genre", help="imdb, genre, sst2 (SST binary, one sentence a line)")
     parser.add_argument("--configs", default="dbow,dbow-words,dm-mean")
     parser.add_argument("--epochs", type=int, default=20)
     parser.add_argument("--words-epochs", type=int, default=None, help="epochs of dbow-words (default --epochs)")
@@ -237,11 +241,12 @@ def main():
         record.save()
     if args.pooling or args.pooling_only:
         kv = word_vectors(out, args.sg_epochs)
-        if not args.no_sst2:
+        if not args.no_sst2 and "sst2" not in datasets:
             sst = read_sst2()
             texts_of["sst2"] = (sst["train"][0], sst["test"][0])
             labels_of["sst2"] = (sst["train"][1], sst["test"][1])
-        pooling_runs(record, kv, datasets + ([] if args.no_sst2 else ["sst2"]), texts_of, labels_of)
+        pooled = datasets + ([] if args.no_sst2 or "sst2" in datasets else ["sst2"])
+        pooling_runs(record, kv, pooled, texts_of, labels_of)
         pooling_kernel_speed(record, kv)
     print(f"record: {record.save()}")
 

@@ -26,10 +26,9 @@ it (the document's row, and with ``dbow_words`` the window's context words): wor
 negatives.  PV-DBOW without words and PV-DM have one example per predicted word, so for
 them this is the plain one draw per example.
 
-Inference must not move the output rows, and word2vec's layers always update them: an
-inference example runs the layer on a scratch copy of its output rows (the K + 1 rows of
-negative sampling, the Huffman path), whose update is thrown away.  The document row's
-update, ``neu1e``, is the layer's, read from the rows before the step as always.
+Inference must not move the output rows, and word2vec's layers always update them, so
+inference has its one layer of its own (:func:`held_layer`): word2vec's logistic terms and
+``neu1e`` without the rows' step.
 
 PV-DM with the mean hands the document row and every context row the full ``neu1e``
 (``wordvec.math.doc2vec.pv_dm_step``, as word2vec's CBOW).  The loss is the exact objective
@@ -51,10 +50,10 @@ from wordvec.kernels.word2vec import (
     add_to_rows,
     below,
     cbow_hidden,
-    copy_path,
     document_rate,
     draw_alias,
     hierarchical_softmax_update,
+    logistic_term,
     longest_document,
     negative_sampling_update,
     subsample,
@@ -73,27 +72,18 @@ jit_example = numba.njit(nogil=True, cache=True, fastmath=FAST, inline="always")
 # The kernels' arguments, grouped (named tuples compile into plain structs):
 Outputs = namedtuple("Outputs", "W_out W_inner points codes lengths noise")  # output rows and their tables
 Settings = namedtuple("Settings", "dm mode mean window dbow_words")
-# Per-thread buffers; ``scratch`` holds an inference example's copy of its output rows:
-# rows 0..K for negative sampling (target, then the negatives: ``scratch_negatives`` is
-# 1..K), or the Huffman path (node l in row l: ``scratch_points``, ``scratch_codes``).
-Buffers = namedtuple("Buffers", "sentence context negatives neu1 neu1e coeff scratch scratch_before "
-                                "scratch_negatives scratch_points scratch_codes")
+# Per-thread buffers; ``rows`` and ``labels``: an inference example's output rows and labels.
+Buffers = namedtuple("Buffers", "sentence context negatives neu1 neu1e coeff rows labels")
 
 
 @jit_example
 def new_buffers(longest, window, negative, outputs, D):
     """The buffers of one thread, for documents of at most ``longest`` tokens."""
-    points = outputs.points
-    width = max(negative + 1, points.shape[1])
-    scratch_points = np.zeros((1, width), dtype=points.dtype)
-    for l in range(width):
-        scratch_points[0, l] = l
+    width = max(negative + 1, outputs.points.shape[1])
     return Buffers(np.zeros(max(longest, 1), dtype=np.int32), np.zeros(2 * window, dtype=np.int32),
                    np.zeros(negative, dtype=np.int64), np.zeros((1, D), dtype=np.float32),
                    np.zeros(D, dtype=np.float32), np.zeros(negative + 1, dtype=np.float32),
-                   np.zeros((width, D), dtype=np.float32), np.zeros((width, D), dtype=np.float32),
-                   np.arange(1, negative + 1).astype(np.int64), scratch_points,
-                   np.zeros((1, width), dtype=outputs.codes.dtype))
+                   np.zeros(width, dtype=np.int64), np.zeros(width, dtype=np.float32))
 
 
 # ---------------------------------------------------------------------------------------
@@ -104,41 +94,55 @@ def new_buffers(longest, window, negative, outputs, D):
 @jit_example
 def predict(H, hrow, word, mode, outputs, negatives, lr, buffers, frozen, D):
     """``neu1e`` <- -lr dJ/dh for H[hrow] predicting ``word`` (negatives already drawn),
-    through word2vec's output layers; the output rows take their step unless ``frozen``
-    (then a scratch copy of them takes it).  Returns the loss."""
+    through word2vec's output layers, whose output rows take their step; or, ``frozen``
+    (inference), through :func:`held_layer`, which leaves them as they are.  Returns the loss."""
     W_out, W_inner, points, codes, lengths, _ = outputs
     neu1e = buffers.neu1e
     for i in range(D):
         neu1e[i] = 0.0
     loss = 0.0
     if mode & HIERARCHICAL_SOFTMAX:
-        inner, inner_points, inner_codes, inner_word = W_inner, points, codes, word
         if frozen:
-            copy_path(W_inner, points, codes, word, lengths[word], buffers.scratch, buffers.scratch_before,
-                      buffers.scratch_codes, D)
-            inner, inner_points, inner_codes, inner_word = (buffers.scratch, buffers.scratch_points,
-                                                            buffers.scratch_codes, 0)
-        loss += hierarchical_softmax_update(H, hrow, inner, inner_points, inner_codes, inner_word, lengths[word],
-                                            lr, neu1e, D)
+            rows, labels = buffers.rows, buffers.labels
+            for l in range(lengths[word]):
+                rows[l], labels[l] = points[word, l], np.float32(1.0) - np.float32(codes[word, l])
+            loss += held_layer(H, hrow, W_inner, rows, labels, lengths[word], lr, neu1e, D)
+        else:
+            loss += hierarchical_softmax_update(H, hrow, W_inner, points, codes, word, lengths[word], lr, neu1e, D)
     if mode & NEGATIVE_SAMPLING:
         if frozen:
-            copy_rows(W_out, word, negatives, buffers.scratch, D)
-            loss += negative_sampling_update(H, hrow, buffers.scratch, 0, buffers.scratch_negatives, lr, neu1e,
-                                             buffers.coeff, D)
+            rows, labels = buffers.rows, buffers.labels
+            rows[0], labels[0] = word, np.float32(1.0)
+            for k in range(negatives.shape[0]):
+                rows[k + 1], labels[k + 1] = negatives[k], np.float32(0.0)
+            loss += held_layer(H, hrow, W_out, rows, labels, negatives.shape[0] + 1, lr, neu1e, D)
         else:
             loss += negative_sampling_update(H, hrow, W_out, word, negatives, lr, neu1e, buffers.coeff, D)
     return loss
 
 
 @jit_example
-def copy_rows(W_out, word, negatives, scratch, D):
-    """scratch[0] = W_out[word], scratch[1 + k] = W_out[negatives[k]]."""
-    for i in range(D):
-        scratch[0, i] = W_out[word, i]
-    for k in range(negatives.shape[0]):
-        row = negatives[k]
+def held_layer(H, hrow, W, rows, labels, count, alpha, neu1e, D):
+    """Inference's output layer: word2vec's logistic terms of H[hrow] against the rows
+    ``W[rows[:count]]`` with ``labels`` (negative sampling: the target and the negatives;
+    HS: the Huffman path and 1 - code), accumulating ``neu1e``, but *not* the rows' own
+    step (``wordvec.math.doc2vec.inference_gradient``).  word2vec's layers always take
+    that step, and running them on a scratch copy of the rows cost inference 20-50%.
+    The terms are word2vec's ``logistic_term``; the loss is exact, as there."""
+    linear = np.float32(0.0)
+    product = 1.0  # float64: see wordvec.kernels.word2vec.negative_sampling_update
+    for k in range(count):
+        row = rows[k]
+        x = np.float32(0.0)
         for i in range(D):
-            scratch[k + 1, i] = W_out[row, i]
+            x += W[row, i] * H[hrow, i]
+        s, one_plus_e, lin = logistic_term(x, labels[k])
+        linear += lin
+        product *= np.float64(one_plus_e)
+        g = alpha * (labels[k] - s)
+        for i in range(D):
+            neu1e[i] += g * W[row, i]
+    return np.float64(linear) + np.log(product)
 
 
 @jit_example
