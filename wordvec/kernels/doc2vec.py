@@ -59,6 +59,7 @@ from wordvec.kernels.word2vec import (
     subsample,
     uniform,
     vector_size_token,
+    window_context,
 )
 
 __all__ = ["HIERARCHICAL_SOFTMAX", "NEGATIVE_SAMPLING", "STAT_EXAMPLES", "STAT_WORDS", "vector_size_token",
@@ -173,17 +174,6 @@ def dm_hidden(P, doc, W_in, context, m, mean, neu1, D):
 # ---------------------------------------------------------------------------------------
 # The document loop, for training and inference
 # ---------------------------------------------------------------------------------------
-
-
-@jit_example
-def window_context(sentence, n, i, reach, context):
-    """context[:m] = the words within ``reach`` of position i, i excluded; returns m."""
-    m = 0
-    for j in range(max(0, i - reach), min(n, i + reach + 1)):
-        if j != i:
-            context[m] = sentence[j]
-            m += 1
-    return m
 
 
 @jit_example
