@@ -3,12 +3,15 @@
 import base64
 import re
 
+import numpy as np
 import pytest
 
 from wordvec.cli import main
 from wordvec.vectors.evaluate import evaluate_all
 from wordvec.report import build_report
+from wordvec.models.classifier import Classifier
 from wordvec.models.saved import load_keyed_vectors
+from wordvec.report.classifier import confusion_matrix, indicative_words
 
 pytest.importorskip("matplotlib", reason="wordvec report needs matplotlib (pip install 'wordvec[plot]')")
 
@@ -91,3 +94,36 @@ def test_cli_writes_the_page_and_refuses_bad_input(saved, tmp_path, capsys):
     assert main(["report", str(tmp_path / "missing.bin"), "-o", str(out)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("wordvec: error: ") and err.count("\n") == 1
+
+
+def _labelled_lines(path, n, seed):
+    """Two classes, each with its own 10 words; 2 of 7 words per line are the class's."""
+    rng = np.random.default_rng(seed)
+    lines = []
+    for _ in range(n):
+        c = int(rng.integers(2))
+        words = [f"k{c}w{rng.integers(10)}" for _ in range(2)] + [f"noise{rng.integers(200)}" for _ in range(5)]
+        lines.append(f"__label__c{c} " + " ".join(words))
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def test_classifier_report_has_its_history_indicative_words_and_confusion_matrix(tmp_path):
+    train, test = _labelled_lines(tmp_path / "train.txt", 1500, 1), _labelled_lines(tmp_path / "test.txt", 300, 2)
+    model = Classifier.train(str(train), valid=str(test), dim=8, epoch=4, lr=0.5, word_ngrams=2, bucket=5000,
+                             verbose=0)
+    model.save(tmp_path / "model.wv")
+    model.save(tmp_path / "model.bin")
+    html = build_report(tmp_path / "model.wv", test=test)
+    assert sections(html) == ["Overview", "Labels", "Training", "Indicative words", "Test"]
+    assert_self_contained(html)  # the loss curve
+    assert f"{model.history[-1]['valid_p@1']:.4g}" in html
+    n, precision, counts = confusion_matrix(model, test)
+    assert (n, precision) == (model.test(str(test))[0], model.test(str(test))[1])  # one label per line here
+    assert counts.sum() == n and np.trace(counts) > 0.9 * n
+    assert f"{precision:.4f}" in html
+    words = indicative_words(model, top=5)
+    assert all(w.startswith("k0w") for w in words["__label__c0"])
+    assert all(w.startswith("k1w") for w in words["__label__c1"])
+    # fastText's .bin keeps no history: the same report without the Training section
+    assert sections(build_report(tmp_path / "model.bin")) == ["Overview", "Labels", "Indicative words"]

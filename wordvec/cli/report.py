@@ -13,10 +13,13 @@ def register(subparsers):
                     "word2vec/GloVe vector file: configuration, corpus and vocabulary statistics with a\n"
                     "Zipf plot, training history and loss curve, analogy accuracy per section, word-pair\n"
                     "similarity, nearest neighbours of frequent and rare words and a 2-D PCA map of the\n"
-                    "top words; for language models, perplexity curves and samples.  Sections whose\n"
+                    "top words; for language models, perplexity curves and samples; for text classifiers\n"
+                    "(wordvec classify, fastText .bin/.ftz), labels, loss and validation P@1 per epoch,\n"
+                    "indicative words per label and, with --test, the confusion matrix.  Sections whose\n"
                     "data the input does not hold are left out.",
         epilog="examples:\n  wordvec report model.wv -o report.html\n  wordvec report vectors.bin\n"
-               "  wordvec report lm.wvlm -o lm.html --samples 10\n",
+               "  wordvec report lm.wvlm -o lm.html --samples 10\n"
+               "  wordvec report classifier.bin --test test.txt -o classifier.html\n",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("path", metavar="MODEL_OR_VECTORS",
                         help="a wordvec model directory, or a .bin/.txt/.vec/.glove vector file")
@@ -29,11 +32,13 @@ def register(subparsers):
                         help="skip the analogy and similarity evaluation")
     parser.add_argument("--samples", type=nonnegative_int, default=5, metavar="N",
                         help="language models: lines to sample (default 5)")
+    parser.add_argument("--test", metavar="FILE",
+                        help="text classifiers: a labelled file (fastText format) for P@1 and the confusion matrix")
     parser.set_defaults(run=run)
 
 
 def run(args):
     write_report(args.path, args.output, glove=args.glove, top=args.top, evaluate=args.evaluate,
-                 samples=args.samples)
+                 samples=args.samples, test=args.test)
     print(f"wrote {args.output}")
     return 0

@@ -16,6 +16,10 @@ Sections, each shown only where the input has its data (nothing is invented):
     documents         Doc2Vec models: nearest documents of a few, and the documents' map
     samples           generated lines (language models)
 
+A text classifier (``wordvec classify``, fastText .bin/.ftz) has its own sections: labels,
+per-epoch loss and validation P@1, indicative words per label, and with ``test=`` a
+labelled file's confusion matrix (``wordvec.report.classifier``).
+
 Figures are PNGs drawn by :mod:`wordvec.report.plots` and embedded as ``data:`` URIs;
 the page has no script and no external link, so it opens offline.
 """
@@ -29,6 +33,7 @@ from wordvec.io.history import normalise
 from wordvec.models.lm_training import blas_threads
 from wordvec.models.rnnlm import RNNLM
 from wordvec.models.saved import describe, load_document_vectors, load_keyed_vectors
+from wordvec.report import classifier as classifier_report
 from wordvec.report import page, plots
 from wordvec.vectors.evaluate import evaluate_all, is_syntactic
 from wordvec.vectors.projection import explained_variance, pca_2d
@@ -37,8 +42,12 @@ NEIGHBOURS = 8
 SAMPLE_WORDS = 5
 
 
-def build_report(path, glove=False, top=300, evaluate=True, samples=5, seed=1):
-    """The HTML text of the report on ``path`` (see the module docstring)."""
+def build_report(path, glove=False, top=300, evaluate=True, samples=5, seed=1, test=None):
+    """The HTML text of the report on ``path`` (see the module docstring); a text
+    classifier gets its own sections (``wordvec.report.classifier``; ``test``: a labelled
+    file for its confusion matrix)."""
+    if not glove and classifier_report.is_classifier(path):
+        return page.document(f"wordvec report: {path}", classifier_report.classifier_sections(path, test))
     saved = describe(path, glove=glove)
     kv = load_keyed_vectors(path, glove=glove, saved=saved)
     sections = [
