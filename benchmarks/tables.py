@@ -351,9 +351,78 @@ def load_queries_table(words=3000000):
     return lines
 
 
+# ----------------------------------------------------------------------------- classify (issue 26)
+
+CLASSIFY_RECORD = "classify-20261126"
+
+
+def _classify_rows(record):
+    """Per (task, setting): means over seeds of P@1, train wall/CPU seconds, max peak RSS,
+    and the first seed's predict docs/s, for fastText and wordvec (bench_classify.py)."""
+    rows = []
+    keys = sorted({(run["task"], run["setting"]) for run in record["runs"]}, key=lambda k: (k[0], k[1] != "unigrams"))
+    for task, setting in keys:
+        by = {system: _runs(record, task=task, setting=setting, system=system) for system in ("fasttext", "wordvec")}
+        if not by["fasttext"] or not by["wordvec"]:
+            continue
+        row = {"task": task, "setting": setting, "seeds": len(by["wordvec"])}
+        for system, runs in by.items():
+            predict = [run["predict"]["docs_per_second"] for run in runs if "predict" in run]
+            row[system] = {"p": _mean(run["p_at_1"] for run in runs),
+                           "wall": _mean(run["train"]["wall_seconds"] for run in runs),
+                           "cpu": _mean(run["train"]["cpu_seconds"] for run in runs),
+                           "rss": max(run["train"]["peak_rss_mb"] for run in runs),
+                           "predict": predict[0] if predict else None,
+                           "loads": [run["train"]["load_before"][0] for run in runs]}
+        rows.append(row)
+    return rows
+
+
+def _classify_provenance(record):
+    loads = [load for run in record["runs"] for load in (run["train"]["load_before"][0], run["train"]["load_after"][0])]
+    return (f"Record `benchmarks/results/{CLASSIFY_RECORD}.json`: commit `{record['versions']['commit'][:7]}`, "
+            f"{record['started'][:16]}–{record.get('finished', '?')[11:16]} UTC, 1-min load {min(loads):.1f}–"
+            f"{max(loads):.1f} on 2 cores; means over seeds; speed-up: fastText's wall time over wordvec's.")
+
+
+def classify_table():
+    """benchmarks/README: every task and setting, both systems."""
+    record = load_record(CLASSIFY_RECORD)
+    lines = ["| task | setting | seeds | P@1 fastText / wordvec (Δ points) | train wall s fastText / wordvec "
+             "| speed-up | CPU s fastText / wordvec | peak RSS MB fastText / wordvec | predict docs/s fastText / wordvec "
+             "(wordvec's share) |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for row in _classify_rows(record):
+        f, w = row["fasttext"], row["wordvec"]
+        predict = (f"{f['predict']:.0f} / {w['predict']:.0f} ({_ratio(w['predict'], f['predict'])})"
+                   if f["predict"] and w["predict"] else "")
+        lines.append(f"| {row['task']} | {row['setting']} | {row['seeds']} | {f['p']:.4f} / {w['p']:.4f} "
+                     f"({100 * (w['p'] - f['p']):+.2f}) | {f['wall']:.1f} / {w['wall']:.1f} | "
+                     f"{_ratio(f['wall'], w['wall'])} | {f['cpu']:.1f} / {w['cpu']:.1f} | "
+                     f"{f['rss']:.0f} / {w['rss']:.0f} | {predict} |")
+    return lines + ["", _classify_provenance(record)]
+
+
+def classify_summary_table():
+    """README: the targets' figures per task, word n-grams up to 2 (ratios > 1: wordvec better)."""
+    record = load_record(CLASSIFY_RECORD)
+    lines = ["| task (`--word-ngrams 2`) | P@1 wordvec vs fastText | training (whole process) | peak memory "
+             "| predict docs/s |", "|---|---|---|---|---|"]
+    for row in _classify_rows(record):
+        if row["setting"] != "bigrams":
+            continue
+        f, w = row["fasttext"], row["wordvec"]
+        predict = _ratio(w["predict"], f["predict"]) if f["predict"] and w["predict"] else ""
+        lines.append(f"| {row['task']} | {w['p']:.4f} vs {f['p']:.4f} ({100 * (w['p'] - f['p']):+.2f}) "
+                     f"| {_ratio(f['wall'], w['wall'])} faster | {w['rss']:.0f} vs {f['rss']:.0f} MB "
+                     f"| {predict} of fastText's |")
+    return lines + ["", _classify_provenance(record)]
+
+
 TABLES = {"headline": headline_table, "word2vec-runs": word2vec_runs_table, "vocab": vocab_table,
           "evaluate": evaluate_table, "estimate": estimate_table, "count": count_table, "subword": subword_table,
-          "load-3000000": load_files_table, "load-3000000-queries": load_queries_table}
+          "load-3000000": load_files_table, "load-3000000-queries": load_queries_table,
+          "classify": classify_table, "classify-summary": classify_summary_table}
 
 
 # ----------------------------------------------------------------------------- documents
