@@ -1,73 +1,132 @@
 """The Doc2Vec and pooling tables of README.md / benchmarks/README.md, from the records
-``bench_doc2vec.py`` writes (every figure there is printed here from a JSON record).
+``bench_doc2vec.py`` writes.  ``benchmarks/tables.py`` renders them (:func:`tables`: one
+table per record, never two runs in one table); run alone, this prints them:
 
-    .venv/bin/python benchmarks/doc2vec_tables.py benchmarks/results/doc2vec-imdb.json ...
+    .venv/bin/python benchmarks/doc2vec_tables.py doc2vec-3seeds doc2vec-genre ...
+
+Per (dataset, model): the quality of the trained test vectors (the protocol) and of the
+inferred ones, averaged over the record's seeds; training and inference seconds averaged
+over the seeds, and the speed-up as gensim's mean over wordvec's (the seeds' own range
+beside it); and the issue's targets, each met (yes) or not (no): quality within 0.5
+points of gensim's or better, whole-process training >= 2.5x, inference >= 5x.
 """
 
 import json
+import statistics
 import sys
 from pathlib import Path
 
-METRIC = {"imdb": "error", "genre": "accuracy"}
+RESULTS = Path(__file__).resolve().parent / "results"
+DATASETS = {"imdb": ("imdb", "error"), "sst2": ("SST-2", "error"), "genre": ("genre", "accuracy")}
+MODELS = {"dbow": "PV-DBOW", "dbow-words": "PV-DBOW + dbow_words", "dm-mean": "PV-DM mean"}
+TARGETS = {"points": 0.5, "training": 2.5, "inference": 5.0}
+
+
+def _percent(dataset, accuracy):
+    """The dataset's metric in percent: error (imdb, SST-2) or accuracy (genre)."""
+    return 100 * (1 - accuracy) if DATASETS[dataset][1] == "error" else 100 * accuracy
+
+
+def _mean(values):
+    return statistics.fmean(values)
+
+
+def _pairs(record):
+    """{(dataset, config): {seed: {system: run}}} of the Doc2Vec runs, in record order."""
+    pairs = {}
+    for run in record["runs"]:
+        if run["config"] in MODELS:
+            pairs.setdefault((run["dataset"], run["config"]), {}).setdefault(run["seed"], {})[run["system"]] = run
+    return pairs
+
+
+def _speed(gensim, wordvec, key):
+    """'g / w s = **ratio×**' of the means, with the per-seed ratios' range."""
+    g, w = _mean([r[key] for r in gensim]), _mean([r[key] for r in wordvec])
+    ratios = [a[key] / b[key] for a, b in zip(gensim, wordvec)]
+    spread = f" ({min(ratios):.2f}–{max(ratios):.2f})" if len(ratios) > 1 else ""
+    return g / w, f"{g:.1f} / {w:.1f} = **{g / w:.2f}×**{spread}"
 
 
 def doc2vec_rows(record):
-    """One row per (dataset, config, seed): gensim's and wordvec's figures and the ratios."""
-    runs = [r for r in record["runs"] if r["config"] in ("dbow", "dbow-words", "dm-mean")]
-    pairs = {}
-    for run in runs:
-        pairs.setdefault((run["dataset"], run["config"], run["seed"]), {})[run["system"]] = run
-    rows = []
-    for (dataset, config, seed), pair in pairs.items():
-        if set(pair) != {"gensim", "wordvec"}:
+    """The table's lines for one record."""
+    lines = ["| dataset | model | epochs | seeds | gensim % trained / inferred | wordvec % trained / inferred | "
+             "Δ points | training s, gensim / wordvec | inference s, gensim / wordvec | targets: quality, "
+             "training, inference | load |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for (dataset, config), seeds in _pairs(record).items():
+        complete = [s for s in seeds.values() if set(s) == {"gensim", "wordvec"}]
+        if not complete:
             continue
-        g, w = pair["gensim"], pair["wordvec"]
-        rows.append("| " + " | ".join([
-            dataset, config, str(w["epochs"]), _quality(dataset, g), _quality(dataset, w),
-            f"{g['wall_seconds']:.1f} / {w['wall_seconds']:.1f} = **{g['wall_seconds'] / w['wall_seconds']:.2f}x**",
-            f"{g['infer_seconds']:.1f} / {w['infer_seconds']:.1f} = **{g['infer_seconds'] / w['infer_seconds']:.2f}x**",
-            f"{g['peak_rss_mb']:.0f} / {w['peak_rss_mb']:.0f}",
-            f"{g['load_before'][0]:.1f}-{w['load_after'][0]:.1f}"]) + " |")
-    return rows
-
-
-def _quality(dataset, run):
-    """Trained test vectors (the protocol) / inferred test vectors, in percent."""
-    q = run["quality"]
-    if METRIC.get(dataset) == "error":
-        return f"{100 * (1 - q['accuracy_trained']):.2f} / {100 * (1 - q['accuracy_inferred']):.2f}"
-    return f"{100 * q['accuracy_trained']:.2f} / {100 * q['accuracy_inferred']:.2f}"
+        gensim, wordvec = [s["gensim"] for s in complete], [s["wordvec"] for s in complete]
+        quality = {}
+        for name, runs in (("gensim", gensim), ("wordvec", wordvec)):
+            quality[name] = [_mean([_percent(dataset, r["quality"][f"accuracy_{kind}"]) for r in runs])
+                             for kind in ("trained", "inferred")]
+        delta = quality["wordvec"][0] - quality["gensim"][0]
+        worse = delta if DATASETS[dataset][1] == "error" else -delta
+        training, training_cell = _speed(gensim, wordvec, "wall_seconds")
+        inference, inference_cell = _speed(gensim, wordvec, "infer_seconds")
+        met = ["yes" if ok else "no" for ok in (worse <= TARGETS["points"], training >= TARGETS["training"],
+                                                  inference >= TARGETS["inference"])]
+        runs = gensim + wordvec
+        load = f"{min(r['load_before'][0] for r in runs):.1f}–{max(r['load_after'][0] for r in runs):.1f}"
+        lines.append("| " + " | ".join([
+            f"{DATASETS[dataset][0]} ({DATASETS[dataset][1]})", MODELS[config], str(wordvec[0]["epochs"]),
+            ",".join(str(r["seed"]) for r in wordvec),
+            " / ".join(f"{q:.2f}" for q in quality["gensim"]), " / ".join(f"{q:.2f}" for q in quality["wordvec"]),
+            f"{delta:+.2f}", training_cell, inference_cell, ", ".join(met), load]) + " |")
+    lines.append("")
+    lines.append(_provenance(record))
+    return lines
 
 
 def pooling_rows(record):
-    rows = []
+    """Sentence vectors pooled from word vectors: accuracy and speed of each pooling."""
+    lines = ["| dataset | pooling | accuracy % | sentences/s (whole `embed` call) |", "|---|---|---|---|"]
     for run in record["runs"]:
         if run["config"].startswith("pool-"):
-            rows.append(f"| {run['dataset']} | {run['config'][5:]} | {100 * run['quality']['accuracy']:.2f} | "
-                        f"{run['sentences_per_second']:,.0f} |")
+            lines.append(f"| {run['dataset']} | {run['config'][5:]} | {100 * run['quality']['accuracy']:.2f} | "
+                         f"{run['sentences_per_second']:,.0f} |")
         elif run["config"] == "pooling-kernel":
-            rows.append(f"| kernel alone | {run['sentences']:,} sentences of {run['tokens_per_sentence']} words, "
-                        f"D = {run['vector_size']}, one thread | | {run['sentences_per_second']:,.0f} |")
-    return rows
+            lines.append(f"| compiled pooling alone | {run['sentences']:,} sentences of {run['tokens_per_sentence']} "
+                         f"words, D = {run['vector_size']}, one thread | | {run['sentences_per_second']:,.0f} |")
+    lines.append("")
+    lines.append(_provenance(record))
+    return lines
 
 
-def main(paths):
-    print("| dataset | model | epochs | gensim % (trained / inferred) | wordvec % (trained / inferred) | "
-          "training s, gensim / wordvec | inference s, gensim / wordvec | peak RSS MB g / w | load |")
-    print("|---|---|---|---|---|---|---|---|---|")
-    records = [json.loads(Path(p).read_text()) for p in paths]
-    for record in records:
-        for row in doc2vec_rows(record):
-            print(row)
-    print()
-    print("| dataset | pooling | accuracy % | sentences/s (whole embed call) |")
-    print("|---|---|---|---|")
-    for record in records:
-        for row in pooling_rows(record):
-            print(row)
-    for path, record in zip(paths, records):
-        print(f"\n{path}: commit {record['commit'][:7]}, load {record['load_before'][0]:.1f} -> "
-              f"{record.get('load_after', [float('nan')])[0]:.1f}, `{record['command_line']}`")
+def _provenance(record):
+    return (f"Record `benchmarks/results/{record['name']}.json`, commit `{record['commit'][:7]}`, "
+            f"load {record['load_before'][0]:.1f} → {record['load_after'][0]:.1f}, CPU {record['system']['cpu']}.")
+
+
+def _load(name):
+    return json.loads((RESULTS / f"{name}.json").read_text(encoding="utf-8"))
+
+
+def tables(load_record):
+    """{table name: a function giving its lines}, each reading its record through
+    ``load_record`` (benchmarks/tables.py's, which names a missing record)."""
+    def table(rows, name):
+        return lambda: rows(load_record(name))
+
+    return {"doc2vec-3seeds": table(doc2vec_rows, "doc2vec-3seeds"),
+            "doc2vec-imdb": table(doc2vec_rows, "doc2vec-imdb"),
+            "doc2vec-genre": table(doc2vec_rows, "doc2vec-genre"),
+            "doc2vec-imdb-dbow-words": table(doc2vec_rows, "doc2vec-imdb-dbow-words"),
+            "pooling-imdb": table(pooling_rows, "doc2vec-imdb"),
+            "pooling-genre": table(pooling_rows, "doc2vec-genre")}
+
+
+def main(names):
+    for name in names:
+        record = _load(name)
+        print("\n".join(doc2vec_rows(record)))
+        if any(run["config"].startswith("pool") for run in record["runs"]):
+            print()
+            print("\n".join(pooling_rows(record)))
+        print()
 
 
 if __name__ == "__main__":

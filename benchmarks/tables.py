@@ -18,6 +18,8 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))  # doc2vec_tables, beside this file
+import doc2vec_tables  # noqa: E402
 RESULTS = HERE / "results"
 DOCUMENTS = (HERE.parent / "README.md", HERE / "README.md")
 BLOCK = re.compile(r"(<!-- table:([a-z0-9-]+) -->\n)(.*?)(<!-- /table -->)", re.S)
@@ -423,6 +425,7 @@ TABLES = {"headline": headline_table, "word2vec-runs": word2vec_runs_table, "voc
           "evaluate": evaluate_table, "estimate": estimate_table, "count": count_table, "subword": subword_table,
           "load-3000000": load_files_table, "load-3000000-queries": load_queries_table,
           "classify": classify_table, "classify-summary": classify_summary_table}
+TABLES.update(doc2vec_tables.tables(load_record))  # Doc2Vec and pooled sentence vectors
 
 
 # ----------------------------------------------------------------------------- documents
