@@ -427,3 +427,20 @@ def test_predict_output_word_unknown_context_and_hs_only(lee, caplog):
 def test_a_callback_without_hooks_or_call_is_refused_in_one_sentence(small_corpus):
     with pytest.raises(WordvecError, match="gensim's hooks"):
         wordvec.Word2Vec(small_corpus, **SMALL, callbacks=[42], progress=False)
+
+
+def full_window_pairs(n, window):
+    """Skip-gram pairs of an n-word sentence when every word takes the full window."""
+    return sum(min(n, i + window + 1) - max(0, i - window) - 1 for i in range(n))
+
+
+@pytest.mark.parametrize("Model", [wordvec.Word2Vec, wordvec.FastText], ids=["word2vec", "subwords"])
+def test_shrink_windows_false_trains_every_pair_of_the_full_window(Model):
+    sentences = [[f"w{i}" for i in range(12)], [f"w{i}" for i in range(5)]] * 3
+    options = dict(vector_size=4, window=3, min_count=1, sg=1, sample=0, epochs=1, workers=1, progress=False)
+    if Model is wordvec.FastText:
+        options["bucket"] = 100
+    full = Model(sentences, shrink_windows=False, **options)
+    assert full.history[0]["examples"] == 3 * (full_window_pairs(12, 3) + full_window_pairs(5, 3))
+    shrunk = Model(sentences, **options)  # gensim's default: each window's size drawn from 1..window
+    assert shrunk.history[0]["examples"] < full.history[0]["examples"]

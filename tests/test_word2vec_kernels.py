@@ -276,4 +276,4 @@ def test_the_argument_tables_compile_once_as_plain_structs():
     corpus, _, _, matrices, outputs, settings, schedule = signatures[-1][:7]
     for table in (corpus, matrices, outputs, settings, schedule):
         assert isinstance(table, (types.NamedTuple, types.NamedUniTuple)), table
-    assert [str(t) for t in settings.types] == ["int64", "int64", "bool", "int64", "int64", "bool", "bool"]
+    assert [str(t) for t in settings.types] == ["int64", "int64", "bool", "int64", "int64", "bool", "bool", "bool"]

@@ -155,7 +155,7 @@ def subword_window(work, word, context, m, lr, state, loss):
     W_in, W_out, W_inner = work.matrices
     W_ngrams, ngram_offsets, ngram_ids, overlaps = work.subwords
     points, codes, lengths, noise = work.outputs
-    sg, mode, mean, _, _, share_negatives, _ = work.settings
+    sg, mode, mean, _, _, share_negatives, _, _ = work.settings
     if m == 0:
         return loss, 0
     if sg:
@@ -193,7 +193,8 @@ def train_chunk(corpus, doc_begin, doc_end, matrices, subwords, outputs, setting
     The loop is word2vec's :func:`~wordvec.kernels.word2vec.document_loop`, the window
     step :func:`subword_window`."""
     work = subword_work(matrices, subwords, outputs, settings)
-    return train_subword_documents(corpus, doc_begin, doc_end, settings.window, schedule, work)
+    return train_subword_documents(corpus, doc_begin, doc_end, settings.window, settings.shrink_windows,
+                                   schedule, work)
 
 
 @jit

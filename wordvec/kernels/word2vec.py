@@ -81,14 +81,15 @@ jit_example = numba.njit(nogil=True, cache=True, fastmath=FAST, inline="always")
 Corpus = namedtuple("Corpus", "ids offsets keep")          # int32 ids, int64 document offsets, keep probs
 Matrices = namedtuple("Matrices", "W_in W_out W_inner")    # the trained float32 matrices
 Outputs = namedtuple("Outputs", "points codes lengths noise")  # Huffman paths, packed noise alias table
-Settings = namedtuple("Settings", "sg mode cbow_mean window negative share_negatives batched")
+Settings = namedtuple("Settings", "sg mode cbow_mean window negative share_negatives batched shrink_windows")
 Schedule = namedtuple("Schedule", "alpha min_alpha words_before total_words seed")
 
 
-def make_settings(sg, mode, cbow_mean, window, negative, share_negatives, batched=False):
-    """A :data:`Settings` with the types the compiled kernels are specialised for."""
+def make_settings(sg, mode, cbow_mean, window, negative, share_negatives, batched=False, shrink_windows=True):
+    """A :data:`Settings` with the types the compiled kernels are specialised for;
+    ``shrink_windows=False`` (gensim's) trains every word with the full ``window``."""
     return Settings(int(sg), int(mode), bool(cbow_mean), int(window), int(negative), bool(share_negatives),
-                    bool(batched))
+                    bool(batched), bool(shrink_windows))
 
 
 def make_schedule(alpha, min_alpha, words_before, total_words, seed):
@@ -544,17 +545,18 @@ def document_loop(train_window):
 
     Per document: its learning rate from its position in the whole run (linear decay),
     frequent-word subsampling; per kept word: a reduced window (``b`` uniform in
-    [0, window)) and ``train_window(model, word, context, m, lr, state, loss)``, which
+    [0, window); the full window when ``shrink`` is False, gensim's
+    ``shrink_windows=False``) and ``train_window(model, word, context, m, lr, state, loss)``, which
     trains the window of centre ``word`` and context ``context[:m]``, drawing from
     ``state``, and returns (loss plus the window's loss, examples trained).  The
-    returned function, ``train_documents(corpus, doc_begin, doc_end, window, schedule,
-    model) -> (loss, [words, examples])``, is inlined into the model's chunk kernel and
+    returned function, ``train_documents(corpus, doc_begin, doc_end, window, shrink,
+    schedule, model) -> (loss, [words, examples])``, is inlined into the model's chunk kernel and
     ``train_window`` into it (a closure's constant, as a global would be): one compiled
     loop per model, as if written out there.
     """
 
     @jit_example
-    def train_documents(corpus, doc_begin, doc_end, window, schedule, model):
+    def train_documents(corpus, doc_begin, doc_end, window, shrink, schedule, model):
         ids, offsets, keep = corpus
         alpha, min_alpha, words_before, total_words, seed = schedule
         state = np.empty(1, dtype=np.uint64)
@@ -572,7 +574,7 @@ def document_loop(train_window):
             words += stop - start
             n = subsample(ids, start, stop, keep, state, sentence)
             for i in range(n):
-                reach = window - below(state, window)  # reduced window in 1..window
+                reach = window - below(state, window) if shrink else window  # reduced: 1..window
                 m = window_context(sentence, n, i, reach, context)
                 loss, trained = train_window(model, sentence[i], context, m, lr, state, loss)
                 examples += trained
@@ -619,7 +621,7 @@ def word2vec_work(matrices, outputs, settings, concurrent, token):
     """The :data:`Work` of one chunk: its flags and buffers, sized for the settings."""
     W_in, W_out, W_inner = matrices
     points, codes = outputs.points, outputs.codes
-    sg, mode, cbow_mean, window, negative, share_negatives, batched = settings
+    sg, mode, cbow_mean, window, negative, share_negatives, batched, _ = settings
     D = token_size(token, W_in)
     coeff_size = negative + 1
     if mode & FULL_SOFTMAX:
@@ -647,7 +649,7 @@ def word2vec_window(work, word, context, m, lr, state, loss):
     :func:`train_chunk_compiled`); returns (loss plus the window's, examples trained)."""
     W_in, W_out, W_inner = work.matrices
     points, codes, lengths, noise = work.outputs
-    sg, mode, cbow_mean, _, _, share_negatives, _ = work.settings
+    sg, mode, cbow_mean, _, _, share_negatives, _, _ = work.settings
     neu1, neu1e, coeff, negatives, H, E, G, rows, labels = work.buffers
     D = token_size(work.token, W_in)
     if sg and (share_negatives or work.batch):  # one draw serves every pair predicting this word
@@ -729,7 +731,8 @@ def train_chunk_compiled(corpus, doc_begin, doc_end, matrices, outputs, settings
     The loop is :func:`document_loop`'s, the window step :func:`word2vec_window`.
     """
     work = word2vec_work(matrices, outputs, settings, concurrent, token)
-    return train_word2vec_documents(corpus, doc_begin, doc_end, settings.window, schedule, work)
+    return train_word2vec_documents(corpus, doc_begin, doc_end, settings.window, settings.shrink_windows,
+                                    schedule, work)
 
 
 # ---------------------------------------------------------------------------------------
