@@ -444,3 +444,32 @@ def test_shrink_windows_false_trains_every_pair_of_the_full_window(Model):
     assert full.history[0]["examples"] == 3 * (full_window_pairs(12, 3) + full_window_pairs(5, 3))
     shrunk = Model(sentences, **options)  # gensim's default: each window's size drawn from 1..window
     assert shrunk.history[0]["examples"] < full.history[0]["examples"]
+
+
+@pytest.mark.parametrize("method", ["build_vocab", "train", "predict_output_word", "get_latest_training_loss"])
+def test_methods_have_gensims_parameters_and_defaults(method):
+    import inspect
+
+    def parameters(function):
+        return [(p.name, p.default) for p in inspect.signature(function).parameters.values()
+                if p.kind is p.POSITIONAL_OR_KEYWORD]
+
+    assert parameters(getattr(wordvec.Word2Vec, method)) == parameters(getattr(gensim_models.Word2Vec, method))
+
+
+def test_constructor_takes_every_gensim_argument_with_gensims_default():
+    import dataclasses
+    import inspect
+
+    from wordvec.models.config import Word2VecConfig
+    from wordvec.models.word2vec_training import GENSIM_NO_OPS
+
+    ours = {f.name: f.default for f in dataclasses.fields(Word2VecConfig)}
+    ours.update(compute_loss=False, callbacks=(), trim_rule=None, sentences=None, corpus_file=None)
+    differ = {"workers": (3, None), "ns_exponent": (0.75, None)}  # docs/migrating.md: at most 2 threads; 0.75
+    for p in inspect.signature(gensim_models.Word2Vec.__init__).parameters.values():
+        if p.name == "self" or p.name in GENSIM_NO_OPS:
+            continue
+        assert p.name in ours, p.name
+        assert (p.default, ours[p.name]) == differ.get(p.name, (p.default, p.default)), p.name
+    assert wordvec.Word2Vec(progress=False).ns_exponent == 0.75  # None resolves to gensim's value
