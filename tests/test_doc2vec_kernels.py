@@ -166,3 +166,35 @@ def test_training_reports_words_examples_and_the_exact_loss():
     assert loss == pytest.approx(expected, rel=1e-5)
     np.testing.assert_allclose(P, P0, rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(W_out, W_out0, rtol=1e-5, atol=1e-6)
+
+
+def test_dbow_words_training_equals_the_reference_replay():
+    """PV-DBOW with dbow_words: per position, the reduced window, then ONE draw of the
+    negatives serving every example that predicts the word (each context word's skip-gram
+    pair, then the document's row), each example the reference step in that order."""
+    P, W_in, W_out, W_inner = _matrices(50)
+    doc = np.array([2, 7, 2, 5, 1], np.int32)
+    window = 2
+    keep = np.ones(V, np.float32)
+    P0, W_in0, W_out0 = P.astype(np.float64), W_in.astype(np.float64), W_out.astype(np.float64)
+    state = np.array([321], np.uint64)
+    expected, examples = 0.0, 0
+    for i, word in enumerate(doc):
+        reach = window - below(state, window)
+        context = [doc[j] for j in range(max(0, i - reach), min(doc.size, i + reach + 1)) if j != i]
+        negatives = np.array([draw_alias(NOISE, state) for _ in range(NEGATIVE)])
+        for c in context:
+            loss, dW_in, dW = w2v.skipgram_negative_sampling(W_in0, W_out0, c, word, negatives)
+            W_in0, W_out0 = w2v.sgd_step([W_in0, W_out0], [dW_in, dW], ALPHA)
+            expected += loss
+        loss, dP, dW = ref.pv_dbow_negative_sampling(P0, W_out0, 1, word, negatives)
+        P0, W_out0 = w2v.sgd_step([P0, W_out0], [dP, dW], ALPHA)
+        expected += loss
+        examples += len(context) + 1
+    loss, stats = K.train_documents(doc, np.array([0, doc.size], np.int64), np.array([1], np.int64), 0, 1, P, W_in,
+                                    W_out, W_inner, POINTS, CODES, LENGTHS, keep, NOISE, 0, NS, True, window,
+                                    NEGATIVE, True, ALPHA, ALPHA, 0, doc.size, 321)
+    assert list(stats) == [doc.size, examples]
+    assert loss == pytest.approx(expected, rel=1e-5)
+    for got, want in ((P, P0), (W_in, W_in0), (W_out, W_out0)):
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
