@@ -281,7 +281,7 @@ def _load_stage(record, stage):
     """A stage of a bench_load.py record, with the commit and time it ran at."""
     found = record["stages"][stage]
     commit = (found.get("system") or record["system"])["commit"][:7]
-    return found, f"commit {commit}, {found['when'][:16].replace('T', ' ')} UTC, 1-min load " \
+    return found, f"commit {commit}, finished {found['when'][:16].replace('T', ' ')} UTC, 1-min load " \
                   f"{found['load_before'][0]:.1f} → {found['load_after'][0]:.1f}"
 
 
