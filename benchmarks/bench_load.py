@@ -20,7 +20,9 @@ peak RSS from wait4), each file read once right before so it is in the page cach
   int8      analogy accuracy and Spearman rho, float32 vs int8, on trained vectors.
 
     flock /tmp/wordvec-bench.lock .venv/bin/python benchmarks/bench_load.py --words 400000 --stages load
-    flock /tmp/wordvec-bench.lock .venv/bin/python benchmarks/bench_load.py --words 3000000
+    .venv/bin/python benchmarks/bench_load.py --words 3000000 --stages ""   # only write the files (~10 min)
+    flock /tmp/wordvec-bench.lock .venv/bin/python benchmarks/bench_load.py --words 3000000 \
+        --stages load,mmap,search,ann-trained --vectors TRAINED.bin
 
 The record (JSON) goes to benchmarks/results/load-<words>.json (stages merged in).
 The vectors are not isotropic noise: each row is a cluster centre (2,000 centres, picked
