@@ -4,6 +4,7 @@ version-2 native saves round-trip (mapped or not) and read through every older p
 
 import json
 import logging
+import threading
 
 import numpy as np
 import pytest
@@ -147,3 +148,26 @@ def test_the_matrix_comes_populated_and_writable():
 @pytest.fixture
 def rng():
     return np.random.default_rng(7)
+
+
+def test_queries_in_other_threads_survive_the_switch_to_lists(rng):
+    """wordvec serve answers in threads: one request touching index_to_key must not break the others."""
+    for _ in range(5):
+        lazy, plain = _both(rng, n=3000)
+        expected = plain.most_similar("w5", topn=3)
+        errors, results = [], []
+
+        def query():
+            try:
+                for _ in range(20):
+                    results.append(lazy.most_similar("w5", topn=3) == expected and "w9" in lazy and len(lazy) == 3000)
+            except Exception as error:  # noqa: BLE001 (any failure is the finding)
+                errors.append(error)
+
+        threads = [threading.Thread(target=query) for _ in range(3)]
+        for thread in threads:
+            thread.start()
+        lazy.index_to_key
+        for thread in threads:
+            thread.join()
+        assert errors == [] and all(results)

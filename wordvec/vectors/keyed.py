@@ -104,9 +104,12 @@ class KeyedVectors:
             raise WordvecError(f"the word {repeated!r} appears more than once")
 
     def _lists(self):
-        """From a word table to the list and dict (once; the table goes)."""
-        if self._table is not None:
-            self._index_to_key, self._key_to_index, self._table = self._table.words(), None, None
+        """From a word table to the list and dict (once; the table goes).  The list is in
+        place before the table goes, and readers take the table into a local first, so a
+        query in another thread (``wordvec serve``) sees one or the other, never neither."""
+        table = self._table
+        if table is not None:
+            self._index_to_key, self._key_to_index, self._table = table.words(), None, None
 
     @property
     def index_to_key(self):
@@ -136,16 +139,18 @@ class KeyedVectors:
 
     def _row_of(self, word):
         """Row of ``word`` or None (the table's hash, or the dict), without building either."""
-        if self._table is not None:
+        table = self._table
+        if table is not None:
             if not isinstance(word, str):
                 hash(word)  # an unhashable key is a TypeError, as with the dict
                 return None
-            row = self._table.find(word)
+            row = table.find(word)
             return None if row < 0 else row
         return self.key_to_index.get(word)
 
     def _key_at(self, row):
-        return self._table.word(row) if self._table is not None else self._index_to_key[row]
+        table = self._table
+        return table.word(row) if table is not None else self._index_to_key[row]
 
     # -- the table ---------------------------------------------------------------------
 
@@ -179,7 +184,8 @@ class KeyedVectors:
         return self._unit
 
     def __len__(self):
-        return len(self._table) if self._table is not None else len(self._index_to_key)
+        table = self._table
+        return len(table) if table is not None else len(self._index_to_key)
 
     def __contains__(self, word):
         return self._row_of(word) is not None
