@@ -37,8 +37,6 @@ of word2vec's layers, saturated terms included.
 Shapes: N documents, V vocabulary, D vector size, K negatives, L Huffman path length.
 """
 
-from collections import namedtuple
-
 import numba
 import numpy as np
 
@@ -70,21 +68,24 @@ jit = numba.njit(nogil=True, cache=True)
 jit_fast = numba.njit(nogil=True, cache=True, fastmath=FAST)
 jit_example = numba.njit(nogil=True, cache=True, fastmath=FAST, inline="always")
 
-# The kernels' arguments, grouped (named tuples compile into plain structs):
-Outputs = namedtuple("Outputs", "W_out W_inner points codes lengths noise")  # output rows and their tables
-Settings = namedtuple("Settings", "dm mode mean window dbow_words")
-# Per-thread buffers; ``rows`` and ``labels``: an inference example's output rows and labels.
-Buffers = namedtuple("Buffers", "sentence context negatives neu1 neu1e coeff rows labels")
+# Every function here takes the arrays themselves, never a tuple holding them: an array
+# taken out of a tuple inside the example loop costs a reference-count increment and
+# decrement on its memory block, atomic, on the matrices every thread shares.  Arrays
+# passed down in named tuples (and inference's layer in one pass) cost PV-DBOW 18% more
+# CPU an epoch and inference 28% (one worker, imdb, A/B against the kernel before this
+# one's rewrite); as written here both are level with it.  Scalars travel in tuples.
 
 
 @jit_example
-def new_buffers(longest, window, negative, outputs, D):
-    """The buffers of one thread, for documents of at most ``longest`` tokens."""
-    width = max(negative + 1, outputs.points.shape[1])
-    return Buffers(np.zeros(max(longest, 1), dtype=np.int32), np.zeros(2 * window, dtype=np.int32),
-                   np.zeros(negative, dtype=np.int64), np.zeros((1, D), dtype=np.float32),
-                   np.zeros(D, dtype=np.float32), np.zeros(negative + 1, dtype=np.float32),
-                   np.zeros(width, dtype=np.int64), np.zeros(width, dtype=np.float32))
+def new_buffers(longest, window, negative, points, D):
+    """(sentence, context, negatives, neu1, neu1e, coeff, rows, labels): one thread's
+    buffers, for documents of at most ``longest`` tokens; ``rows`` and ``labels`` hold an
+    inference example's output rows and labels."""
+    width = max(negative + 1, points.shape[1])
+    return (np.zeros(max(longest, 1), dtype=np.int32), np.zeros(2 * window, dtype=np.int32),
+            np.zeros(negative, dtype=np.int64), np.zeros((1, D), dtype=np.float32), np.zeros(D, dtype=np.float32),
+            np.zeros(negative + 1, dtype=np.float32), np.zeros(width, dtype=np.int64),
+            np.zeros(width, dtype=np.float32))
 
 
 # ---------------------------------------------------------------------------------------
@@ -93,18 +94,16 @@ def new_buffers(longest, window, negative, outputs, D):
 
 
 @jit_example
-def predict(H, hrow, word, mode, outputs, negatives, lr, buffers, frozen, D):
+def predict(H, hrow, word, mode, W_out, W_inner, points, codes, lengths, negatives, lr, neu1e, coeff, rows, labels,
+            frozen, D):
     """``neu1e`` <- -lr dJ/dh for H[hrow] predicting ``word`` (negatives already drawn),
     through word2vec's output layers, whose output rows take their step; or, ``frozen``
     (inference), through :func:`held_layer`, which leaves them as they are.  Returns the loss."""
-    W_out, W_inner, points, codes, lengths, _ = outputs
-    neu1e = buffers.neu1e
     for i in range(D):
         neu1e[i] = 0.0
     loss = 0.0
     if mode & HIERARCHICAL_SOFTMAX:
         if frozen:
-            rows, labels = buffers.rows, buffers.labels
             for l in range(lengths[word]):
                 rows[l], labels[l] = points[word, l], np.float32(1.0) - np.float32(codes[word, l])
             loss += held_layer(H, hrow, W_inner, rows, labels, lengths[word], lr, neu1e, D)
@@ -112,13 +111,12 @@ def predict(H, hrow, word, mode, outputs, negatives, lr, buffers, frozen, D):
             loss += hierarchical_softmax_update(H, hrow, W_inner, points, codes, word, lengths[word], lr, neu1e, D)
     if mode & NEGATIVE_SAMPLING:
         if frozen:
-            rows, labels = buffers.rows, buffers.labels
             rows[0], labels[0] = word, np.float32(1.0)
             for k in range(negatives.shape[0]):
                 rows[k + 1], labels[k + 1] = negatives[k], np.float32(0.0)
             loss += held_layer(H, hrow, W_out, rows, labels, negatives.shape[0] + 1, lr, neu1e, D)
         else:
-            loss += negative_sampling_update(H, hrow, W_out, word, negatives, lr, neu1e, buffers.coeff, D)
+            loss += negative_sampling_update(H, hrow, W_out, word, negatives, lr, neu1e, coeff, D)
     return loss
 
 
@@ -129,7 +127,10 @@ def held_layer(H, hrow, W, rows, labels, count, alpha, neu1e, D):
     HS: the Huffman path and 1 - code), accumulating ``neu1e``, but *not* the rows' own
     step (``wordvec.math.doc2vec.inference_gradient``).  word2vec's layers always take
     that step, and running them on a scratch copy of the rows cost inference 20-50%.
-    The terms are word2vec's ``logistic_term``; the loss is exact, as there."""
+    The terms are word2vec's ``logistic_term``; the loss is exact, as there.  Every score
+    first, then ``neu1e`` (as word2vec's negative sampling): the rows' loads are then
+    independent of one another and overlap.  ``labels[:count]`` is overwritten with
+    the terms' coefficients -alpha dJ/dx."""
     linear = np.float32(0.0)
     product = 1.0  # float64: see wordvec.kernels.word2vec.negative_sampling_update
     for k in range(count):
@@ -140,7 +141,9 @@ def held_layer(H, hrow, W, rows, labels, count, alpha, neu1e, D):
         s, one_plus_e, lin = logistic_term(x, labels[k])
         linear += lin
         product *= np.float64(one_plus_e)
-        g = alpha * (labels[k] - s)
+        labels[k] = alpha * (labels[k] - s)
+    for k in range(count):
+        row, g = rows[k], labels[k]
         for i in range(D):
             neu1e[i] += g * W[row, i]
     return np.float64(linear) + np.log(product)
@@ -177,15 +180,12 @@ def dm_hidden(P, doc, W_in, context, m, mean, neu1, D):
 
 
 @jit_example
-def train_document(n, P, doc, W_in, outputs, settings, lr, state, buffers, learn_words, D):
-    """Every example of one (subsampled) document ``buffers.sentence[:n]``, row P[doc];
-    ``learn_words=False`` is inference: the word and output rows stay as they are.
-    Returns (loss, examples)."""
-    dm, mode, mean, window, dbow_words = settings
-    sentence, context, negatives, neu1, neu1e = (buffers.sentence, buffers.context, buffers.negatives,
-                                                 buffers.neu1, buffers.neu1e)
+def train_document(sentence, n, P, doc, W_in, W_out, W_inner, points, codes, lengths, noise, dm, mode, mean, window,
+                   skipgram, lr, state, context, negatives, neu1, neu1e, coeff, rows, labels, learn_words, D):
+    """Every example of one (subsampled) document ``sentence[:n]``, row P[doc];
+    ``learn_words=False`` is inference: the word and output rows stay as they are;
+    ``skipgram``: dbow_words' pairs too.  Returns (loss, examples)."""
     frozen = not learn_words
-    skipgram = dbow_words and learn_words and not dm
     loss = 0.0
     examples = 0
     for i in range(n):
@@ -193,10 +193,11 @@ def train_document(n, P, doc, W_in, outputs, settings, lr, state, buffers, learn
         m = 0
         if dm or skipgram:
             m = window_context(sentence, n, i, window - below(state, window), context)  # reduced window
-        draw_negatives(negatives, outputs.noise, state)  # one draw serves every example predicting ``word``
+        draw_negatives(negatives, noise, state)  # one draw serves every example predicting ``word``
         if dm:  # CBOW with the document's row: one example
             dm_hidden(P, doc, W_in, context, m, mean, neu1, D)
-            loss += predict(neu1, 0, word, mode, outputs, negatives, lr, buffers, frozen, D)
+            loss += predict(neu1, 0, word, mode, W_out, W_inner, points, codes, lengths, negatives, lr, neu1e, coeff,
+                            rows, labels, frozen, D)
             add_to_row(neu1e, P, doc, D)
             if learn_words:
                 add_to_rows(neu1e, W_in, context, m, D)
@@ -204,10 +205,12 @@ def train_document(n, P, doc, W_in, outputs, settings, lr, state, buffers, learn
             continue
         if skipgram:  # each context word predicts ``word``, then the document's row does
             for c in range(m):
-                loss += predict(W_in, context[c], word, mode, outputs, negatives, lr, buffers, False, D)
+                loss += predict(W_in, context[c], word, mode, W_out, W_inner, points, codes, lengths, negatives, lr,
+                                neu1e, coeff, rows, labels, False, D)
                 add_to_row(neu1e, W_in, context[c], D)
             examples += m
-        loss += predict(P, doc, word, mode, outputs, negatives, lr, buffers, frozen, D)
+        loss += predict(P, doc, word, mode, W_out, W_inner, points, codes, lengths, negatives, lr, neu1e, coeff, rows,
+                        labels, frozen, D)
         add_to_row(neu1e, P, doc, D)
         examples += 1
     return loss, examples
@@ -218,28 +221,24 @@ def train_document(n, P, doc, W_in, outputs, settings, lr, state, buffers, learn
 # ---------------------------------------------------------------------------------------
 
 
-def _example_buffers(negatives, outputs, D, neu1e, coeff):
-    buffers = new_buffers(1, 1, negatives.shape[0], outputs, D)
-    return buffers._replace(negatives=negatives, neu1e=neu1e, coeff=coeff)
-
-
 def dbow_step(P, doc, word, mode, W_out, W_inner, points, codes, lengths, negatives, noise, state, alpha,
               neu1e, coeff, learn_doc, learn_hidden):
     """One PV-DBOW example: P[doc] predicts ``word`` (reference ``pv_dbow_*``), the
     negatives drawn from ``state`` into ``negatives``; ``learn_hidden=False``: inference."""
-    outputs = Outputs(W_out, W_inner, points, codes, lengths, noise)
-    buffers = _example_buffers(negatives, outputs, P.shape[1], neu1e, coeff)
-    return dbow_step_compiled(P, doc, word, mode, outputs, state, np.float32(alpha), buffers, bool(learn_doc),
-                              not learn_hidden)
+    return dbow_step_compiled(P, doc, word, mode, W_out, W_inner, points, codes, lengths, negatives, noise, state,
+                              np.float32(alpha), neu1e, coeff, bool(learn_doc), not learn_hidden)
 
 
 @jit_fast
-def dbow_step_compiled(P, doc, word, mode, outputs, state, alpha, buffers, learn_doc, frozen):
+def dbow_step_compiled(P, doc, word, mode, W_out, W_inner, points, codes, lengths, negatives, noise, state, alpha,
+                       neu1e, coeff, learn_doc, frozen):
     D = P.shape[1]
-    draw_negatives(buffers.negatives, outputs.noise, state)
-    loss = predict(P, doc, word, mode, outputs, buffers.negatives, alpha, buffers, frozen, D)
+    rows, labels = new_buffers(1, 1, negatives.shape[0], points, D)[6:]
+    draw_negatives(negatives, noise, state)
+    loss = predict(P, doc, word, mode, W_out, W_inner, points, codes, lengths, negatives, alpha, neu1e, coeff, rows,
+                   labels, frozen, D)
     if learn_doc:
-        add_to_row(buffers.neu1e, P, doc, D)
+        add_to_row(neu1e, P, doc, D)
     return loss
 
 
@@ -247,37 +246,30 @@ def dm_step(P, doc, W_in, context, m, word, mean, mode, W_out, W_inner, points, 
             noise, state, alpha, neu1, neu1e, coeff, learn_doc, learn_words, learn_hidden):
     """One PV-DM example: the document row and ``context[:m]`` predict ``word``
     (reference ``pv_dm_*`` and ``pv_dm_step``)."""
-    outputs = Outputs(W_out, W_inner, points, codes, lengths, noise)
-    buffers = _example_buffers(negatives, outputs, P.shape[1], neu1e, coeff)._replace(neu1=neu1)
-    return dm_step_compiled(P, doc, W_in, context, m, word, bool(mean), mode, outputs, state, np.float32(alpha),
-                            buffers, bool(learn_doc), bool(learn_words), not learn_hidden)
+    return dm_step_compiled(P, doc, W_in, context, m, word, bool(mean), mode, W_out, W_inner, points, codes, lengths,
+                            negatives, noise, state, np.float32(alpha), neu1, neu1e, coeff, bool(learn_doc),
+                            bool(learn_words), not learn_hidden)
 
 
 @jit_fast
-def dm_step_compiled(P, doc, W_in, context, m, word, mean, mode, outputs, state, alpha, buffers, learn_doc,
-                     learn_words, frozen):
+def dm_step_compiled(P, doc, W_in, context, m, word, mean, mode, W_out, W_inner, points, codes, lengths, negatives,
+                     noise, state, alpha, neu1, neu1e, coeff, learn_doc, learn_words, frozen):
     D = P.shape[1]
-    draw_negatives(buffers.negatives, outputs.noise, state)
-    dm_hidden(P, doc, W_in, context, m, mean, buffers.neu1, D)
-    loss = predict(buffers.neu1, 0, word, mode, outputs, buffers.negatives, alpha, buffers, frozen, D)
+    rows, labels = new_buffers(1, 1, negatives.shape[0], points, D)[6:]
+    draw_negatives(negatives, noise, state)
+    dm_hidden(P, doc, W_in, context, m, mean, neu1, D)
+    loss = predict(neu1, 0, word, mode, W_out, W_inner, points, codes, lengths, negatives, alpha, neu1e, coeff, rows,
+                   labels, frozen, D)
     if learn_doc:
-        add_to_row(buffers.neu1e, P, doc, D)
+        add_to_row(neu1e, P, doc, D)
     if learn_words:
-        add_to_rows(buffers.neu1e, W_in, context, m, D)
+        add_to_rows(neu1e, W_in, context, m, D)
     return loss
 
 
 # ---------------------------------------------------------------------------------------
 # Training: a run of whole documents
 # ---------------------------------------------------------------------------------------
-
-
-def _settings(dm, mode, mean, window, dbow_words):
-    return Settings(int(dm), int(mode), bool(mean), int(window), bool(dbow_words))
-
-
-def _outputs(W_out, W_inner, points, codes, lengths, noise):
-    return Outputs(W_out, W_inner, points, codes, lengths, noise)
 
 
 def train_documents(ids, offsets, doc_rows, doc_begin, doc_end, P, W_in, W_out, W_inner, points, codes,
@@ -290,18 +282,20 @@ def train_documents(ids, offsets, doc_rows, doc_begin, doc_end, P, W_in, W_out, 
     its first token's position in the whole run (``words_before`` for ``doc_begin``).
     """
     negative = int(negative) if int(mode) & NEGATIVE_SAMPLING else 0
-    return train_documents_compiled(ids, offsets, doc_rows, doc_begin, doc_end, P, W_in, keep,
-                                    _outputs(W_out, W_inner, points, codes, lengths, noise),
-                                    _settings(dm, mode, mean, window, dbow_words), negative, float(alpha),
-                                    float(min_alpha), int(words_before), int(total_words), np.uint64(seed),
-                                    vector_size_token(P.shape[1]))
+    settings = (int(dm), int(mode), bool(mean), int(window), bool(dbow_words) and not int(dm), negative)
+    schedule = (float(alpha), float(min_alpha), int(words_before), int(total_words), np.uint64(seed))
+    return train_documents_compiled(ids, offsets, doc_rows, doc_begin, doc_end, P, W_in, keep, W_out, W_inner,
+                                    points, codes, lengths, noise, settings, schedule, vector_size_token(P.shape[1]))
 
 
 @jit_fast
-def train_documents_compiled(ids, offsets, doc_rows, doc_begin, doc_end, P, W_in, keep, outputs, settings,
-                             negative, alpha, min_alpha, words_before, total_words, seed, token):
+def train_documents_compiled(ids, offsets, doc_rows, doc_begin, doc_end, P, W_in, keep, W_out, W_inner, points,
+                             codes, lengths, noise, settings, schedule, token):
+    dm, mode, mean, window, skipgram, negative = settings
+    alpha, min_alpha, words_before, total_words, seed = schedule
     D = len(token) if len(token) > 0 else P.shape[1]
-    buffers = new_buffers(longest_document(offsets, doc_begin, doc_end), settings.window, negative, outputs, D)
+    sentence, context, negatives, neu1, neu1e, coeff, rows, labels = new_buffers(
+        longest_document(offsets, doc_begin, doc_end), window, negative, points, D)
     state = np.empty(1, dtype=np.uint64)
     state[0] = seed
     loss = 0.0
@@ -311,9 +305,10 @@ def train_documents_compiled(ids, offsets, doc_rows, doc_begin, doc_end, P, W_in
         start, stop = offsets[d], offsets[d + 1]
         lr = document_rate(alpha, min_alpha, position, total_words)
         position += stop - start
-        n = subsample(ids, start, stop, keep, state, buffers.sentence)
-        doc_loss, doc_examples = train_document(n, P, doc_rows[d], W_in, outputs, settings, lr, state, buffers,
-                                                True, D)
+        n = subsample(ids, start, stop, keep, state, sentence)
+        doc_loss, doc_examples = train_document(sentence, n, P, doc_rows[d], W_in, W_out, W_inner, points, codes,
+                                                lengths, noise, dm, mode, mean, window, skipgram, lr, state, context,
+                                                negatives, neu1, neu1e, coeff, rows, labels, True, D)
         loss += doc_loss
         examples += doc_examples
     stats = np.zeros(2, dtype=np.int64)
@@ -348,17 +343,20 @@ def infer_documents(ids, offsets, doc_begin, doc_end, out, W_in, W_out, W_inner,
     their last epoch.  Each starts from (u - 0.5) / D and trains ``epochs`` passes at a
     rate going linearly from alpha to min_alpha (``wordvec.math.doc2vec.inference_rate``)."""
     negative = int(negative) if int(mode) & NEGATIVE_SAMPLING else 0
-    return infer_documents_compiled(ids, offsets, doc_begin, doc_end, out, W_in, keep,
-                                    _outputs(W_out, W_inner, points, codes, lengths, noise),
-                                    _settings(dm, mode, mean, window, False), negative, int(epochs),
-                                    float(alpha), float(min_alpha), np.uint64(seed), vector_size_token(out.shape[1]))
+    settings = (int(dm), int(mode), bool(mean), int(window), False, negative)
+    schedule = (int(epochs), float(alpha), float(min_alpha), np.uint64(seed))
+    return infer_documents_compiled(ids, offsets, doc_begin, doc_end, out, W_in, keep, W_out, W_inner, points, codes,
+                                    lengths, noise, settings, schedule, vector_size_token(out.shape[1]))
 
 
 @jit_fast
-def infer_documents_compiled(ids, offsets, doc_begin, doc_end, out, W_in, keep, outputs, settings, negative, epochs,
-                             alpha, min_alpha, seed, token):
+def infer_documents_compiled(ids, offsets, doc_begin, doc_end, out, W_in, keep, W_out, W_inner, points, codes, lengths,
+                             noise, settings, schedule, token):
+    dm, mode, mean, window, _, negative = settings
+    epochs, alpha, min_alpha, seed = schedule
     D = len(token) if len(token) > 0 else out.shape[1]
-    buffers = new_buffers(longest_document(offsets, doc_begin, doc_end), settings.window, negative, outputs, D)
+    sentence, context, negatives, neu1, neu1e, coeff, rows, labels = new_buffers(
+        longest_document(offsets, doc_begin, doc_end), window, negative, points, D)
     state = np.empty(1, dtype=np.uint64)
     last_loss = 0.0
     for d in range(doc_begin, doc_end):
@@ -367,8 +365,10 @@ def infer_documents_compiled(ids, offsets, doc_begin, doc_end, out, W_in, keep, 
             out[d, i] = np.float32((uniform(state) - 0.5) / D)
         for epoch in range(epochs):
             lr = np.float32(alpha - (alpha - min_alpha) * epoch / max(epochs - 1, 1))
-            n = subsample(ids, offsets[d], offsets[d + 1], keep, state, buffers.sentence)
-            doc_loss, _ = train_document(n, out, d, W_in, outputs, settings, lr, state, buffers, False, D)
+            n = subsample(ids, offsets[d], offsets[d + 1], keep, state, sentence)
+            doc_loss, _ = train_document(sentence, n, out, d, W_in, W_out, W_inner, points, codes, lengths, noise, dm,
+                                         mode, mean, window, False, lr, state, context, negatives, neu1, neu1e, coeff,
+                                         rows, labels, False, D)
             if epoch == epochs - 1:
                 last_loss += doc_loss
     return last_loss
