@@ -109,6 +109,8 @@ def test_a_sweep_record_is_complete_and_keeps_each_runs_provenance(tmp_path):
     assert path == tmp_path / "claims-window.json"
     record = json.loads(path.read_text())
     assert record["format"] == "wordvec-benchmark-record" and record["load_after"] is not None
+    assert (record["started"], record["load_before"]) == (common.SWEEP_STARTED["started"],
+                                                          common.SWEEP_STARTED["load_before"])
     (run,) = record["runs"]
     assert run["wall_seconds"] == 90.5 and run["cpu_seconds"] == 170.2 and run["peak_rss_mb"] == 300.0
     assert run["run_commit"] == "abc1234" and run["spec"]["params"]["epochs"] == 5

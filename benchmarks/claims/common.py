@@ -387,6 +387,12 @@ def _positive_int(text):
 
 # ----------------------------------------------------------------------------- records
 
+# A sweep starts when its script imports this module: the record's start time and load
+# before are taken here, not when the record is written after the last run.
+SWEEP_STARTED = {"started": time.strftime("%Y-%m-%dT%H:%M:%S+00:00", time.gmtime()),
+                 "load_before": list(os.getloadavg())}
+
+
 def record_name(claim, epochs):
     """benchmarks/results/<name>.json of a sweep: claims-<claim> at the baseline's EPOCHS,
     claims-<claim>-epochs<N> otherwise (a 2-epoch rerun does not overwrite the 5-epoch record)."""
@@ -402,6 +408,7 @@ def save_record(claim, epochs, entries, note="", directory=None):
     import records
 
     record = records.Record(record_name(claim, epochs), note=note)
+    record.data.update(SWEEP_STARTED)
     for config, result, quality in entries:
         record.add_run(system="wordvec", config=config, spec=result["spec"], run_commit=result.get("commit"),
                        finished=result.get("finished"), load_before_after=result.get("load_before_after"),
