@@ -220,6 +220,8 @@ def main():
     parser.add_argument("--out", default="/tmp/bench-doc2vec")
     parser.add_argument("--record", default="doc2vec")
     parser.add_argument("--note", default="")
+    parser.add_argument("--stop-by", metavar="HH:MM", help="start no new seed after this UTC time (a locked run's "
+                                                           "budget); the record lists what was left out")
     parser.add_argument("--child", choices=("wordvec", "gensim"))
     parser.add_argument("--config"), parser.add_argument("--dataset"), parser.add_argument("--seed", type=int)
     parser.add_argument("--tag")
@@ -252,8 +254,15 @@ def main():
 
 
 def doc2vec_runs(record, args, dataset, labels, out):
-    for seed in [int(s) for s in args.seeds.split(",")]:
-        for config in args.configs.split(","):
+    """Each config's seeds in turn (gensim then wordvec per seed); with --stop-by, no new
+    seed starts after that time (the record says which were left)."""
+    for config in args.configs.split(","):
+        for seed in [int(s) for s in args.seeds.split(",")]:
+            if args.stop_by and time.strftime("%H:%M", time.gmtime()) >= args.stop_by:
+                record.data["left_out"] = record.data.get("left_out", []) + [f"{dataset} {config} seed {seed}"]
+                print(f"--stop-by {args.stop_by} UTC: {dataset} {config} seed {seed} left out", flush=True)
+                record.save()
+                continue
             epochs = args.words_epochs if config == "dbow-words" and args.words_epochs else args.epochs
             for system in ("gensim", "wordvec"):
                 tag, figures = run_child(system, config, dataset, seed, epochs, out)
