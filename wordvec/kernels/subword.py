@@ -23,9 +23,8 @@ adds the window's summed neu1e to the bag's rows once at the end: the same steps
 one reference step per example (``wordvec.math.subword``), up to float rounding,
 for a fraction of the row traffic (an average bag has ~20 rows, a window ~6 examples).
 
-The document loop (subsampling, reduced window, learning-rate schedule, per-chunk
-random state) is word2vec's (``wordvec.kernels.word2vec.document_loop``), compiled
-around :func:`subword_window`.
+The chunk loop's pieces (subsampling, reduced window, learning-rate schedule, per-chunk
+random state) are word2vec's (``wordvec.kernels.word2vec.start_document``, ``draw_window``).
 Threads update the shared matrices without locks (Hogwild), as the other kernels do.
 """
 
@@ -33,8 +32,9 @@ from collections import namedtuple
 
 import numpy as np
 
-from wordvec.kernels.word2vec import (FULL_SOFTMAX, NEGATIVE_SAMPLING, axpy_from_row, axpy_to_row,
-                                      document_loop, draw_alias, jit, jit_fast, jit_inline, output_update)
+from wordvec.kernels.word2vec import (FULL_SOFTMAX, NEGATIVE_SAMPLING, STAT_EXAMPLES, STAT_WORDS, axpy_from_row,
+                                      axpy_to_row, draw_alias, draw_window, jit, jit_fast, jit_inline,
+                                      longest_document, output_update, start_document)
 
 
 @jit
@@ -126,60 +126,21 @@ def skipgram_window(W_in, W_ngrams, ngram_offsets, ngram_ids, overlaps, word, ou
 
 
 Subwords = namedtuple("Subwords", "W_ngrams ngram_offsets ngram_ids overlaps")  # the n-gram rows and table
-# What the window step reads besides the window: the chunk's tables and buffers
-# allocated once per chunk (:func:`subword_work`).
-Work = namedtuple("Work", "matrices subwords outputs settings neu1 neu1e coeff negatives window_negatives window_e")
+# The buffers of one chunk (:func:`subword_buffers`).
+Buffers = namedtuple("Buffers", "neu1 neu1e coeff negatives window_negatives window_e")
 
 
 @jit_inline
-def subword_work(matrices, subwords, outputs, settings):
-    """The :data:`Work` of one chunk: its buffers, sized for the settings."""
-    W_in, W_out = matrices.W_in, matrices.W_out
+def subword_buffers(W_out, settings, D):
+    """The :data:`Buffers` of one chunk, sized for the settings."""
     window, negative, mode = settings.window, settings.negative, settings.mode
-    D = W_in.shape[1]
     coeff_size = negative + 1
     if mode & FULL_SOFTMAX:
         coeff_size = max(coeff_size, W_out.shape[0])
     K = negative if mode & NEGATIVE_SAMPLING else 0
-    return Work(matrices, subwords, outputs, settings, np.zeros(D, dtype=np.float32), np.zeros(D, dtype=np.float32),
-                np.zeros(coeff_size, dtype=np.float32), np.zeros(K, dtype=np.int64),
-                np.zeros((2 * window, K), dtype=np.int64), np.zeros(D, dtype=np.float32))
-
-
-@jit_inline
-def subword_window(work, word, context, m, lr, state, loss):
-    """Train the window of centre ``word`` and context ``context[:m]``: skip-gram in
-    fastText's direction (the centre word predicts its window, K negatives drawn per
-    example or, ``share_negatives``, once for the window), CBOW one example; returns
-    (loss plus the window's, examples trained)."""
-    W_in, W_out, W_inner = work.matrices
-    W_ngrams, ngram_offsets, ngram_ids, overlaps = work.subwords
-    points, codes, lengths, noise = work.outputs
-    sg, mode, mean, _, _, share_negatives, _, _ = work.settings
-    if m == 0:
-        return loss, 0
-    if sg:
-        window_negatives = work.window_negatives
-        for c in range(m):
-            for k in range(window_negatives.shape[1]):
-                if share_negatives and c > 0:
-                    window_negatives[c, k] = window_negatives[0, k]
-                else:
-                    window_negatives[c, k] = draw_alias(noise, state)
-        loss += skipgram_window(W_in, W_ngrams, ngram_offsets, ngram_ids, overlaps, word, context, m,
-                                mean, mode, W_out, W_inner, points, codes, lengths,
-                                window_negatives, lr, work.neu1, work.neu1e, work.window_e, work.coeff)
-        return loss, m
-    negatives = work.negatives
-    for k in range(negatives.shape[0]):
-        negatives[k] = draw_alias(noise, state)
-    loss += subword_step(W_in, W_ngrams, ngram_offsets, ngram_ids, context, m, word, mean,
-                         mode, W_out, W_inner, points, codes, lengths, negatives, lr,
-                         work.neu1, work.neu1e, work.coeff)
-    return loss, 1
-
-
-train_subword_documents = document_loop(subword_window)
+    return Buffers(np.zeros(D, dtype=np.float32), np.zeros(D, dtype=np.float32),
+                   np.zeros(coeff_size, dtype=np.float32), np.zeros(K, dtype=np.int64),
+                   np.zeros((2 * window, K), dtype=np.int64), np.zeros(D, dtype=np.float32))
 
 
 @jit
@@ -190,11 +151,54 @@ def train_chunk(corpus, doc_begin, doc_end, matrices, subwords, outputs, setting
     averages the bag), ``settings.batched`` to none.  ``share_negatives``: one draw of K
     negatives per centre word serves its whole window.  Returns (loss, [words, examples]).
 
-    The loop is word2vec's :func:`~wordvec.kernels.word2vec.document_loop`, the window
-    step :func:`subword_window`."""
-    work = subword_work(matrices, subwords, outputs, settings)
-    return train_subword_documents(corpus, doc_begin, doc_end, settings.window, settings.shrink_windows,
-                                   schedule, work)
+    The chunk loop is word2vec's (``start_document``, ``draw_window``); skip-gram runs in
+    fastText's direction, the centre word predicting its window (:func:`skipgram_window`,
+    K negatives drawn per example or once for the window), CBOW one example per window.
+    The arrays are unpacked once per chunk, as in word2vec's kernel (why: there)."""
+    ids, offsets, keep = corpus
+    W_in, W_out, W_inner = matrices
+    W_ngrams, ngram_offsets, ngram_ids, overlaps = subwords
+    points, codes, lengths, noise = outputs
+    sg, mode, mean, window, _, share_negatives, _, shrink = settings
+    alpha, min_alpha, words_before, total_words, seed = schedule
+    neu1, neu1e, coeff, negatives, window_negatives, window_e = subword_buffers(W_out, settings, W_in.shape[1])
+    state = np.empty(1, dtype=np.uint64)
+    state[0] = seed
+    sentence = np.zeros(longest_document(offsets, doc_begin, doc_end), dtype=np.int32)
+    context = np.zeros(2 * window, dtype=np.int32)
+    loss = 0.0
+    examples = 0
+    position = words_before
+    for d in range(doc_begin, doc_end):
+        n, lr, position = start_document(ids, offsets, keep, d, alpha, min_alpha, position, total_words, state,
+                                         sentence)
+        for i in range(n):
+            m = draw_window(sentence, n, i, window, shrink, state, context)
+            word = sentence[i]
+            if m == 0:
+                continue
+            if sg:
+                for c in range(m):
+                    for k in range(window_negatives.shape[1]):
+                        if share_negatives and c > 0:
+                            window_negatives[c, k] = window_negatives[0, k]
+                        else:
+                            window_negatives[c, k] = draw_alias(noise, state)
+                loss += skipgram_window(W_in, W_ngrams, ngram_offsets, ngram_ids, overlaps, word, context, m,
+                                        mean, mode, W_out, W_inner, points, codes, lengths,
+                                        window_negatives, lr, neu1, neu1e, window_e, coeff)
+                examples += m
+            else:
+                for k in range(negatives.shape[0]):
+                    negatives[k] = draw_alias(noise, state)
+                loss += subword_step(W_in, W_ngrams, ngram_offsets, ngram_ids, context, m, word, mean,
+                                     mode, W_out, W_inner, points, codes, lengths, negatives, lr,
+                                     neu1, neu1e, coeff)
+                examples += 1
+    stats = np.zeros(2, dtype=np.int64)
+    stats[STAT_WORDS] = position - words_before
+    stats[STAT_EXAMPLES] = examples
+    return loss, stats
 
 
 @jit

@@ -329,7 +329,7 @@ def output_update(H, hrow, target, mode, W_out, W_inner, points, codes, lengths,
 # One example of each architecture (reference: skipgram_* and cbow_* in math/word2vec)
 # ---------------------------------------------------------------------------------------
 #
-# The chunk loop's window step (word2vec_window) calls the output layers itself, one
+# The chunk loop (train_chunk_compiled) calls the output layers itself, one
 # inlining level below it: every further level of inlined calls that passes the arrays on
 # cost ~35% on sg-hs (measured: the examples as functions calling output_update calling
 # the layers, 2.96 s an epoch; the layers called from the loop, 2.07 s).  These functions
@@ -538,73 +538,29 @@ def window_context(sentence, n, i, reach, context):
     return m
 
 
-def document_loop(train_window):
-    """word2vec's loop over a chunk of documents, around one model's window step; written
-    once for word2vec (:func:`word2vec_window`) and subword word2vec
-    (``wordvec.kernels.subword.subword_window``).
+@jit_inline
+def start_document(ids, offsets, keep, d, alpha, min_alpha, position, total_words, state, sentence):
+    """Document d of the chunk loop: its learning rate from its position in the whole run
+    (linear decay), its words after frequent-word subsampling in ``sentence[:n]``;
+    returns (n, lr, the position after it)."""
+    start, stop = offsets[d], offsets[d + 1]
+    lr = document_rate(alpha, min_alpha, position, total_words)
+    n = subsample(ids, start, stop, keep, state, sentence)
+    return n, lr, position + stop - start
 
-    Per document: its learning rate from its position in the whole run (linear decay),
-    frequent-word subsampling; per kept word: a reduced window (``b`` uniform in
-    [0, window); the full window when ``shrink`` is False, gensim's
-    ``shrink_windows=False``) and ``train_window(model, word, context, m, lr, state, loss)``, which
-    trains the window of centre ``word`` and context ``context[:m]``, drawing from
-    ``state``, and returns (loss plus the window's loss, examples trained).  The
-    returned function, ``train_documents(corpus, doc_begin, doc_end, window, shrink,
-    schedule, model) -> (loss, [words, examples])``, is inlined into the model's chunk kernel and
-    ``train_window`` into it (a closure's constant, as a global would be): one compiled
-    loop per model, as if written out there.
-    """
 
-    @jit_example
-    def train_documents(corpus, doc_begin, doc_end, window, shrink, schedule, model):
-        ids, offsets, keep = corpus
-        alpha, min_alpha, words_before, total_words, seed = schedule
-        state = np.empty(1, dtype=np.uint64)
-        state[0] = seed
-        sentence = np.zeros(longest_document(offsets, doc_begin, doc_end), dtype=np.int32)
-        context = np.zeros(2 * window, dtype=np.int32)
-        loss = 0.0
-        words = 0
-        examples = 0
-        position = words_before
-        for d in range(doc_begin, doc_end):
-            start, stop = offsets[d], offsets[d + 1]
-            lr = document_rate(alpha, min_alpha, position, total_words)
-            position += stop - start
-            words += stop - start
-            n = subsample(ids, start, stop, keep, state, sentence)
-            for i in range(n):
-                reach = window - below(state, window) if shrink else window  # reduced: 1..window
-                m = window_context(sentence, n, i, reach, context)
-                loss, trained = train_window(model, sentence[i], context, m, lr, state, loss)
-                examples += trained
-        stats = np.zeros(2, dtype=np.int64)  # written once: a store to ``stats`` could
-        stats[STAT_WORDS] = words             # alias the matrices for all LLVM knows
-        stats[STAT_EXAMPLES] = examples
-        return loss, stats
-
-    return train_documents
+@jit_inline
+def draw_window(sentence, n, i, window, shrink, state, context):
+    """The window around position i of ``sentence[:n]`` into ``context[:m]``; returns m.
+    Its reach is reduced (``window - b``, ``b`` uniform in [0, window): word2vec's), or
+    the full ``window`` when ``shrink`` is False (gensim's ``shrink_windows=False``)."""
+    reach = window - below(state, window) if shrink else window
+    return window_context(sentence, n, i, reach, context)
 
 
 # ---------------------------------------------------------------------------------------
 # word2vec's chunk kernel: its window step in the document loop
 # ---------------------------------------------------------------------------------------
-
-# What the window step reads besides the window: the chunk's tables, what they imply, and
-# buffers allocated once per chunk (:func:`word2vec_work`).
-Work = namedtuple("Work", "matrices outputs settings token batch local_path buffers path")
-Buffers = namedtuple("Buffers", "neu1 neu1e coeff negatives H E G rows labels")
-# Skip-gram HS with concurrent threads: every pair of a window predicts the centre word,
-# so all of them walk the same Huffman path.  The path's rows are copied into a
-# window-local block (``rows``, and ``before`` kept unchanged; node l of the block is row
-# l: ``points``), the pairs update the block (the same steps, in the same order), and the
-# block's change is added to W_inner once per window.  The nodes near the root are on
-# every path: written once per window instead of once per pair, the threads' caches trade
-# those lines far less often (two workers: 1.2x faster an epoch).  One thread has no one
-# to trade with and would only pay the copies (7% slower).  See benchmarks/README.md,
-# "Session 9".
-LocalPath = namedtuple("LocalPath", "rows before points codes")
-
 
 def train_chunk(corpus, doc_begin, doc_end, matrices, outputs, settings, schedule, concurrent=False):
     """Train documents ``doc_begin..doc_end-1``; return (loss, [words, examples]).
@@ -614,93 +570,6 @@ def train_chunk(corpus, doc_begin, doc_end, matrices, outputs, settings, schedul
     """
     return train_chunk_compiled(corpus, doc_begin, doc_end, matrices, outputs, settings, schedule, concurrent,
                                 vector_size_token(matrices.W_in.shape[1]))
-
-
-@jit_inline
-def word2vec_work(matrices, outputs, settings, concurrent, token):
-    """The :data:`Work` of one chunk: its flags and buffers, sized for the settings."""
-    W_in, W_out, W_inner = matrices
-    points, codes = outputs.points, outputs.codes
-    sg, mode, cbow_mean, window, negative, share_negatives, batched, _ = settings
-    D = token_size(token, W_in)
-    coeff_size = negative + 1
-    if mode & FULL_SOFTMAX:
-        coeff_size = max(coeff_size, W_out.shape[0])
-    batch = sg and batched and not mode & FULL_SOFTMAX
-    width = max(points.shape[1], negative + 1) if batch else 1
-    H = np.zeros((2 * window if batch else 1, D), dtype=np.float32)
-    buffers = Buffers(np.zeros((1, D), dtype=np.float32), np.zeros(D, dtype=np.float32),
-                      np.zeros(coeff_size, dtype=np.float32),
-                      np.zeros(negative if mode & NEGATIVE_SAMPLING else 0, dtype=np.int64),
-                      H, np.zeros_like(H), np.zeros((H.shape[0], width), dtype=np.float32),
-                      np.zeros(width, dtype=np.int64), np.zeros(width, dtype=np.float64))
-    local_path = concurrent and sg and mode & HIERARCHICAL_SOFTMAX and not batch  # see LocalPath
-    longest_path = points.shape[1] if local_path else 0
-    path = LocalPath(np.zeros((longest_path, D), dtype=np.float32), np.zeros((longest_path, D), dtype=np.float32),
-                     np.zeros((1, longest_path), dtype=points.dtype), np.zeros((1, longest_path), dtype=codes.dtype))
-    for l in range(longest_path):
-        path.points[0, l] = l
-    return Work(matrices, outputs, settings, token, batch, local_path, buffers, path)
-
-
-@jit_example
-def word2vec_window(work, word, context, m, lr, state, loss):
-    """Train the window of centre ``word`` and context ``context[:m]`` (see
-    :func:`train_chunk_compiled`); returns (loss plus the window's, examples trained)."""
-    W_in, W_out, W_inner = work.matrices
-    points, codes, lengths, noise = work.outputs
-    sg, mode, cbow_mean, _, _, share_negatives, _, _ = work.settings
-    neu1, neu1e, coeff, negatives, H, E, G, rows, labels = work.buffers
-    D = token_size(work.token, W_in)
-    if sg and (share_negatives or work.batch):  # one draw serves every pair predicting this word
-        for k in range(negatives.shape[0]):
-            negatives[k] = draw_alias(noise, state)
-    if work.batch:
-        if m == 0:
-            return loss, 0
-        loss += skipgram_window_step(W_in, context, m, word, mode, W_out, W_inner, points, codes, lengths,
-                                     negatives, lr, H, E, G, rows, labels, neu1[0])
-        return loss, m
-    inner, inner_points, inner_codes, inner_word = W_inner, points, codes, word
-    if work.local_path:
-        path = work.path
-        copy_path(W_inner, points, codes, word, lengths[word], path.rows, path.before, path.codes, D)
-        inner, inner_points, inner_codes, inner_word = path.rows, path.points, path.codes, 0
-    # The examples that predict ``word``: skip-gram one per context word, whose input row
-    # is the hidden vector (H = W_in, read in place); CBOW one, whose hidden vector is the
-    # context mean in ``neu1``.
-    examples = m if sg else min(m, 1)
-    for e in range(examples):
-        if sg:
-            hidden, h = W_in, context[e]
-            if not share_negatives:
-                for k in range(negatives.shape[0]):
-                    negatives[k] = draw_alias(noise, state)
-        else:
-            hidden, h = neu1, 0
-            for k in range(negatives.shape[0]):
-                negatives[k] = draw_alias(noise, state)
-            cbow_hidden(W_in, context, m, cbow_mean, neu1, D)
-        for c in range(D):
-            neu1e[c] = 0.0
-        if mode & HIERARCHICAL_SOFTMAX:  # output_update's layers, one inlining level down
-            loss += hierarchical_softmax_update(hidden, h, inner, inner_points, inner_codes, inner_word,
-                                                lengths[word], lr, neu1e, D)
-        if mode & NEGATIVE_SAMPLING:
-            loss += negative_sampling_update(hidden, h, W_out, word, negatives, lr, neu1e, coeff, D)
-        if mode & FULL_SOFTMAX:
-            loss += softmax_update(hidden[h], W_out, word, lr, neu1e, coeff)
-        if sg:
-            for c in range(D):
-                W_in[h, c] += neu1e[c]
-        else:
-            add_to_rows(neu1e, W_in, context, m, D)
-    if work.local_path:
-        add_path_change(W_inner, points, word, lengths[word], work.path.rows, work.path.before, D)
-    return loss, examples
-
-
-train_word2vec_documents = document_loop(word2vec_window)
 
 
 @jit_fast
@@ -728,11 +597,109 @@ def train_chunk_compiled(corpus, doc_begin, doc_end, matrices, outputs, settings
     skip-gram HS then trains each window against a window-local copy of its path.
     ``token``: :func:`vector_size_token` of D.
 
-    The loop is :func:`document_loop`'s, the window step :func:`word2vec_window`.
+    The chunk loop's steps (a document, a window) are the subword kernel's too:
+    :func:`start_document`, :func:`draw_window`.  The window's examples are written out
+    here, with the arrays unpacked and the buffers allocated in this function: a window
+    step of its own reading them from a table (issue 25) took a reference count per array
+    per window, 1.13-1.69x the epoch time (benchmarks/results/issue25-ab-loops.json).
     """
-    work = word2vec_work(matrices, outputs, settings, concurrent, token)
-    return train_word2vec_documents(corpus, doc_begin, doc_end, settings.window, settings.shrink_windows,
-                                    schedule, work)
+    ids, offsets, keep = corpus
+    W_in, W_out, W_inner = matrices
+    points, codes, lengths, noise = outputs
+    sg, mode, cbow_mean, window, negative, share_negatives, batched, shrink = settings
+    alpha, min_alpha, words_before, total_words, seed = schedule
+    D = token_size(token, W_in)
+    state = np.empty(1, dtype=np.uint64)
+    state[0] = seed
+    neu1 = np.zeros((1, D), dtype=np.float32)
+    neu1e = np.zeros(D, dtype=np.float32)
+    coeff_size = negative + 1
+    if mode & FULL_SOFTMAX:
+        coeff_size = max(coeff_size, W_out.shape[0])
+    coeff = np.zeros(coeff_size, dtype=np.float32)
+    negatives = np.zeros(negative if mode & NEGATIVE_SAMPLING else 0, dtype=np.int64)
+    batch = sg and batched and not mode & FULL_SOFTMAX
+    width = max(points.shape[1], negative + 1) if batch else 1
+    H = np.zeros((2 * window if batch else 1, D), dtype=np.float32)
+    E = np.zeros_like(H)
+    G = np.zeros((H.shape[0], width), dtype=np.float32)
+    rows = np.zeros(width, dtype=np.int64)
+    labels = np.zeros(width, dtype=np.float64)
+    # Skip-gram HS with concurrent threads: every pair of a window predicts the centre
+    # word, so all of them walk the same Huffman path.  The path's rows are copied into a
+    # window-local block, the pairs update the block (the same steps, in the same order),
+    # and the block's change is added to W_inner once per window.  The nodes near the root
+    # are on every path: written once per window instead of once per pair, the threads'
+    # caches trade those lines far less often (two workers: 1.2x faster an epoch).  One
+    # thread has no one to trade with and would only pay the copies (7% slower).
+    # See benchmarks/README.md, "Session 9".
+    local_path = concurrent and sg and mode & HIERARCHICAL_SOFTMAX and not batch
+    longest_path = points.shape[1] if local_path else 0
+    path_rows = np.zeros((longest_path, D), dtype=np.float32)
+    path_before = np.zeros((longest_path, D), dtype=np.float32)
+    path_points = np.zeros((1, longest_path), dtype=points.dtype)  # node l of the block: row l
+    path_codes = np.zeros((1, longest_path), dtype=codes.dtype)
+    for l in range(longest_path):
+        path_points[0, l] = l
+    sentence = np.zeros(longest_document(offsets, doc_begin, doc_end), dtype=np.int32)
+    context = np.zeros(2 * window, dtype=np.int32)
+    loss = 0.0
+    examples = 0
+    position = words_before
+    for d in range(doc_begin, doc_end):
+        n, lr, position = start_document(ids, offsets, keep, d, alpha, min_alpha, position, total_words, state,
+                                         sentence)
+        for i in range(n):
+            m = draw_window(sentence, n, i, window, shrink, state, context)
+            word = sentence[i]
+            if sg and (share_negatives or batch):  # one draw serves every pair predicting this word
+                for k in range(negatives.shape[0]):
+                    negatives[k] = draw_alias(noise, state)
+            if batch:
+                if m > 0:
+                    loss += skipgram_window_step(W_in, context, m, word, mode, W_out, W_inner, points,
+                                                 codes, lengths, negatives, lr, H, E, G, rows, labels, neu1[0])
+                    examples += m
+                continue
+            inner, inner_points, inner_codes, inner_word = W_inner, points, codes, word
+            if local_path:
+                copy_path(W_inner, points, codes, word, lengths[word], path_rows, path_before, path_codes, D)
+                inner, inner_points, inner_codes, inner_word = path_rows, path_points, path_codes, 0
+            # The examples that predict ``word``: skip-gram one per context word, whose input
+            # row is the hidden vector (H = W_in, read in place); CBOW one, whose hidden
+            # vector is the context mean in ``neu1``.
+            for e in range(m if sg else min(m, 1)):
+                if sg:
+                    hidden, h = W_in, context[e]
+                    if not share_negatives:
+                        for k in range(negatives.shape[0]):
+                            negatives[k] = draw_alias(noise, state)
+                else:
+                    hidden, h = neu1, 0
+                    for k in range(negatives.shape[0]):
+                        negatives[k] = draw_alias(noise, state)
+                    cbow_hidden(W_in, context, m, cbow_mean, neu1, D)
+                for c in range(D):
+                    neu1e[c] = 0.0
+                if mode & HIERARCHICAL_SOFTMAX:  # output_update's layers, one inlining level down
+                    loss += hierarchical_softmax_update(hidden, h, inner, inner_points, inner_codes, inner_word,
+                                                        lengths[word], lr, neu1e, D)
+                if mode & NEGATIVE_SAMPLING:
+                    loss += negative_sampling_update(hidden, h, W_out, word, negatives, lr, neu1e, coeff, D)
+                if mode & FULL_SOFTMAX:
+                    loss += softmax_update(hidden[h], W_out, word, lr, neu1e, coeff)
+                if sg:
+                    for c in range(D):
+                        W_in[h, c] += neu1e[c]
+                else:
+                    add_to_rows(neu1e, W_in, context, m, D)
+                examples += 1
+            if local_path:
+                add_path_change(W_inner, points, word, lengths[word], path_rows, path_before, D)
+    stats = np.zeros(2, dtype=np.int64)  # written once: a store to ``stats`` could
+    stats[STAT_WORDS] = position - words_before  # alias the matrices for all LLVM knows
+    stats[STAT_EXAMPLES] = examples
+    return loss, stats
 
 
 # ---------------------------------------------------------------------------------------
