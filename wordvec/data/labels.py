@@ -224,6 +224,12 @@ class LabelDictionary:
             rows[b] = self.nwords + r
         return rows
 
+    def forget_lookups(self):
+        """Drop the word/label -> id maps (rebuilt when next needed): training holds them
+        only while encoding (15 MB for 150k words)."""
+        for name in ("word_index", "label_index"):
+            self.__dict__.pop(name, None)
+
     def encode(self, scan):
         """The documents of ``scan`` as bags of input rows and label ids (:class:`Encoded`)."""
         info = token_info(self, scan.tokens)
@@ -311,23 +317,36 @@ def token_info(dictionary, tokens):
         else:
             word_id[i] = word_index.get(token, -1)
     label[is_label & (label < 0)] = -2  # an unknown label: neither word nor label
+    if dictionary.maxn == 0:  # a word's bag part is its own row (no per-token lists: 10 MB for 150k tokens)
+        own = word_id >= 0
+        row_offsets = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(own, out=row_offsets[1:])
+        rows = word_id[own].astype(np.int32)
+    else:
+        row_offsets, rows = _rows_with_subwords(dictionary, tokens, word_id, is_label)
+    eos = tokens.index(eos_bytes) if eos_bytes in tokens else -1
+    return TokenInfo(row_offsets, rows, label, token_hashes(tokens), eos)
+
+
+def _rows_with_subwords(dictionary, tokens, word_id, is_label):
+    """CSR (offsets, rows) of each token: its word row (if known), then its character
+    n-grams' rows (words only, not EOS), as fastText's addSubwords."""
+    n = len(tokens)
+    eos_bytes = to_bytes(EOS)
     lists = [[] for _ in range(n)]
-    if dictionary.maxn > 0:
-        subwords = [i for i in range(n) if not is_label[i] and tokens[i] != eos_bytes]
-        offsets, ngram_ids = ngram_table([to_text(tokens[i]).encode("utf-8", "replace").decode("utf-8")
-                                          for i in subwords], dictionary.minn, dictionary.maxn, dictionary.bucket)
-        bucket_rows = dictionary.bucket_rows
-        for k, i in enumerate(subwords):
-            rows = bucket_rows[ngram_ids[offsets[k]:offsets[k + 1]]]
-            lists[i] = rows[rows >= 0].tolist()
+    subwords = [i for i in range(n) if not is_label[i] and tokens[i] != eos_bytes]
+    offsets, ngram_ids = ngram_table([to_text(tokens[i]).encode("utf-8", "replace").decode("utf-8")
+                                      for i in subwords], dictionary.minn, dictionary.maxn, dictionary.bucket)
+    bucket_rows = dictionary.bucket_rows
+    for k, i in enumerate(subwords):
+        rows = bucket_rows[ngram_ids[offsets[k]:offsets[k + 1]]]
+        lists[i] = rows[rows >= 0].tolist()
     for i in range(n):
         if word_id[i] >= 0:
             lists[i].insert(0, int(word_id[i]))
     row_offsets = np.zeros(n + 1, dtype=np.int64)
     row_offsets[1:] = np.cumsum([len(x) for x in lists])
-    rows = np.fromiter((r for x in lists for r in x), dtype=np.int32, count=int(row_offsets[-1]))
-    eos = tokens.index(eos_bytes) if eos_bytes in tokens else -1
-    return TokenInfo(row_offsets, rows, label, token_hashes(tokens), eos)
+    return row_offsets, np.fromiter((r for x in lists for r in x), dtype=np.int32, count=int(row_offsets[-1]))
 
 
 def token_hashes(tokens):

@@ -22,6 +22,7 @@ allocates, so a damaged or hostile file fails with one sentence naming it
 (``FormatError``), never a huge allocation or a crash.
 """
 
+import itertools
 import os
 import struct
 from dataclasses import dataclass
@@ -367,23 +368,31 @@ def _write_dictionary(out, model):
     out.write(struct.pack("<iiiqq", len(model.words), nwords, len(model.words) - nwords, model.ntokens,
                           -1 if prune is None else len(prune)))
     entry = struct.Struct("<qb")
-    out.write(b"".join(word.encode("utf-8", "surrogateescape") + b"\0" + entry.pack(int(count), int(kind))
-                       for word, count, kind in zip(model.words, model.counts, model.types)))
+    entries = zip(model.words, model.counts.tolist(), model.types.tolist())
+    while True:  # 4096 entries a write: one join of all of them held ~70 bytes an entry (25 MB for genre)
+        part = b"".join(word.encode("utf-8", "surrogateescape") + b"\0" + entry.pack(count, kind)
+                        for word, count, kind in itertools.islice(entries, 4096))
+        if not part:
+            break
+        out.write(part)
     if prune:
         out.write(np.array(list(prune.items()), dtype="<i4").tobytes())
+
+
+WRITE_ROWS = 1 << 12  # rows per write: the file layer may copy a write (4096 rows x dim 100: 1.6 MB)
 
 
 def _write_matrix(out, matrix):
     if isinstance(matrix, GatheredRows):
         out.write(struct.pack("<qq", *matrix.shape))
-        for start in range(0, matrix.shape[0], 1 << 16):  # bounded temporary copies
-            out.write(np.ascontiguousarray(matrix.values[matrix.index[start:start + (1 << 16)]], dtype="<f4").data)
+        for start in range(0, matrix.shape[0], WRITE_ROWS):  # bounded temporary copies
+            out.write(np.ascontiguousarray(matrix.values[matrix.index[start:start + WRITE_ROWS]], dtype="<f4").data)
         return
     if not isinstance(matrix, QuantizedMatrix):
         matrix = np.ascontiguousarray(matrix, dtype="<f4")
         out.write(struct.pack("<qq", *matrix.shape))
-        for start in range(0, matrix.shape[0], 1 << 16):  # the rows' own memory, no copy
-            out.write(memoryview(matrix[start:start + (1 << 16)]).cast("B"))
+        for start in range(0, matrix.shape[0], WRITE_ROWS):  # the rows' own memory, no copy
+            out.write(memoryview(matrix[start:start + WRITE_ROWS]).cast("B"))
         return
     out.write(struct.pack("<?qqi", matrix.qnorm, matrix.rows, matrix.cols, matrix.codes.size))
     out.write(np.ascontiguousarray(matrix.codes, dtype=np.uint8).tobytes())
