@@ -27,7 +27,7 @@ negatives.  PV-DBOW without words and PV-DM have one example per predicted word,
 them this is the plain one draw per example.
 
 Inference must not move the output rows, and word2vec's layers always update them, so
-inference has its one layer of its own (:func:`held_layer`): word2vec's logistic terms and
+inference has one layer of its own (:func:`held_layer`): word2vec's logistic terms and
 ``neu1e`` without the rows' step.
 
 PV-DM with the mean hands the document row and every context row the full ``neu1e``
