@@ -355,7 +355,7 @@ def load_queries_table(words=3000000):
 
 # ----------------------------------------------------------------------------- classify (issue 26)
 
-CLASSIFY_RECORD = "classify-20261126-first"
+CLASSIFY_RECORD = "classify-20261126"
 
 
 def _classify_rows(record):
