@@ -13,7 +13,7 @@ per-document ``infer_vector`` loop (both 2 threads at most; gensim's loop is one
 thread), and the error (imdb) or accuracy (genre) of the trained and of the inferred
 test vectors.  Then sentence vectors pooled from word vectors (mean, SIF, Zipf+PCA over
 sg-ns vectors trained here on wordbench-10m) on imdb, genre and SST-2, with the pooling's
-speed.  scikit-learn is a benchmark-only dependency (``pip install scikit-learn``).
+speed.  scikit-learn is a benchmark-only dependency (``pip install -e '.[bench]'``).
 
     flock /tmp/wordvec-bench.lock .venv/bin/python benchmarks/bench_doc2vec.py \\
         --datasets imdb --configs dbow,dbow-words,dm-mean --epochs 20 --record doc2vec-imdb
