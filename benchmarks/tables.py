@@ -177,9 +177,9 @@ def _number(value, form):
     return "" if value is None else format(value, form)
 
 
-def word2vec_runs_table():
-    """benchmarks/README: every run of the word2vec record, as measured."""
-    record = load_record("word2vec")
+def word2vec_runs_table(name="word2vec"):
+    """benchmarks/README: every run of a bench_word2vec.py record, as measured."""
+    record = load_record(name)
     lines = ["| config | seed | system | wall s | train s | CPU s | peak RSS MB | analogy % | WS-353 ρ | SimLex ρ "
              "| load before→after |", "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---|"]
     for run in record["runs"]:
@@ -421,7 +421,8 @@ def classify_summary_table():
     return lines + ["", _classify_provenance(record)]
 
 
-TABLES = {"headline": headline_table, "word2vec-runs": word2vec_runs_table, "vocab": vocab_table,
+TABLES = {"headline": headline_table, "word2vec-runs": word2vec_runs_table,
+          "word2vec-full-runs": lambda: word2vec_runs_table("word2vec-full"), "vocab": vocab_table,
           "evaluate": evaluate_table, "estimate": estimate_table, "count": count_table, "subword": subword_table,
           "load-3000000": load_files_table, "load-3000000-queries": load_queries_table,
           "classify": classify_table, "classify-summary": classify_summary_table}
