@@ -106,21 +106,15 @@ def prepare(task, scratch):
 
 
 def measured(command, log, env=None):
-    """Wall and CPU seconds by wait4; the peak RSS by ``/usr/bin/time -f %M`` around the
-    command. wait4's ru_maxrss of a child of this process never reads below this
-    process's own resident set when it started the child (Linux carries the memory's
-    high-water mark across exec), so it hid every peak under the 190-260 MB this script
-    reaches (the 2026-11-25 and first 2026-11-26 records show fastText and wordvec at the
-    same MB there); ``time`` is a small parent of its own."""
+    """Wall and CPU seconds and the peak RSS of one whole process (peers.run_measured:
+    the peak by ``/usr/bin/time``, not wait4's, which floors at this script's own RSS)."""
     load_before = os.getloadavg()
     command = [str(c) for c in command]
-    peak_file = Path(str(log) + ".peak")
-    m = run_measured(["/usr/bin/time", "-f", "%M", "-o", str(peak_file), *command], log, env=env)
+    m = run_measured(command, log, env=env)
     if m.returncode != 0:
         raise SystemExit(f"failed ({m.returncode}): {' '.join(command)}; see {log}")
-    peak_kb = int(peak_file.read_text().split()[-1])
     return {"command": " ".join(command), "wall_seconds": m.wall_seconds, "cpu_seconds": m.cpu_seconds,
-            "peak_rss_mb": peak_kb / 1024, "peak_rss_by": "/usr/bin/time %M", "load_before": load_before,
+            "peak_rss_mb": m.peak_rss_mb, "peak_rss_by": "/usr/bin/time %M", "load_before": load_before,
             "load_after": os.getloadavg()}
 
 

@@ -18,6 +18,7 @@ import re
 import subprocess
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 # name -> (sg, hs, negative): the objectives the targets cover.
 CONFIGS = {
@@ -61,10 +62,20 @@ class Measured:
     chunks: list  # (seconds since start, text) for each \r- or \n-terminated piece
 
 
+TIME = "/usr/bin/time"  # GNU time: a small parent of the command's own, for its peak RSS
+
+
 def run_measured(command, log_path, env=None):
-    """Run `command` to completion, recording wall time, peak RSS and its output."""
+    """Run `command` to completion, recording wall time, peak RSS and its output.
+
+    The peak RSS comes from ``/usr/bin/time -f %M`` around the command where GNU time is
+    installed: wait4's ru_maxrss of a child never reads below this process's own resident
+    set when it started the child (Linux carries the high-water mark across exec), which
+    hid small peaks under a large benchmark script's (bench_classify, 2026-11-26)."""
+    peak_file = Path(str(log_path) + ".peak")
+    wrapped = [TIME, "-f", "%M", "-o", str(peak_file), *command] if os.access(TIME, os.X_OK) else list(command)
     started = time.perf_counter()
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
+    process = subprocess.Popen(wrapped, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
     chunks, pending = [], b""
     with open(log_path, "wb") as log:
         log.write(("$ " + " ".join(map(str, command)) + "\n").encode())
@@ -85,7 +96,11 @@ def run_measured(command, log_path, env=None):
     process.returncode = os.waitstatus_to_exitcode(status)
     process.stdout.close()
     cpu = usage.ru_utime + usage.ru_stime
-    return Measured(list(map(str, command)), process.returncode, wall, usage.ru_maxrss / 1024, cpu, chunks)
+    peak_kb = usage.ru_maxrss
+    if wrapped[0] == TIME and peak_file.is_file():
+        peak_kb = int(peak_file.read_text().split()[-1])
+        peak_file.unlink()
+    return Measured(list(map(str, command)), process.returncode, wall, peak_kb / 1024, cpu, chunks)
 
 
 def _result(system, measured, log_path, train_seconds, train_source, extra=None):
