@@ -76,6 +76,10 @@ DEFERRED_OWN_IMPORTS = {
     # classify's --pretrained-vectors reader: wordvec.vectors loads SciPy, 0.45 s and ~30 MB of
     # every `wordvec classify` process otherwise
     "wordvec/models/classifier.py",
+    # `classify predict`/`test` run on NumPy alone (models.classifier_predict): the compiled
+    # classifier (Numba, ~0.6 s of a predict process) is imported only to train, quantize,
+    # or read a model with character n-grams
+    "wordvec/cli/classify.py",
 }
 
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from wordvec.cli import main
-from wordvec.data.labels import TokenScan, build_dictionary, scan_text
+from wordvec.data.labels import TokenScan, build_dictionary, encode_lines, scan_text
 from wordvec.data.subword import fasttext_hash, ngram_buckets
 from wordvec.errors import WordvecError
 from wordvec.io import fasttext_bin
@@ -76,7 +76,7 @@ def _spec_word_ngram_rows(words, nwords, n, bucket):
 def test_bag_is_fasttexts_getline():
     lines = ["__label__a héllo wörld foo", "__label__b foo héllo bar", "__label__a bar bar"]
     d = build_dictionary(scan_text(lines), word_ngrams=3, bucket=1009)
-    encoded = d.encode_lines(["héllo unknown foo __label__b __label__zz"])
+    encoded = encode_lines(d, ["héllo unknown foo __label__b __label__zz"])
     words = ["héllo", "unknown", "foo", "</s>"]
     expected = [d.words.index(w) for w in ("héllo", "foo", "</s>")] + _spec_word_ngram_rows(words, d.nwords, 3, 1009)
     assert encoded.rows.tolist() == expected
@@ -92,7 +92,7 @@ def test_dictionary_sorted_by_count_with_thresholds():
 
 def test_character_ngrams_in_the_bag():
     d = build_dictionary(scan_text(["__label__x abc abd"]), minn=2, maxn=3, bucket=500)
-    rows = d.encode_lines(["abc zz"]).rows.tolist()
+    rows = encode_lines(d, ["abc zz"]).rows.tolist()
     abc = [d.words.index("abc")] + (d.nwords + ngram_buckets("abc", 2, 3, 500)).tolist()
     zz = (d.nwords + ngram_buckets("zz", 2, 3, 500)).tolist()  # unknown: its n-grams only
     assert rows == abc + zz + [d.words.index("</s>")]
@@ -141,7 +141,7 @@ def test_test_counts_like_fastText(model, corpus):
 
 def test_sentence_and_word_vectors(model):
     d = model.dictionary
-    rows = d.encode_lines(["c1w3 noise2"]).rows
+    rows = encode_lines(d, ["c1w3 noise2"]).rows
     np.testing.assert_allclose(model.get_sentence_vector("c1w3 noise2"), model.W_in[rows].mean(0), rtol=1e-6)
     np.testing.assert_array_equal(model.get_word_vector("c1w3"), model.W_in[d.words.index("c1w3")])
     assert not model.get_word_vector("neverseen").any()  # no character n-grams: zeros, as fastText

@@ -17,7 +17,9 @@ import os
 import numpy as np
 import pytest
 
+from wordvec.data.labels import encode_lines
 from wordvec.models.classifier import Classifier
+from wordvec.models.classifier_predict import file_meter, load_predictor
 
 WORDS_PER_CLASS = 25
 
@@ -160,3 +162,38 @@ def test_wordvec_ftz_read_by_fasttext(data):
     _assert_same_vectors(small, theirs, PROBE_WORDS, lines)
     _assert_same_predictions(small, theirs, lines, 1e-4)
     assert Classifier.load(path).predict(lines[:5])[0] == small.predict(lines[:5])[0]
+
+
+def _assert_numpy_path_agrees(path, theirs, lines, test_file):
+    """The NumPy predictor (`classify predict`/`test`) on a fastText-written file: the
+    compiled path's probabilities to 1e-6, fastText's top labels and figures."""
+    predictor = load_predictor(path)
+    compiled = Classifier.load(path)
+    block = ("\n".join(lines) + "\n").encode("utf-8")
+    ours = predictor.probabilities(predictor.encode(block))
+    np.testing.assert_allclose(ours, compiled.probabilities(encode_lines(compiled.dictionary, lines)), atol=1e-6,
+                               rtol=0)
+    results = predictor.top_k(predictor.encode(block), k=-1)
+    for line, (ids, p), (probabilities, top) in zip(lines, results, _fasttext_predictions(theirs, lines)):
+        assert predictor.labels[ids[0]] == top, line
+        for i, value in zip(ids, p):
+            assert abs(value - probabilities[predictor.labels[i]]) < 1e-4 + 1e-5, (line, i)
+    meter = file_meter(predictor, test_file)
+    assert (meter.n, meter.precision, meter.recall) == pytest.approx(theirs.test(str(test_file)), abs=1e-9)
+
+
+@pytest.mark.parametrize("settings", [dict(loss="softmax", wordNgrams=2, bucket=5000),
+                                      dict(loss="hs", wordNgrams=3, bucket=5000), dict(loss="ova", wordNgrams=2,
+                                                                                       bucket=5000)],
+                         ids=lambda s: s["loss"])
+def test_fasttext_bin_on_the_numpy_path(data, settings):
+    fasttext = _fasttext()
+    root, train, test, lines = data
+    theirs = fasttext.train_supervised(input=str(train), dim=8, epoch=5, lr=0.5, thread=1, verbose=0, **settings)
+    path = root / f"theirs-numpy-{settings['loss']}.bin"
+    theirs.save_model(str(path))
+    _assert_numpy_path_agrees(path, theirs, lines, test)
+    if settings["loss"] == "softmax":
+        theirs.quantize(input=str(train), qnorm=True, cutoff=400, retrain=False)
+        theirs.save_model(str(root / "theirs-numpy.ftz"))
+        _assert_numpy_path_agrees(root / "theirs-numpy.ftz", theirs, lines, test)

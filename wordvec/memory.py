@@ -24,7 +24,6 @@ Elsewhere (other systems, no glibc) both are no-ops.
 """
 
 import ctypes
-import ctypes.util
 import logging
 import sys
 
@@ -41,7 +40,9 @@ _libc = None
 def _glibc():
     global _libc
     if _libc is None:
-        _libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
+        # glibc's soname, not ctypes.util.find_library("c"): that imports subprocess and runs
+        # ldconfig (~7 ms of every command); without glibc this fails and the callers no-op
+        _libc = ctypes.CDLL("libc.so.6", use_errno=True)
         _libc.madvise.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int)
         _libc.madvise.restype = ctypes.c_int
         _libc.mallopt.argtypes = (ctypes.c_int, ctypes.c_int)

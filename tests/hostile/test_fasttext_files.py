@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from wordvec.errors import WordvecError
 from wordvec.io.fasttext_bin import MAGIC, read_fasttext
 from wordvec.models.classifier import Classifier
+from wordvec.models.classifier_predict import load_predictor
 
 from .harness import assert_clean_failure, run_main
 from .test_corrupt_files import EDITS, damage
@@ -29,10 +30,12 @@ def files(tmp_path_factory):
                              threads=1, verbose=0)
     model.save(root / "model.bin")
     model.quantize(cutoff=300, qnorm=True).save(root / "model.ftz")
+    # no character n-grams: `classify predict`/`test` read it on the NumPy path
+    Classifier.train(train, dim=4, epoch=1, word_ngrams=2, bucket=300, threads=1, verbose=0).save(root / "words.bin")
     return root
 
 
-@pytest.mark.parametrize("name", ["model.bin", "model.ftz"])
+@pytest.mark.parametrize("name", ["model.bin", "model.ftz", "words.bin"])
 def test_every_truncation_fails_cleanly(files, name, tmp_path):
     data = (files / name).read_bytes()
     cuts = sorted(set(np.linspace(0, len(data) - 1, 60).astype(int).tolist()) | {0, 3, 7, 8, 60, 61, 80})
@@ -92,3 +95,19 @@ def test_fuzzed_files_load_consistently_or_fail_cleanly(files, tmp_path_factory,
     labels, p = model.predict("w01 w12 é unknown", k=-1)  # the compiled kernels on what was read
     # (a loss byte fuzzed to hs: fastText's path product of (σ + 1e-5) may pass 1 by 1e-5 a node)
     assert len(labels) == len(model.labels) and np.all((p >= 0) & (p <= 1 + 1e-4))
+
+
+@SETTINGS
+@given(edits=EDITS)
+def test_fuzzed_files_predict_on_the_numpy_path_or_fail_cleanly(files, tmp_path_factory, edits):
+    bad = tmp_path_factory.mktemp("fuzz") / "words.bin"
+    bad.write_bytes(damage((files / "words.bin").read_bytes(), edits))
+    try:
+        predictor = load_predictor(bad)
+        if predictor is None:  # a byte fuzzed into minn/maxn: the compiled path's case, tested above
+            return
+        p = predictor.probabilities(predictor.encode("w01 w12 é unknown\n__label__1 w0\n".encode()))
+    except WordvecError as error:
+        assert "words.bin" in str(error)
+        return
+    assert p.shape == (2, len(predictor.labels)) and np.all((p >= 0) & (p <= 1 + 1e-4))

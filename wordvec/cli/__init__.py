@@ -137,7 +137,8 @@ def main(argv=None):
     level = logging.DEBUG if args.verbose else logging.WARNING if args.quiet else logging.INFO
     logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(message)s", datefmt="%H:%M:%S")
     logging.getLogger("numba").setLevel(max(level, logging.INFO))  # its DEBUG is compiler traces
-    return_freed_buffers()  # a process-wide malloc setting: only where wordvec owns the process
+    if getattr(args, "return_freed_buffers", True):  # a command may opt out (classify predict/test)
+        return_freed_buffers()  # a process-wide malloc setting: only where wordvec owns the process
     try:
         status = args.run(args)
     except WordvecError as error:

@@ -13,15 +13,16 @@ native directory / ``.wv``; ``-o`` picks the format by the name the same way.
 """
 
 import argparse
+import importlib
 import json
 import sys
 
 import numpy as np
 
 from wordvec.cli.common import nonnegative_float, nonnegative_int, positive_float, positive_int
-from wordvec.data.labels import StreamEncoder, text_blocks
-from wordvec.errors import WordvecError
-from wordvec.models.classifier import Classifier, ClassifierConfig, Meter, train_classifier
+from wordvec.data.label_stream import text_blocks
+from wordvec.models.classifier_config import ClassifierConfig
+from wordvec.models.classifier_predict import Meter, file_meter, load_predictor
 
 DEFAULTS = ClassifierConfig()
 
@@ -68,7 +69,7 @@ def _register_test(commands):
     sub.add_argument("--threshold", type=nonnegative_float, default=0.0, help="minimal probability (default 0)")
     sub.add_argument("--per-label", action="store_true", help="also precision, recall and F1 of every label")
     sub.add_argument("--json", action="store_true", help="print one JSON object instead")
-    sub.set_defaults(run=run_test)
+    sub.set_defaults(run=run_test, return_freed_buffers=False)  # see _register_predict
 
 
 def _register_predict(commands):
@@ -79,7 +80,9 @@ def _register_predict(commands):
     sub.add_argument("--threshold", type=nonnegative_float, default=0.0, help="minimal probability (default 0)")
     sub.add_argument("--probabilities", action="store_true", help="print each label's probability after it "
                      "(fastText's predict-prob)")
-    sub.set_defaults(run=run_predict)
+    # glibc's default malloc: with the mmap threshold pinned (wordvec.memory) every NumPy
+    # temporary of a block is a fresh mapping, faulted in and zeroed (~50 ms of a genre predict)
+    sub.set_defaults(run=run_predict, return_freed_buffers=False)
 
 
 def _register_quantize(commands):
@@ -105,8 +108,20 @@ def _register_info(commands):
     sub.set_defaults(run=run_info)
 
 
+def _compiled():
+    """``wordvec.models.classifier``, imported when a command trains, quantizes or reads a
+    model with character n-grams: it loads Numba and the compiled kernels (~0.6 s), which
+    ``predict`` and ``test`` of the other models never need (``classifier_predict``)."""
+    return importlib.import_module("wordvec.models.classifier")
+
+
+def _predictor(path):
+    """The NumPy predictor of the model, or the compiled one for character n-grams."""
+    return load_predictor(path) or _compiled().CompiledPredictor.load(path)
+
+
 def run_info(args):
-    model = Classifier.load(args.model)
+    model = _compiled().Classifier.load(args.model)
     d, config = model.dictionary, model.config
     print(f"file        {args.model}\nmodel       {model.model} ({'quantized' if model.quantized else 'dense'})")
     print(f"words       {d.nwords}  labels {len(d.labels)}  rows {model.W_in.shape[0]}  dim {model.W_in.shape[1]}")
@@ -130,7 +145,7 @@ def run_train(args):
                               maxn=args.maxn, bucket=args.bucket, loss=args.loss, threads=args.threads,
                               label=args.label, pretrained_vectors=args.pretrained_vectors, seed=args.seed,
                               verbose=0 if args.no_progress or args.quiet else 1).checked()
-    model = train_classifier(args.train, config, args.valid)
+    model = _compiled().train_classifier(args.train, config, args.valid)
     for record in model.history if not args.quiet else ():
         extra = f" valid P@1 {record['valid_p@1']:.4f}" if "valid_p@1" in record else ""
         print(f"epoch {record['epoch']}: loss {record['loss']:.6f}{extra}", file=sys.stderr)
@@ -139,14 +154,13 @@ def run_train(args):
 
 
 def run_test(args):
-    model = Classifier.load(args.model, mmap=True)
-    _check_supervised(model, args.model)
-    meter = model.test_meter(args.test, args.k, args.threshold)
+    predictor = _predictor(args.model)
+    meter = file_meter(predictor, args.test, args.k, args.threshold)
     if args.json:
         print(json.dumps({"N": meter.n, f"P@{args.k}": meter.precision, f"R@{args.k}": meter.recall}))
         return 0
     if args.per_label:
-        _print_per_label(model, meter)
+        _print_per_label(predictor.labels, meter)
     print(f"N\t{meter.n}\nP@{args.k}\t{_g3(meter.precision)}\nR@{args.k}\t{_g3(meter.recall)}")
     return 0
 
@@ -156,9 +170,9 @@ def _g3(value):
     return "-nan" if value != value else f"{value:.3g}"
 
 
-def _print_per_label(model, meter: Meter):
+def _print_per_label(labels, meter: Meter):
     precision, recall, f1 = meter.label_scores()
-    for i, label in enumerate(model.labels):
+    for i, label in enumerate(labels):
         print(f"F1-Score : {_score(f1[i])}  Precision : {_score(precision[i])}  "
               f"Recall : {_score(recall[i])}   {label}")
 
@@ -168,17 +182,14 @@ def _score(value):
 
 
 def run_predict(args):
-    model = Classifier.load(args.model, mmap=True)
-    _check_supervised(model, args.model)
+    predictor = _predictor(args.model)
     source = sys.stdin.buffer if args.input == "-" else None
     blocks = _stdin_blocks(source) if source is not None else text_blocks(args.input)
     out = sys.stdout
-    names = model.labels
-    encoder = StreamEncoder(model.dictionary)
+    names = predictor.labels
     for block in blocks:
-        encoded = encoder.encode(block if block.endswith(b"\n") else block + b"\n")
         lines = []
-        for ids, probabilities in model.top_k(encoded, args.k, args.threshold):
+        for ids, probabilities in predictor.top_k(predictor.encode(block), args.k, args.threshold):
             if args.probabilities:
                 lines.append(" ".join(f"{names[i]} {_g6(p)}" for i, p in zip(ids, probabilities)))
             else:
@@ -201,15 +212,9 @@ def _stdin_blocks(handle):
         yield block + rest if block.endswith(b"\n") or not rest else block + rest
 
 
-def _check_supervised(model, path):
-    if model.model != "supervised":
-        raise WordvecError(f"{path} is an unsupervised ({model.model}) fastText model: it has word vectors "
-                           "but no labels to predict")
-
-
 def run_quantize(args):
-    model = Classifier.load(args.model)
-    _check_supervised(model, args.model)
+    model = _compiled().Classifier.load(args.model)
+    _compiled().check_supervised(model, args.model)
     small = model.quantize(cutoff=args.cutoff, retrain=args.retrain, qnorm=args.qnorm, dsub=args.dsub,
                            input=args.input, epoch=args.epoch, lr=args.lr, threads=args.threads)
     small.save(args.output)

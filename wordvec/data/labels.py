@@ -24,47 +24,18 @@ Text is handled as bytes: tokens split on ASCII whitespace (and NUL), as fastTex
 """
 
 from dataclasses import dataclass
-from functools import cached_property
 
 import numba
 import numpy as np
 
-from wordvec.data.corpus import list_files, open_binary
+from wordvec.data.label_dictionary import EOS, Encoded, LabelDictionary, to_bytes, to_text
+from wordvec.data.label_stream import text_blocks
 from wordvec.data.subword import _fnv1a_int8, ngram_table
 from wordvec.data.token_table import TokenTable
 from wordvec.errors import WordvecError
 from wordvec.kernels import tokens as token_kernels
 
-EOS = "</s>"
 NGRAM_MULTIPLIER = np.uint64(116049371)
-BLOCK_BYTES = 1 << 20  # bytes per read: the block's token list is the peak temporary
-
-
-def to_bytes(token):
-    return token.encode("utf-8", "surrogateescape")
-
-
-def to_text(token):
-    return token.decode("utf-8", "surrogateescape")
-
-
-def text_blocks(path):
-    """Byte blocks of a file or directory (plain or compressed), each ending at a line end."""
-    for file in list_files(path):
-        rest = b""
-        with open_binary(file) as handle:
-            while True:
-                block = handle.read(BLOCK_BYTES)
-                if not block:
-                    break
-                cut = block.rfind(b"\n") + 1
-                if cut == 0:
-                    rest += block
-                    continue
-                yield rest + block[:cut]
-                rest = block[cut:]
-        if rest:
-            yield rest + b"\n"
 
 
 class TokenScan:
@@ -170,75 +141,15 @@ def scan_text(source):
     return scan
 
 
-@dataclass(frozen=True)
-class LabelDictionary:
-    """fastText's supervised Dictionary: words, labels, counts and the n-gram settings."""
-    words: list
-    word_counts: np.ndarray
-    labels: list
-    label_counts: np.ndarray
-    ntokens: int
-    label_prefix: str = "__label__"
-    word_ngrams: int = 1
-    bucket: int = 0
-    minn: int = 0
-    maxn: int = 0
-    prune_index: dict = None  # bucket -> kept n-gram row (quantized with a cutoff), or None
-    # int32[bucket]: the input row of every bucket when training kept only the rows it used
-    # (``compact_buckets``): the unused buckets share one zero row, the last; or None
-    row_of_bucket: np.ndarray = None
+def encode(dictionary, scan):
+    """The documents of ``scan`` as bags of input rows and label ids (:class:`Encoded`)."""
+    info = token_info(dictionary, scan.tokens)
+    return Encoded(*encode_documents(scan.ids(), info.eos, *info.arrays(), dictionary.bucket_rows,
+                                     dictionary.word_ngrams, dictionary.bucket))
 
-    @property
-    def nwords(self):
-        return len(self.words)
 
-    @property
-    def n_buckets(self):
-        """Input rows after the words: ``bucket``, the kept n-grams when pruned, or the used
-        buckets and the zero row when compact."""
-        if self.row_of_bucket is not None:
-            return int(self.row_of_bucket.max(initial=self.nwords - 1)) + 1 - self.nwords
-        return len(self.prune_index) if self.prune_index is not None else self.bucket
-
-    @property
-    def n_rows(self):
-        return self.nwords + self.n_buckets
-
-    @cached_property
-    def word_index(self):
-        return {to_bytes(w): i for i, w in enumerate(self.words)}
-
-    @cached_property
-    def label_index(self):
-        return {to_bytes(w): i for i, w in enumerate(self.labels)}
-
-    @cached_property
-    def bucket_rows(self):
-        """int32[bucket]: the input row of each n-gram bucket (-1: pruned away)."""
-        if self.row_of_bucket is not None:
-            return self.row_of_bucket
-        if self.prune_index is None:
-            return np.arange(self.nwords, self.nwords + self.bucket, dtype=np.int32)
-        rows = np.full(self.bucket, -1, dtype=np.int32)
-        for b, r in self.prune_index.items():
-            rows[b] = self.nwords + r
-        return rows
-
-    def forget_lookups(self):
-        """Drop the word/label -> id maps (rebuilt when next needed): training holds them
-        only while encoding (15 MB for 150k words)."""
-        for name in ("word_index", "label_index"):
-            self.__dict__.pop(name, None)
-
-    def encode(self, scan):
-        """The documents of ``scan`` as bags of input rows and label ids (:class:`Encoded`)."""
-        info = token_info(self, scan.tokens)
-        ids = scan.ids()
-        return Encoded(*encode_documents(ids, info.eos, *info.arrays(), self.bucket_rows, self.word_ngrams,
-                                         self.bucket))
-
-    def encode_lines(self, lines):
-        return self.encode(scan_text(list(lines)))
+def encode_lines(dictionary, lines):
+    return encode(dictionary, scan_text(list(lines)))
 
 
 class StreamEncoder:
@@ -265,19 +176,6 @@ class StreamEncoder:
         d = self.dictionary
         return Encoded(*encode_documents(scan.ids(), self.info.eos, *self.info.arrays(), d.bucket_rows,
                                          d.word_ngrams, d.bucket))
-
-
-@dataclass(frozen=True)
-class Encoded:
-    rows: np.ndarray            # int32: input rows of all documents
-    row_offsets: np.ndarray     # int64[n_docs + 1]
-    labels: np.ndarray          # int32: label ids of all documents
-    label_offsets: np.ndarray   # int64[n_docs + 1]
-    doc_tokens: np.ndarray      # int64[n_docs]: tokens read (words, labels, EOS), as fastText counts
-
-    @property
-    def n_docs(self):
-        return len(self.doc_tokens)
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,6 @@ import fcntl
 import json
 import logging
 import os
-import secrets
 import shutil
 import tempfile
 from pathlib import Path
@@ -56,7 +55,9 @@ def atomic_write(path, mode="wb", encoding=None):
 def _temporary_name(directory, name, suffix=""):
     """A fresh ``.NAME.tmp-PID-RANDOM`` path in ``directory`` (created by the caller with
     O_EXCL / mkdir, so a clash fails instead of sharing)."""
-    return os.path.join(directory, f"{_temporary_prefix(name)}{secrets.token_hex(8)}{suffix}")
+    # os.urandom(8).hex() is secrets.token_hex(8), without importing secrets (hashlib, hmac,
+    # random: ~3.5 ms of every process that reads a model, such as `classify predict`)
+    return os.path.join(directory, f"{_temporary_prefix(name)}{os.urandom(8).hex()}{suffix}")
 
 
 def _is_clash(error, tmp):

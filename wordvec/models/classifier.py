@@ -4,6 +4,9 @@ The math is ``wordvec.math.classifier`` (a document's hidden vector is the mean 
 input rows; softmax, hierarchical softmax or one-vs-all output), the compiled SGD is
 ``wordvec.kernels.classifier``, the text encoding ``wordvec.data.labels``. Files:
 ``wordvec.models.classifier_files`` (fastText ``.bin``/``.ftz`` and the native format).
+Prediction without Numba (what ``classify predict``/``test`` run for models without
+character n-grams): ``wordvec.models.classifier_predict``, which this class's
+``probabilities`` agree with to 1e-6 (tests/test_classifier_predict.py).
 
     model = Classifier.train("imdb.train", epoch=10, lr=0.5, word_ngrams=2)
     model.predict("a great movie", k=2)     # (('__label__pos', '__label__neg'), array([...]))
@@ -21,13 +24,15 @@ from dataclasses import dataclass, field, fields, replace
 import numpy as np
 
 from wordvec.data.huffman import build_huffman
-from wordvec.data.labels import EOS, build_dictionary, scan_text, to_bytes
+from wordvec.data.labels import EOS, StreamEncoder, build_dictionary, encode, encode_lines, scan_text, to_bytes
 from wordvec.data.subword import ngram_buckets
 from wordvec.errors import FormatError, WordvecError
 from wordvec.kernels import classifier as kernels
 from wordvec.math.product_quantizer import KSUB
 from wordvec.memory import release_compiler_pages
+from wordvec.models.classifier_config import LOSSES, ClassifierConfig  # noqa: F401 (re-exported)
 from wordvec.models.classifier_files import ClassifierParts, config_dict, load_parts, save_parts
+from wordvec.models.classifier_predict import Meter, top_k
 from wordvec.models.classifier_quantize import prune_rows, quantize_matrix, select_rows
 from wordvec.models.classifier_training import compact_buckets, run_epochs, uniform_rows
 
@@ -36,46 +41,6 @@ log = logging.getLogger(__name__)
 FASTTEXT_KEYWORDS = {"input": "input", "wordNgrams": "word_ngrams", "minCount": "min_count",
                      "minCountLabel": "min_count_label", "thread": "threads", "pretrainedVectors": "pretrained_vectors",
                      "lrUpdateRate": "lr_update_rate", "verbose": "verbose"}
-LOSSES = ("softmax", "hs", "ova")
-
-
-@dataclass(frozen=True)
-class ClassifierConfig:
-    """Training settings; defaults are fastText's for ``supervised``."""
-    lr: float = 0.1
-    dim: int = 100
-    epoch: int = 5
-    word_ngrams: int = 1
-    min_count: int = 1
-    min_count_label: int = 0
-    minn: int = 0
-    maxn: int = 0
-    bucket: int = 2_000_000
-    loss: str = "softmax"
-    threads: int = 2
-    label: str = "__label__"
-    pretrained_vectors: str = None
-    seed: int = 0
-    lr_update_rate: int = 100  # kept for fastText's .bin header only
-    verbose: int = 1
-
-    def checked(self):
-        if self.loss not in LOSSES:
-            raise WordvecError(f"loss must be one of {', '.join(LOSSES)}, not {self.loss!r}")
-        for name in ("dim", "epoch", "threads", "word_ngrams"):
-            if int(getattr(self, name)) < 1:
-                raise WordvecError(f"{name} must be at least 1, not {getattr(self, name)}")
-        if not self.lr > 0:
-            raise WordvecError(f"lr must be > 0, not {self.lr}")
-        if self.maxn > 0 and not 1 <= self.minn <= self.maxn:
-            raise WordvecError(f"character n-grams need 1 <= minn <= maxn, not minn={self.minn} maxn={self.maxn}")
-        if (self.maxn > 0 or self.word_ngrams > 1) and self.bucket < 1:
-            raise WordvecError("n-grams need bucket >= 1")
-        if not self.label:
-            raise WordvecError("the label prefix must not be empty")
-        return self
-
-
 def config_from_options(options):
     """A ClassifierConfig from wordvec's or fastText's keyword names; returns (config, input)."""
     names = {f.name for f in fields(ClassifierConfig)}
@@ -158,7 +123,7 @@ class Classifier:
         """Mean of the line's bag (words, n-grams, EOS), fastText's supervised sentence vector."""
         if "\n" in text:
             raise WordvecError("get_sentence_vector processes one line at a time (remove '\\n')")
-        encoded = self.dictionary.encode_lines([text])
+        encoded = encode_lines(self.dictionary, [text])
         return self._mean(encoded.rows[encoded.row_offsets[0]:encoded.row_offsets[1]])
 
     def _mean(self, rows):
@@ -182,17 +147,7 @@ class Classifier:
         """Per document: (label ids, probabilities), best first, as fastText's predict:
         at most k labels (k = -1: all) with probability >= threshold; none for a
         document with no known token."""
-        probabilities = self.probabilities(encoded)
-        k = probabilities.shape[1] if k is None or k < 0 else min(int(k), probabilities.shape[1])
-        order = np.argsort(-probabilities, axis=1, kind="stable")[:, :k]
-        empty = np.diff(encoded.row_offsets) == 0
-        results = []
-        for d in range(encoded.n_docs):
-            ids = order[d]
-            p = probabilities[d, ids]
-            keep = p >= threshold
-            results.append(([], np.zeros(0)) if empty[d] else (ids[keep], p[keep]))
-        return results
+        return top_k(self.probabilities(encoded), np.diff(encoded.row_offsets) == 0, k, threshold)
 
     def predict(self, text, k=1, threshold=0.0):
         """fastText's ``predict``: a string gives (labels tuple, probabilities array); a
@@ -202,7 +157,7 @@ class Classifier:
         for line in lines:
             if "\n" in line:
                 raise WordvecError("predict processes one line at a time (remove '\\n')")
-        results = self.top_k(self.dictionary.encode_lines(lines), k, threshold)
+        results = self.top_k(encode_lines(self.dictionary, lines), k, threshold)
         names = self.dictionary.labels
         labels = [[names[i] for i in ids] for ids, _ in results]
         probabilities = [np.asarray(p, dtype=np.float64) for _, p in results]
@@ -216,7 +171,7 @@ class Classifier:
         return meter.n, meter.precision, meter.recall
 
     def test_meter(self, path, k=1, threshold=0.0):
-        encoded = self.dictionary.encode(scan_text(path))
+        encoded = encode(self.dictionary, scan_text(path))
         return Meter.from_predictions(encoded, self.top_k(encoded, k, threshold), len(self.dictionary.labels))
 
     # ------------------------------------------------------------------ files
@@ -254,49 +209,31 @@ class Classifier:
         return quantize_classifier(self, cutoff=cutoff, retrain=retrain, qnorm=qnorm, dsub=dsub, **retrain_options)
 
 
-@dataclass
-class Meter:
-    """fastText's Meter: N, P@k, R@k, and per-label counts."""
-    n: int
-    predicted: int
-    gold: int
-    predicted_gold: int
-    per_label: np.ndarray  # int64[n_labels, 3]: predicted, gold, predicted-and-gold
+def check_supervised(model, path):
+    if model.model != "supervised":
+        raise WordvecError(f"{path} is an unsupervised ({model.model}) fastText model: it has word vectors "
+                           "but no labels to predict")
 
-    @property
-    def precision(self):
-        return self.predicted_gold / self.predicted if self.predicted else float("nan")
 
-    @property
-    def recall(self):
-        return self.predicted_gold / self.gold if self.gold else float("nan")
+class CompiledPredictor:
+    """``classifier_predict.Predictor``'s interface (``labels``, ``encode``, ``top_k``) on
+    the compiled path: for models with character n-grams, which the NumPy one leaves out."""
+
+    def __init__(self, model):
+        self.model, self.labels = model, model.labels
+        self._encoder = StreamEncoder(model.dictionary)
 
     @classmethod
-    def from_predictions(cls, encoded, results, n_labels):
-        per_label = np.zeros((n_labels, 3), dtype=np.int64)
-        n = predicted = gold = hits = 0
-        for d, (ids, _) in enumerate(results):
-            truth = encoded.labels[encoded.label_offsets[d]:encoded.label_offsets[d + 1]]
-            if len(truth) == 0 or encoded.row_offsets[d + 1] == encoded.row_offsets[d]:
-                continue  # fastText tests only lines with a label and a known token
-            n += 1
-            gold += len(truth)
-            predicted += len(ids)
-            np.add.at(per_label[:, 1], truth, 1)
-            for label in ids:
-                per_label[label, 0] += 1
-                if label in truth:
-                    per_label[label, 2] += 1
-                    hits += 1
-        return cls(n, predicted, gold, hits, per_label)
+    def load(cls, path):
+        model = Classifier.load(path, mmap=True)
+        check_supervised(model, path)
+        return cls(model)
 
-    def label_scores(self):
-        """Per label: (precision, recall, F1) with NaN where undefined."""
-        p, g, pg = self.per_label.T.astype(np.float64)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            precision, recall = pg / p, pg / g
-            f1 = 2 * precision * recall / (precision + recall)
-        return precision, recall, f1
+    def encode(self, block):
+        return self._encoder.encode(block if block.endswith(b"\n") else block + b"\n")
+
+    def top_k(self, encoded, k=1, threshold=0.0):
+        return self.model.top_k(encoded, k, threshold)
 
 
 def validation_p_at_1(model, encoded):
@@ -316,7 +253,7 @@ def train_classifier(path, config, valid=None):
     scan = scan_text(path)
     dictionary = build_dictionary(scan, config.label, config.min_count, config.min_count_label,
                                   config.word_ngrams, config.bucket, config.minn, config.maxn, source=str(path))
-    encoded = dictionary.encode(scan)
+    encoded = encode(dictionary, scan)
     del scan
     dictionary.forget_lookups()
     dictionary, sources = compact_buckets(dictionary, encoded)
@@ -327,7 +264,7 @@ def train_classifier(path, config, valid=None):
         _load_pretrained(W_in, dictionary, config.pretrained_vectors)
     W_out = np.zeros((len(dictionary.labels), config.dim), dtype=np.float32)
     model = Classifier(dictionary, W_in, W_out, config)
-    valid_encoded = dictionary.encode(scan_text(valid)) if valid else None
+    valid_encoded = encode(dictionary, scan_text(valid)) if valid else None
     run_epochs(model, encoded, (lambda m: validation_p_at_1(m, valid_encoded)) if valid else None)
     return model
 
@@ -341,7 +278,7 @@ def load_kernels(config):
                    min_count_label=0, bucket=max(1, min(config.bucket, 16)) if config.bucket else 0)
     scan = scan_text(lines)
     dictionary = build_dictionary(scan, tiny.label, 1, 0, tiny.word_ngrams, tiny.bucket, tiny.minn, tiny.maxn)
-    encoded = dictionary.encode(scan)
+    encoded = encode(dictionary, scan)
     model = Classifier(dictionary, uniform_rows(dictionary.n_rows, 2, 0), np.zeros((2, 2), np.float32), tiny)
     run_epochs(model, encoded)
     release_compiler_pages()
@@ -386,7 +323,7 @@ def quantize_classifier(model, cutoff=0, retrain=False, qnorm=False, dsub=2, inp
             raise WordvecError("retraining after the cutoff needs the training data (input)")
         changes = {k: v for k, v in (("epoch", epoch), ("lr", lr), ("threads", threads)) if v is not None}
         out.config = replace(out.config, **changes).checked()
-        run_epochs(out, dictionary.encode(scan_text(input)))
+        run_epochs(out, encode(dictionary, scan_text(input)))
     if out.W_in.shape[0] < KSUB:
         raise WordvecError(f"quantization needs at least {KSUB} input rows; the model has {out.W_in.shape[0]}")
     out.quantized = quantize_matrix(out.W_in, dsub, qnorm)

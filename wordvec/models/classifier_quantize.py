@@ -6,7 +6,7 @@ the nearest-centroid search compiled in ``wordvec.kernels.quantize``).
 
 import numpy as np
 
-from wordvec.data.labels import EOS, LabelDictionary, to_bytes
+from wordvec.data.label_dictionary import EOS, LabelDictionary, to_bytes
 from wordvec.io.fasttext_bin import ProductQuantizer, QuantizedMatrix
 from wordvec.kernels import quantize as quantize_kernels
 from wordvec.math import product_quantizer as pq

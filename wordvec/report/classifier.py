@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from wordvec.data.labels import scan_text
+from wordvec.data.labels import encode, scan_text
 from wordvec.io.fasttext_bin import MAGIC
 from wordvec.models.classifier import Classifier
 from wordvec.models.classifier_files import NATIVE_MARKER
@@ -103,7 +103,7 @@ def _indicative_words(model, top):
 def confusion_matrix(model, test):
     """(N, P@1, counts[gold, predicted]) over the lines of ``test`` with one label and a
     known token, as fastText's test counts them."""
-    encoded = model.dictionary.encode(scan_text(test))
+    encoded = encode(model.dictionary, scan_text(test))
     n_labels = len(model.labels)
     counts = np.zeros((n_labels, n_labels), dtype=np.int64)
     for d, (ids, _) in enumerate(model.top_k(encoded, 1)):

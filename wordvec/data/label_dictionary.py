@@ -1,0 +1,95 @@
+"""fastText's supervised dictionary as data: words, labels, counts, n-gram settings, and
+the encoded documents (:class:`Encoded`). NumPy only, no compiled code, so that reading a
+model and predicting with it (``wordvec.models.classifier_predict``) never loads Numba;
+``wordvec.data.labels`` builds dictionaries and encodes text with compiled scanners,
+``wordvec.data.label_stream`` encodes text for prediction with NumPy.
+"""
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+
+EOS = "</s>"
+
+
+def to_bytes(token):
+    return token.encode("utf-8", "surrogateescape")
+
+
+def to_text(token):
+    return token.decode("utf-8", "surrogateescape")
+
+
+@dataclass(frozen=True)
+class LabelDictionary:
+    """fastText's supervised Dictionary: words, labels, counts and the n-gram settings."""
+    words: list
+    word_counts: np.ndarray
+    labels: list
+    label_counts: np.ndarray
+    ntokens: int
+    label_prefix: str = "__label__"
+    word_ngrams: int = 1
+    bucket: int = 0
+    minn: int = 0
+    maxn: int = 0
+    prune_index: dict = None  # bucket -> kept n-gram row (quantized with a cutoff), or None
+    # int32[bucket]: the input row of every bucket when training kept only the rows it used
+    # (``compact_buckets``): the unused buckets share one zero row, the last; or None
+    row_of_bucket: np.ndarray = None
+
+    @property
+    def nwords(self):
+        return len(self.words)
+
+    @property
+    def n_buckets(self):
+        """Input rows after the words: ``bucket``, the kept n-grams when pruned, or the used
+        buckets and the zero row when compact."""
+        if self.row_of_bucket is not None:
+            return int(self.row_of_bucket.max(initial=self.nwords - 1)) + 1 - self.nwords
+        return len(self.prune_index) if self.prune_index is not None else self.bucket
+
+    @property
+    def n_rows(self):
+        return self.nwords + self.n_buckets
+
+    @cached_property
+    def word_index(self):
+        return {to_bytes(w): i for i, w in enumerate(self.words)}
+
+    @cached_property
+    def label_index(self):
+        return {to_bytes(w): i for i, w in enumerate(self.labels)}
+
+    @cached_property
+    def bucket_rows(self):
+        """int32[bucket]: the input row of each n-gram bucket (-1: pruned away)."""
+        if self.row_of_bucket is not None:
+            return self.row_of_bucket
+        if self.prune_index is None:
+            return np.arange(self.nwords, self.nwords + self.bucket, dtype=np.int32)
+        rows = np.full(self.bucket, -1, dtype=np.int32)
+        for b, r in self.prune_index.items():
+            rows[b] = self.nwords + r
+        return rows
+
+    def forget_lookups(self):
+        """Drop the word/label -> id maps (rebuilt when next needed): training holds them
+        only while encoding (15 MB for 150k words)."""
+        for name in ("word_index", "label_index"):
+            self.__dict__.pop(name, None)
+
+
+@dataclass(frozen=True)
+class Encoded:
+    rows: np.ndarray            # int32: input rows of all documents
+    row_offsets: np.ndarray     # int64[n_docs + 1]
+    labels: np.ndarray          # int32: label ids of all documents
+    label_offsets: np.ndarray   # int64[n_docs + 1]
+    doc_tokens: np.ndarray      # int64[n_docs]: tokens read (words, labels, EOS), as fastText counts
+
+    @property
+    def n_docs(self):
+        return len(self.doc_tokens)

@@ -1,0 +1,196 @@
+"""Text to bags of input rows for prediction, in NumPy: fastText's ``getLine`` without Numba.
+
+``wordvec classify predict``/``test`` must not pay Numba's import and kernel loading
+(~0.6 s of a 0.1-1 s process, the whole difference to fastText on small files), and
+prediction needs no compiled loop: this encoder gives the same :class:`Encoded` as the
+compiled one (``wordvec.data.labels.encode``) for models without character n-grams.
+
+* Tokens: fastText's ``readWord`` splits on ASCII whitespace (space, ``\\t \\n \\v \\f
+  \\r``) and NUL, and a newline is the token ``</s>`` (EOS), which ends a document (so
+  does a literal ``</s>`` in the text, for fastText and the compiled scanner alike).
+  ``bytes.split()`` splits on exactly those bytes but NUL, so NUL becomes a space and
+  every newline `` </s> `` first.
+* A token is a word of the dictionary (its row), a label (the document's label), an
+  unknown label (dropped) or an unknown word (no row). Words, known or not, take part in
+  word n-grams: h = h · 116049371 + hash_j over uint64 from hash_i, each hash fastText's
+  32-bit FNV-1a of the token's *signed* bytes, sign-extended from int32; the n-gram's
+  row is that of bucket h mod ``bucket`` (``LabelDictionary.bucket_rows``).
+* A bag is the words' rows in text order, then the n-grams by start, then by length.
+"""
+
+from itertools import repeat
+
+import numpy as np
+
+from wordvec.data.corpus import list_files, open_binary
+from wordvec.data.label_dictionary import EOS, Encoded, to_bytes
+
+EOS_BYTES = to_bytes(EOS)
+NGRAM_MULTIPLIER = np.uint64(116049371)
+FNV_OFFSET, FNV_PRIME = np.uint32(2166136261), np.uint32(16777619)
+UNKNOWN = -1  # a token the dictionary does not have
+EOS_UNKNOWN = -2  # the code of </s> when the dictionary does not have it
+NOT_A_WORD, MISSING = 1 << 40, -(1 << 40)  # outside int32: a label; not looked at yet
+BLOCK_BYTES = 1 << 20  # bytes per read: the block's token list is the peak temporary
+
+
+def text_blocks(path):
+    """Byte blocks of a file or directory (plain or compressed), each ending at a line end."""
+    for file in list_files(path):
+        rest = b""
+        with open_binary(file) as handle:
+            while True:
+                block = handle.read(BLOCK_BYTES)
+                if not block:
+                    break
+                cut = block.rfind(b"\n") + 1
+                if cut == 0:
+                    rest += block
+                    continue
+                yield rest + block[:cut]
+                rest = block[cut:]
+        if rest:
+            yield rest + b"\n"
+
+
+def fnv1a_hashes(tokens):
+    """fastText's hash of each token (bytes) as the int32 it keeps: FNV-1a over the bytes
+    read as int8 (``h ^ uint32_t(int8_t(c))``), computed byte position by byte position
+    over all tokens at once (longest first, so the tokens still going are a prefix)."""
+    if len(tokens) == 0:
+        return np.zeros(0, dtype=np.int32)
+    lengths = np.fromiter(map(len, tokens), dtype=np.int64, count=len(tokens))
+    order = np.argsort(-lengths, kind="stable")
+    ordered = [tokens[i] for i in order.tolist()]
+    sorted_lengths = lengths[order]
+    starts = np.zeros(len(tokens), dtype=np.int64)
+    np.cumsum(sorted_lengths[:-1], out=starts[1:])
+    signed = np.frombuffer(b"".join(ordered), dtype=np.int8).astype(np.int32).view(np.uint32)
+    h = np.full(len(tokens), FNV_OFFSET, dtype=np.uint32)
+    for k in range(int(sorted_lengths[0])):
+        going = int(np.searchsorted(-sorted_lengths, -k, side="left"))  # tokens longer than k
+        h[:going] = (h[:going] ^ signed[starts[:going] + k]) * FNV_PRIME
+    out = np.empty(len(tokens), dtype=np.int32)
+    out[order] = h.view(np.int32)
+    return out
+
+
+class BagEncoder:
+    """Encodes text blocks (bytes of whole lines) with a fixed dictionary that has no
+    character n-grams (``maxn == 0``)."""
+    MAX_UNKNOWN = 1 << 20  # unknown tokens whose kind and hash are remembered
+
+    def __init__(self, dictionary):
+        if dictionary.maxn > 0:
+            raise ValueError("BagEncoder handles models without character n-grams")
+        self.dictionary = d = dictionary
+        self.words, self.labels = d.word_index, d.label_index  # token -> id (not copied: 150k words, 10 ms)
+        self.eos = self.words.get(to_bytes(EOS), EOS_UNKNOWN)
+        self.prefix = to_bytes(d.label_prefix)
+        self.ngrams = d.word_ngrams > 1 and d.bucket > 0
+        self.word_hashes = fnv1a_hashes([to_bytes(w) for w in d.words]).astype(np.int64) if self.ngrams else None
+        self.unknown = {}  # unknown token -> its hash (a word) or NOT_A_WORD (a label)
+
+    def encode(self, block):
+        """The documents of ``block`` (bytes ending in a newline) as an :class:`Encoded`."""
+        if b"\0" in block:
+            block = block.replace(b"\0", b" ")
+        tokens = block.replace(b"\n", b" </s> ").split()
+        if not tokens:
+            return Encoded(*(np.zeros(n, dtype=t) for n, t in ((0, np.int32), (1, np.int64), (0, np.int32),
+                                                               (1, np.int64), (0, np.int64))))
+        codes = np.fromiter(map(self.words.get, tokens, repeat(UNKNOWN)), dtype=np.int64, count=len(tokens))
+        self._find_labels(tokens, codes)
+        if self.eos == EOS_UNKNOWN:
+            codes[[i for i, token in enumerate(tokens) if token == EOS_BYTES]] = EOS_UNKNOWN
+        ends = np.flatnonzero(codes == self.eos)
+        if len(ends) == 0 or ends[-1] != len(codes) - 1:  # text after the last newline: one more document
+            ends = np.append(ends, len(codes) - 1)
+        nwords = self.dictionary.nwords
+        is_row = (codes >= 0) & (codes < nwords)
+        is_label = codes >= nwords
+        rows, row_offsets = codes[is_row], _offsets_at(is_row, ends)
+        if self.ngrams:
+            doc = np.zeros(len(codes), dtype=np.int64)
+            doc[ends[:-1] + 1] = 1
+            np.cumsum(doc, out=doc)
+            hashes = self._hashes(tokens, codes)
+            words = np.flatnonzero(hashes != NOT_A_WORD)
+            ngram_docs, ngram_rows = self._ngram_rows(hashes[words], doc[words])
+            bag_docs = np.concatenate([doc[is_row], ngram_docs])
+            order = np.argsort(bag_docs, kind="stable")  # per document: words, then n-grams
+            rows = np.concatenate([rows, ngram_rows])[order]
+            row_offsets = _offsets(bag_docs, len(ends))
+        return Encoded(rows.astype(np.int32), row_offsets, (codes[is_label] - nwords).astype(np.int32),
+                       _offsets_at(is_label, ends), np.diff(ends, prepend=-1).astype(np.int64))
+
+    def _find_labels(self, tokens, codes):
+        """Codes nwords + label id for the labels among the tokens that are not words."""
+        unknown = np.flatnonzero(codes == UNKNOWN)
+        if len(unknown) and self.labels:
+            found = np.fromiter(map(self.labels.get, [tokens[i] for i in unknown.tolist()], repeat(UNKNOWN)),
+                                dtype=np.int64, count=len(unknown))
+            is_label = found != UNKNOWN
+            codes[unknown[is_label]] = self.dictionary.nwords + found[is_label]
+
+    def _hashes(self, tokens, codes):
+        """int64 per token: its hash if it is a word (known or not), else NOT_A_WORD."""
+        nwords = self.dictionary.nwords
+        hashes = np.full(len(codes), NOT_A_WORD, dtype=np.int64)
+        known = np.flatnonzero((codes >= 0) & (codes < nwords))
+        hashes[known] = self.word_hashes[codes[known]]
+        unknown = np.flatnonzero(codes < 0)
+        hashes[unknown] = self._unknown_hashes([tokens[i] for i in unknown.tolist()])
+        return hashes
+
+    def _unknown_hashes(self, tokens):
+        """Each unknown token's hash, or NOT_A_WORD for an unknown label; remembered."""
+        found = np.fromiter(map(self.unknown.get, tokens, repeat(MISSING)), dtype=np.int64, count=len(tokens))
+        missing = np.flatnonzero(found == MISSING)
+        if len(missing):
+            if len(self.unknown) > self.MAX_UNKNOWN:
+                self.unknown.clear()
+            new = list(dict.fromkeys(tokens[i] for i in missing.tolist()))
+            values = fnv1a_hashes(new).tolist()
+            self.unknown.update((t, NOT_A_WORD if t.startswith(self.prefix) else v) for t, v in zip(new, values))
+            found[missing] = [self.unknown[tokens[i]] for i in missing.tolist()]
+        return found
+
+    def _ngram_rows(self, hashes, docs):
+        """(document, row) of every word n-gram (2 .. word_ngrams words, within a
+        document), ordered by start then length; n-grams whose bucket was pruned dropped."""
+        d = self.dictionary
+        n = len(hashes)
+        longest = min(d.word_ngrams, int(np.bincount(docs).max(initial=1)) if n else 1)  # no longer than a document
+        h = hashes.view(np.uint64)  # int32 values sign-extended to int64, as fastText's int32 -> uint64
+        grams = np.zeros((n, longest - 1), dtype=np.uint64)
+        valid = np.zeros((n, longest - 1), dtype=bool)
+        current = h.copy()
+        for length in range(2, longest + 1):
+            span = n - length + 1
+            if span <= 0:
+                break
+            current = current[:span] * NGRAM_MULTIPLIER + h[length - 1:]
+            grams[:span, length - 2] = current
+            valid[:span, length - 2] = docs[length - 1:] == docs[:span]
+        starts = np.broadcast_to(docs[:, None], grams.shape)[valid]
+        buckets = (grams[valid] % np.uint64(d.bucket)).astype(np.int64)
+        if d.prune_index is None and d.row_of_bucket is None:
+            return starts, buckets + d.nwords
+        rows = d.bucket_rows[buckets]
+        return starts[rows >= 0], rows[rows >= 0].astype(np.int64)
+
+
+def _offsets_at(mask, ends):
+    """CSR offsets (int64[len(ends) + 1]) of the tokens where ``mask`` holds, per document
+    (documents end at the token positions ``ends``)."""
+    offsets = np.zeros(len(ends) + 1, dtype=np.int64)
+    offsets[1:] = np.cumsum(mask)[ends]
+    return offsets
+
+
+def _offsets(docs, n_docs):
+    """CSR offsets (int64[n_docs + 1]) of items sorted by document."""
+    offsets = np.zeros(n_docs + 1, dtype=np.int64)
+    np.cumsum(np.bincount(docs, minlength=n_docs), out=offsets[1:])
+    return offsets
