@@ -102,3 +102,27 @@ def test_serve_uses_the_index_for_a_large_vocabulary(kv, tmp_path, monkeypatch):
         assert status == 200 and len({n["word"] for n in answer["neighbours"]} & set(exact)) >= 4
     finally:
         server.server_close()
+
+
+def test_an_index_built_in_two_parts_answers_like_one_built_at_once(kv, tmp_path):
+    """build_index(stop=N) then resume_index: a long build split over two runs."""
+    save_vectors(kv, tmp_path / "v.bin")
+    partial = ann.build_index(kv, stop=1500)
+    assert partial.index.size == 1500
+    partial.index.save(str(tmp_path / "part.usearch"))
+    ann.save_index(partial, tmp_path / "v.bin")  # an unfinished index is never attached
+    with pytest.raises(WordvecError, match="an unfinished build"):
+        ann.attach_index(load_vectors(tmp_path / "v.bin"), tmp_path / "v.bin")
+    finished = ann.resume_index(kv, tmp_path / "part.usearch")
+    assert finished.index.size == len(kv)
+    ann.save_index(finished, tmp_path / "v.bin")
+    loaded = ann.attach_index(load_vectors(tmp_path / "v.bin"), tmp_path / "v.bin")
+    words = kv.index_to_key[1::20]  # rows from both parts
+    assert recall(loaded.most_similar_batch(words), loaded.most_similar_batch(words, approximate=True)) >= 0.95
+
+
+def test_resuming_from_an_index_of_other_vectors_is_refused(kv, tmp_path):
+    other = KeyedVectors(kv.index_to_key, kv.vectors[:, :12].copy())
+    ann.build_index(other, stop=100).index.save(str(tmp_path / "part.usearch"))
+    with pytest.raises(WordvecError, match="not a partial index"):
+        ann.resume_index(kv, tmp_path / "part.usearch")

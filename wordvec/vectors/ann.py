@@ -73,15 +73,31 @@ class ApproximateIndex:
         return np.take_along_axis(keys, order, axis=1), np.take_along_axis(cosines, order, axis=1)
 
 
-def build_index(kv, config=AnnConfig(), threads=0):
-    """Build the index of every row of ``kv`` (all cores unless ``threads``)."""
+def build_index(kv, config=AnnConfig(), threads=0, stop=None):
+    """Build the index of every row of ``kv`` (all cores unless ``threads``); ``stop`` builds
+    only rows [0, stop): a partial index, finished by ``resume_index`` (a long build in parts)."""
     Index = _usearch()
     index = Index(ndim=kv.vector_size, metric="cos", dtype=config.dtype, connectivity=config.connectivity,
                   expansion_add=config.expansion_add, expansion_search=config.expansion_search)
+    return _add_rows(index, kv, config, threads, len(kv) if stop is None else min(len(kv), stop))
+
+
+def resume_index(kv, partial_path, config=AnnConfig(), threads=0):
+    """Add the rows a partial index (``build_index(..., stop=N)`` saved by ``index.save``)
+    lacks; the partial file must have been built from the first rows of ``kv`` with ``config``."""
+    index = _usearch().restore(os.fspath(partial_path), view=False)
+    if index is None or index.ndim != kv.vector_size or index.size > len(kv) or \
+            index.connectivity != config.connectivity:
+        raise FormatError(partial_path, None, "not a partial index of these vectors with this configuration")
+    index.expansion_add, index.expansion_search = config.expansion_add, config.expansion_search
+    return _add_rows(index, kv, config, threads, len(kv))
+
+
+def _add_rows(index, kv, config, threads, stop):
     step = 100000
-    for start in range(0, len(kv), step):  # float32 rows one block at a time (float16/int8 tables too)
-        stop = min(len(kv), start + step)
-        index.add(np.arange(start, stop), kv._rows(start, stop), threads=threads)
+    for start in range(index.size, stop, step):  # float32 rows one block at a time (float16/int8 tables too)
+        end = min(stop, start + step)
+        index.add(np.arange(start, end), kv._rows(start, end), threads=threads)
     meta = {"format": INDEX_TAG, "rows": len(kv), "vector_size": kv.vector_size,
             "words": fingerprint(kv.index_to_key), "config": asdict(config)}
     return ApproximateIndex(index, meta)
@@ -120,8 +136,11 @@ def load_index(kv, vectors_path, view=True):
         raise WordvecError(f"the approximate index {path} was built for other vectors than {vectors_path} "
                            f"now holds; rebuild it with `wordvec index {vectors_path}`")
     index = _usearch().restore(os.fspath(path), view=view)
-    if index is None or index.size != len(kv):
+    if index is None:
         raise FormatError(path, None, "not a readable usearch index")
+    if index.size != len(kv):
+        raise FormatError(path, None, f"holds {index.size} of the {len(kv)} rows (an unfinished build); "
+                                      f"rebuild it with `wordvec index {vectors_path}`")
     index.expansion_search = int(meta.get("config", {}).get("expansion_search", AnnConfig.expansion_search))
     return ApproximateIndex(index, meta)
 
