@@ -59,6 +59,7 @@ from wordvec.kernels.word2vec import (
     vector_size_token,
     window_context,
 )
+from wordvec.kernels.prefetch import prefetch_row
 
 __all__ = ["HIERARCHICAL_SOFTMAX", "NEGATIVE_SAMPLING", "STAT_EXAMPLES", "STAT_WORDS", "vector_size_token",
            "dbow_step", "dm_step", "train_documents", "infer_documents", "document_seed"]
@@ -78,12 +79,14 @@ jit_example = numba.njit(nogil=True, cache=True, fastmath=FAST, inline="always")
 
 @jit_example
 def new_buffers(longest, window, negative, points, D):
-    """(sentence, context, negatives, neu1, neu1e, coeff, rows, labels): one thread's
-    buffers, for documents of at most ``longest`` tokens; ``rows`` and ``labels`` hold an
-    inference example's output rows and labels."""
+    """(sentence, context, negatives, ahead, neu1, neu1e, coeff, rows, labels): one
+    thread's buffers, for documents of at most ``longest`` tokens; ``ahead`` holds the next
+    position's negatives, ``rows`` and ``labels`` an inference example's output rows and
+    labels."""
     width = max(negative + 1, points.shape[1])
     return (np.zeros(max(longest, 1), dtype=np.int32), np.zeros(2 * window, dtype=np.int32),
-            np.zeros(negative, dtype=np.int64), np.zeros((1, D), dtype=np.float32), np.zeros(D, dtype=np.float32),
+            np.zeros(negative, dtype=np.int64), np.zeros(negative, dtype=np.int64), np.zeros((1, D), dtype=np.float32),
+            np.zeros(D, dtype=np.float32),
             np.zeros(negative + 1, dtype=np.float32), np.zeros(width, dtype=np.int64),
             np.zeros(width, dtype=np.float32))
 
@@ -180,20 +183,52 @@ def dm_hidden(P, doc, W_in, context, m, mean, neu1, D):
 
 
 @jit_example
+def draw_position(windowed, window, noise, state, negatives):
+    """A position's random numbers, in the stream's order: the reduced window's reach
+    (``window - b``, b uniform in [0, window); models with a window), then the K
+    negatives.  Returns the reach."""
+    reach = window - below(state, window) if windowed else 0
+    draw_negatives(negatives, noise, state)
+    return reach
+
+
+@jit_example
+def prefetch_position(sentence, n, i, reach, negatives, W_in, W_out, windowed, mode, D):
+    """Ask for the rows position i will read: its output rows (negative sampling) and
+    its window's input rows (see ``wordvec.kernels.prefetch``)."""
+    if mode & NEGATIVE_SAMPLING:
+        prefetch_row(W_out, sentence[i], D)
+        for k in range(negatives.shape[0]):
+            prefetch_row(W_out, negatives[k], D)
+    if windowed:
+        for j in range(max(0, i - reach), min(n, i + reach + 1)):
+            if j != i:
+                prefetch_row(W_in, sentence[j], D)
+
+
+@jit_example
 def train_document(sentence, n, P, doc, W_in, W_out, W_inner, points, codes, lengths, noise, dm, mode, mean, window,
-                   skipgram, lr, state, context, negatives, neu1, neu1e, coeff, rows, labels, learn_words, D):
+                   skipgram, lr, state, context, negatives, ahead, neu1, neu1e, coeff, rows, labels, learn_words, D):
     """Every example of one (subsampled) document ``sentence[:n]``, row P[doc];
     ``learn_words=False`` is inference: the word and output rows stay as they are;
-    ``skipgram``: dbow_words' pairs too.  Returns (loss, examples)."""
+    ``skipgram``: dbow_words' pairs too.  Returns (loss, examples).
+
+    Position i+1's random numbers are drawn (into ``ahead``) before position i's examples
+    and its rows prefetched: the stream is drawn in the same order as one position at a
+    time, so every example is the same, only the next rows' cache misses overlap this one's
+    arithmetic."""
     frozen = not learn_words
+    windowed = dm or skipgram
     loss = 0.0
     examples = 0
+    reach = draw_position(windowed, window, noise, state, negatives) if n > 0 else 0
     for i in range(n):
         word = sentence[i]
-        m = 0
-        if dm or skipgram:
-            m = window_context(sentence, n, i, window - below(state, window), context)  # reduced window
-        draw_negatives(negatives, noise, state)  # one draw serves every example predicting ``word``
+        m = window_context(sentence, n, i, reach, context) if windowed else 0
+        if i + 1 < n:
+            reach = draw_position(windowed, window, noise, state, ahead)
+            prefetch_position(sentence, n, i + 1, reach, ahead, W_in, W_out, windowed, mode, D)
+        # ``negatives``: one draw serves every example predicting ``word``
         if dm:  # CBOW with the document's row: one example
             dm_hidden(P, doc, W_in, context, m, mean, neu1, D)
             loss += predict(neu1, 0, word, mode, W_out, W_inner, points, codes, lengths, negatives, lr, neu1e, coeff,
@@ -202,17 +237,19 @@ def train_document(sentence, n, P, doc, W_in, W_out, W_inner, points, codes, len
             if learn_words:
                 add_to_rows(neu1e, W_in, context, m, D)
             examples += 1
-            continue
-        if skipgram:  # each context word predicts ``word``, then the document's row does
-            for c in range(m):
-                loss += predict(W_in, context[c], word, mode, W_out, W_inner, points, codes, lengths, negatives, lr,
-                                neu1e, coeff, rows, labels, False, D)
-                add_to_row(neu1e, W_in, context[c], D)
-            examples += m
-        loss += predict(P, doc, word, mode, W_out, W_inner, points, codes, lengths, negatives, lr, neu1e, coeff, rows,
-                        labels, frozen, D)
-        add_to_row(neu1e, P, doc, D)
-        examples += 1
+        else:
+            if skipgram:  # each context word predicts ``word``, then the document's row does
+                for c in range(m):
+                    loss += predict(W_in, context[c], word, mode, W_out, W_inner, points, codes, lengths, negatives,
+                                    lr, neu1e, coeff, rows, labels, False, D)
+                    add_to_row(neu1e, W_in, context[c], D)
+                examples += m
+            loss += predict(P, doc, word, mode, W_out, W_inner, points, codes, lengths, negatives, lr, neu1e, coeff,
+                            rows, labels, frozen, D)
+            add_to_row(neu1e, P, doc, D)
+            examples += 1
+        for k in range(negatives.shape[0]):
+            negatives[k] = ahead[k]
     return loss, examples
 
 
@@ -233,7 +270,7 @@ def dbow_step(P, doc, word, mode, W_out, W_inner, points, codes, lengths, negati
 def dbow_step_compiled(P, doc, word, mode, W_out, W_inner, points, codes, lengths, negatives, noise, state, alpha,
                        neu1e, coeff, learn_doc, frozen):
     D = P.shape[1]
-    rows, labels = new_buffers(1, 1, negatives.shape[0], points, D)[6:]
+    rows, labels = new_buffers(1, 1, negatives.shape[0], points, D)[7:]
     draw_negatives(negatives, noise, state)
     loss = predict(P, doc, word, mode, W_out, W_inner, points, codes, lengths, negatives, alpha, neu1e, coeff, rows,
                    labels, frozen, D)
@@ -255,7 +292,7 @@ def dm_step(P, doc, W_in, context, m, word, mean, mode, W_out, W_inner, points, 
 def dm_step_compiled(P, doc, W_in, context, m, word, mean, mode, W_out, W_inner, points, codes, lengths, negatives,
                      noise, state, alpha, neu1, neu1e, coeff, learn_doc, learn_words, frozen):
     D = P.shape[1]
-    rows, labels = new_buffers(1, 1, negatives.shape[0], points, D)[6:]
+    rows, labels = new_buffers(1, 1, negatives.shape[0], points, D)[7:]
     draw_negatives(negatives, noise, state)
     dm_hidden(P, doc, W_in, context, m, mean, neu1, D)
     loss = predict(neu1, 0, word, mode, W_out, W_inner, points, codes, lengths, negatives, alpha, neu1e, coeff, rows,
@@ -294,7 +331,7 @@ def train_documents_compiled(ids, offsets, doc_rows, doc_begin, doc_end, P, W_in
     dm, mode, mean, window, skipgram, negative = settings
     alpha, min_alpha, words_before, total_words, seed = schedule
     D = len(token) if len(token) > 0 else P.shape[1]
-    sentence, context, negatives, neu1, neu1e, coeff, rows, labels = new_buffers(
+    sentence, context, negatives, ahead, neu1, neu1e, coeff, rows, labels = new_buffers(
         longest_document(offsets, doc_begin, doc_end), window, negative, points, D)
     state = np.empty(1, dtype=np.uint64)
     state[0] = seed
@@ -308,7 +345,7 @@ def train_documents_compiled(ids, offsets, doc_rows, doc_begin, doc_end, P, W_in
         n = subsample(ids, start, stop, keep, state, sentence)
         doc_loss, doc_examples = train_document(sentence, n, P, doc_rows[d], W_in, W_out, W_inner, points, codes,
                                                 lengths, noise, dm, mode, mean, window, skipgram, lr, state, context,
-                                                negatives, neu1, neu1e, coeff, rows, labels, True, D)
+                                                negatives, ahead, neu1, neu1e, coeff, rows, labels, True, D)
         loss += doc_loss
         examples += doc_examples
     stats = np.zeros(2, dtype=np.int64)
@@ -355,7 +392,7 @@ def infer_documents_compiled(ids, offsets, doc_begin, doc_end, out, W_in, keep, 
     dm, mode, mean, window, _, negative = settings
     epochs, alpha, min_alpha, seed = schedule
     D = len(token) if len(token) > 0 else out.shape[1]
-    sentence, context, negatives, neu1, neu1e, coeff, rows, labels = new_buffers(
+    sentence, context, negatives, ahead, neu1, neu1e, coeff, rows, labels = new_buffers(
         longest_document(offsets, doc_begin, doc_end), window, negative, points, D)
     state = np.empty(1, dtype=np.uint64)
     last_loss = 0.0
@@ -367,8 +404,8 @@ def infer_documents_compiled(ids, offsets, doc_begin, doc_end, out, W_in, keep, 
             lr = np.float32(alpha - (alpha - min_alpha) * epoch / max(epochs - 1, 1))
             n = subsample(ids, offsets[d], offsets[d + 1], keep, state, sentence)
             doc_loss, _ = train_document(sentence, n, out, d, W_in, W_out, W_inner, points, codes, lengths, noise, dm,
-                                         mode, mean, window, False, lr, state, context, negatives, neu1, neu1e, coeff,
-                                         rows, labels, False, D)
+                                         mode, mean, window, False, lr, state, context, negatives, ahead, neu1, neu1e,
+                                         coeff, rows, labels, False, D)
             if epoch == epochs - 1:
                 last_loss += doc_loss
     return last_loss
