@@ -193,17 +193,22 @@ def draw_position(windowed, window, noise, state, negatives):
 
 
 @jit_example
-def prefetch_position(sentence, n, i, reach, negatives, W_in, W_out, windowed, mode, D):
+def prefetch_position(sentence, n, i, reach, negatives, W_in, W_out, windowed, mode, asked, D):
     """Ask for the rows position i will read: its output rows (negative sampling) and
-    its window's input rows (see ``wordvec.kernels.prefetch``)."""
+    the input rows of its window that no earlier window asked for (``sentence[:asked]``:
+    the windows slide, so most of a window's rows were asked for already; the word at i
+    itself is asked for too, as the next windows hold it); returns the new ``asked``.
+    See ``wordvec.kernels.prefetch``."""
     if mode & NEGATIVE_SAMPLING:
         prefetch_row(W_out, sentence[i], D)
         for k in range(negatives.shape[0]):
             prefetch_row(W_out, negatives[k], D)
-    if windowed:
-        for j in range(max(0, i - reach), min(n, i + reach + 1)):
-            if j != i:
-                prefetch_row(W_in, sentence[j], D)
+    if not windowed:
+        return asked
+    end = min(n, i + reach + 1)
+    for j in range(max(asked, i - reach), end):
+        prefetch_row(W_in, sentence[j], D)
+    return max(asked, end)
 
 
 @jit_example
@@ -222,12 +227,13 @@ def train_document(sentence, n, P, doc, W_in, W_out, W_inner, points, codes, len
     loss = 0.0
     examples = 0
     reach = draw_position(windowed, window, noise, state, negatives) if n > 0 else 0
+    asked = 0  # the window rows of sentence[:asked] were prefetched
     for i in range(n):
         word = sentence[i]
         m = window_context(sentence, n, i, reach, context) if windowed else 0
         if i + 1 < n:
             reach = draw_position(windowed, window, noise, state, ahead)
-            prefetch_position(sentence, n, i + 1, reach, ahead, W_in, W_out, windowed, mode, D)
+            asked = prefetch_position(sentence, n, i + 1, reach, ahead, W_in, W_out, windowed, mode, asked, D)
         # ``negatives``: one draw serves every example predicting ``word``
         if dm:  # CBOW with the document's row: one example
             dm_hidden(P, doc, W_in, context, m, mean, neu1, D)
