@@ -206,6 +206,8 @@ def main():
     parser.add_argument("--seeds", nargs="+", type=int, default=[1, 2, 3])
     parser.add_argument("--systems", nargs="+", default=["fasttext", "wordvec"])
     parser.add_argument("--quantize", action="store_true")
+    parser.add_argument("--threads", type=int, default=COMMON["threads"],
+                        help="training threads of both systems (default 2; 1: no Hogwild races, reproducible)")
     parser.add_argument("--predict-repeat", type=int, default=1, metavar="N",
                         help="also time predict over the test documents repeated N times")
     parser.add_argument("--scratch", default="/tmp/wordvec-bench-classify")
@@ -216,6 +218,7 @@ def main():
         print(summarize(json.loads(Path(args.summarize).read_text())))
         return
     scratch = Path(args.scratch)
+    COMMON["threads"] = args.threads
     compile_bytecode()
     record = {"benchmark": "bench_classify", "argv": sys.argv, "settings": COMMON, "versions": versions(),
               "started": time.strftime("%Y-%m-%d %H:%M:%S %Z"), "load_before": os.getloadavg(), "runs": []}

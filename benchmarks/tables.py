@@ -355,7 +355,7 @@ def load_queries_table(words=3000000):
 
 # ----------------------------------------------------------------------------- classify (issue 26)
 
-CLASSIFY_RECORD = "classify-20261126"
+CLASSIFY_RECORD = "classify-20261126"  # the current one; earlier ones keep their tables
 
 
 def _classify_rows(record):
@@ -384,9 +384,9 @@ def _classify_rows(record):
     return rows
 
 
-def _classify_provenance(record):
+def _classify_provenance(record, name=CLASSIFY_RECORD):
     loads = [load for run in record["runs"] for load in (run["train"]["load_before"][0], run["train"]["load_after"][0])]
-    return (f"Record `benchmarks/results/{CLASSIFY_RECORD}.json`: commit `{record['versions']['commit'][:7]}`, "
+    return (f"Record `benchmarks/results/{name}.json`: commit `{record['versions']['commit'][:7]}`, "
             f"{record['started'][:16]}–{record.get('finished', '?')[11:16]} UTC, 1-min load {min(loads):.1f}–"
             f"{max(loads):.1f} on 2 cores; means over seeds; speed-up: fastText's wall time over wordvec's.")
 
@@ -403,9 +403,9 @@ def _predict_cells(f, w):
     return one, repeated
 
 
-def classify_table():
+def classify_table(name=CLASSIFY_RECORD):
     """benchmarks/README: every task and setting, both systems."""
-    record = load_record(CLASSIFY_RECORD)
+    record = load_record(name)
     lines = ["| task | setting | seeds | P@1 fastText / wordvec (Δ points) | train wall s fastText / wordvec "
              "| speed-up | CPU s fastText / wordvec | peak RSS MB fastText / wordvec | predict docs/s fastText / wordvec "
              "(wordvec's share) | predict, test documents repeated: docs/s fastText / wordvec |",
@@ -417,7 +417,7 @@ def classify_table():
                      f"({100 * (w['p'] - f['p']):+.2f}) | {f['wall']:.1f} / {w['wall']:.1f} | "
                      f"{_ratio(f['wall'], w['wall'])} | {f['cpu']:.1f} / {w['cpu']:.1f} | "
                      f"{f['rss']:.0f} / {w['rss']:.0f} | {predict} | {repeated} |")
-    return lines + ["", _classify_provenance(record)]
+    return lines + ["", _classify_provenance(record, name)]
 
 
 def classify_summary_table():
@@ -436,12 +436,60 @@ def classify_summary_table():
     return lines + ["", _classify_provenance(record)]
 
 
+def classify_seeds_table(name):
+    """benchmarks/README: SST-2 P@1 over many seeds, both systems and settings: is the
+    difference of the means larger than its standard error?"""
+    record = load_record(name)
+    lines = ["| setting | seeds | P@1 fastText: mean ± sd (min–max) | P@1 wordvec: mean ± sd (min–max) "
+             "| Δ points (± standard error) |", "|---|---|---|---|---|"]
+    for setting in ("unigrams", "bigrams"):
+        p = {system: [run["p_at_1"] for run in _runs(record, task="sst2", setting=setting, system=system)]
+             for system in ("fasttext", "wordvec")}
+        if len(p["fasttext"]) < 2 or len(p["wordvec"]) < 2:
+            continue
+        cells = [f"{statistics.mean(v):.4f} ± {statistics.stdev(v):.4f} ({min(v):.4f}–{max(v):.4f})"
+                 for v in (p["fasttext"], p["wordvec"])]
+        error = (statistics.variance(p["fasttext"]) / len(p["fasttext"])
+                 + statistics.variance(p["wordvec"]) / len(p["wordvec"])) ** 0.5
+        delta = statistics.mean(p["wordvec"]) - statistics.mean(p["fasttext"])
+        lines.append(f"| {setting} | {len(p['wordvec'])} | {cells[0]} | {cells[1]} | "
+                     f"{100 * delta:+.2f} (± {100 * error:.2f}) |")
+    started, finished = record["started"][:16], record.get("finished", "?")[11:16]
+    threads = record["settings"]["threads"]
+    return lines + ["", f"Record `benchmarks/results/{name}.json`: commit `{record['versions']['commit'][:7]}`, "
+                        f"{started}–{finished} UTC, {threads} training thread{'s' if threads > 1 else ''}; sd: the "
+                        "seeds' standard deviation; standard error of the difference of the means."]
+
+
+CLASSIFY_SAME_INIT_RECORD = "classify-same-init-20261126"
+
+
+def classify_same_init_table():
+    """benchmarks/README: fastText and wordvec from the same initial rows, one thread
+    (diag_classify_same_init.py): the same model up to floating point?"""
+    record = load_record(CLASSIFY_SAME_INIT_RECORD)
+    lines = ["| task | word n-grams | P@1 fastText | P@1 wordvec | Δ points | same label on test sentences |",
+             "|---|---|---|---|---|---|"]
+    for run in record["runs"]:
+        lines.append(f"| {run['task']} | {run['word_ngrams']} | {run['p_at_1_fasttext']:.4f} | "
+                     f"{run['p_at_1_wordvec']:.4f} | {100 * (run['p_at_1_wordvec'] - run['p_at_1_fasttext']):+.2f} | "
+                     f"{100 * run['same_label']:.1f} % of {run['documents']} |")
+    return lines + ["", f"Record `benchmarks/results/{CLASSIFY_SAME_INIT_RECORD}.json`: commit "
+                        f"`{record['versions']['commit'][:7]}`, {record['started'][:16]} UTC."]
+
+
 TABLES = {"headline": headline_table, "word2vec-runs": word2vec_runs_table,
           "word2vec-full-runs": lambda: word2vec_runs_table("word2vec-full"), "vocab": vocab_table,
           "evaluate": evaluate_table, "estimate": estimate_table, "count": count_table, "subword": subword_table,
-          "load-3000000": load_files_table, "load-3000000-queries": load_queries_table,
-          "classify": classify_table, "classify-summary": classify_summary_table}
+          "load-3000000-queries": load_queries_table,
+          "classify": classify_table, "classify-summary": classify_summary_table,
+          "classify-20261126": lambda: classify_table("classify-20261126"),
+          "classify-sst2-seeds": lambda: classify_seeds_table("classify-sst2-seeds-20261126"),
+          "classify-sst2-seeds-1thread": lambda: classify_seeds_table("classify-sst2-seeds-1thread-20261126"),
+          "classify-same-init": classify_same_init_table}
 TABLES.update(doc2vec_tables.tables(load_record))  # Doc2Vec and pooled sentence vectors
+TABLES.update(load_tables.tables(load_record))  # loading pretrained files at 3M rows (issue 28)
+TABLES.update(ann_tables.tables(load_record))  # approximate search at 3M rows (issue 28)
 
 
 # ----------------------------------------------------------------------------- documents

@@ -130,6 +130,12 @@ def test_uniform_fill_is_uniform_and_reproducible():
     np.testing.assert_array_equal(W, again)
     K.uniform_fill(again, every_row, 0.25, 4)
     assert not np.array_equal(W, again)
+    # another seed, another matrix: not this one with its values shifted by a column
+    # (seed + 1 once continued seed's stream one value on: every seed trained the same model)
+    for shift in range(-2, 3):
+        flat, other = W.ravel(), again.ravel()
+        a, b = (flat[shift:], other[:len(other) - shift]) if shift >= 0 else (flat[:shift], other[-shift:])
+        assert abs(np.corrcoef(a, b)[0, 1]) < 0.05, shift
 
 
 def test_uniform_fill_of_some_rows_stores_their_values_in_order_and_leaves_the_rest():

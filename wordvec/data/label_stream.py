@@ -88,7 +88,8 @@ class BagEncoder:
         self.eos = self.words.get(to_bytes(EOS), EOS_UNKNOWN)
         self.prefix = to_bytes(d.label_prefix)
         self.ngrams = d.word_ngrams > 1 and d.bucket > 0
-        self.word_hashes = fnv1a_hashes([to_bytes(w) for w in d.words]).astype(np.int64) if self.ngrams else None
+        # the word_index's keys are the words' bytes in id order (no re-encoding of 150k words)
+        self.word_hashes = fnv1a_hashes(list(self.words)).astype(np.int64) if self.ngrams else None
         self.unknown = {}  # unknown token -> its hash (a word) or NOT_A_WORD (a label)
 
     def encode(self, block):

@@ -22,26 +22,33 @@ LOSS_CODES = {"softmax": SOFTMAX, "hs": HS, "ova": OVA}
 jit = numba.njit(nogil=True, cache=True, fastmath=True, error_model="numpy")
 
 
+@numba.njit(nogil=True, cache=True)
+def mix64(z):
+    """splitmix64's finaliser: a 64-bit value whose every bit depends on every bit of z."""
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
 @numba.njit(nogil=True, cache=True, parallel=True)
 def uniform_fill(W, rows, bound, seed):
     """W[k, j] ~ U(-bound, bound), fastText's initialisation, with the values of matrix row
     ``rows[k]`` for k < len(rows) (rows after those are left as they are), on all cores.
     Counter-based: value j of row r is splitmix64 of the position (r mod 4096) dim + j + 1
     in stream (seed, r // 4096), so it depends neither on the number of threads nor on
-    which other rows are filled, nor where row r is stored."""
+    which other rows are filled, nor where row r is stored. A stream starts at a mix of
+    the seed (seed + 1 must not be seed's stream one value on: that made every seed's
+    matrix the same up to a shift of its columns, and so the same trained model)."""
     dim = W.shape[1]
     block = 4096
     golden = np.uint64(0x9E3779B97F4A7C15)
+    start = mix64(np.uint64(seed) * golden + golden)
     for k in numba.prange(rows.shape[0]):
         r = rows[k]
-        state = (np.uint64(seed) * golden + np.uint64(r // block) * np.uint64(0xBF58476D1CE4E5B9)
-                 + np.uint64((r % block) * dim) * golden)
+        state = start + np.uint64(r // block) * np.uint64(0xBF58476D1CE4E5B9) + np.uint64((r % block) * dim) * golden
         for j in range(dim):
             state += golden
-            z = state
-            z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-            z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-            z = z ^ (z >> np.uint64(31))
+            z = mix64(state)
             u = np.float64(z >> np.uint64(11)) * (1.0 / 9007199254740992.0)  # [0, 1)
             W[k, j] = (2.0 * u - 1.0) * bound
 

@@ -5,9 +5,9 @@ A document's label scores are linear in its hidden vector h = (1/|B|) Σ_{r∈B}
 
     W_out h = (1/|B|) Σ_{r∈B} W_out W_in[r]                                        (P1)
 
-which lets a model score every word row once (``row_scores``) and a document sum a few
-numbers per row instead of ``dim`` (exact in real numbers; in float64 the two differ by
-rounding, ~1e-16). Then
+which lets a model score every word row once and a document sum a few numbers per row
+instead of ``dim`` (exact in real numbers; in float64 the two differ by rounding,
+~1e-16; :func:`segment_sums` does the sums). Then
 
   softmax  p = softmax(W_out h)                                                     (C2)
   hs       p(y) = Π_l σ(s_l W_out[n_l] · h) over y's Huffman path                    (C3)
@@ -25,18 +25,23 @@ import numpy as np
 SIGMOID_TABLE_SIZE, MAX_SIGMOID = 512, 8.0
 
 
-def mean_scores(row_scores, row_offsets):
-    """float64[n_docs, n]: (P1), the mean of each document's rows' scores; zeros for a
-    document without rows. ``row_scores[:, i]`` (n × bag positions, one row per label:
-    summing along a contiguous axis is ~8x faster than across 2-14 columns) belongs to
-    bag position i (CSR ``row_offsets``)."""
-    counts = np.diff(row_offsets)
-    out = np.zeros((len(counts), row_scores.shape[0]), dtype=np.float64)
-    filled = np.flatnonzero(counts > 0)
+def segment_sums(values, offsets, axis):
+    """float64 sums of ``values`` along ``axis`` over the segments [offsets[d], offsets[d+1])
+    (offsets start at 0), in order; zeros for an empty segment. Along axis 1 when the
+    values are scores (a row per label: summing along a contiguous axis is ~8x faster than
+    across 2-14 columns), along axis 0 for vectors (rows of ``dim`` values)."""
+    n = len(offsets) - 1
+    shape = list(values.shape)
+    shape[axis] = n
+    out = np.zeros(shape, dtype=np.float64)
+    filled = np.flatnonzero(np.diff(offsets) > 0)
     if len(filled):
-        # reduceat over the non-empty starts only: each sums up to the next one, i.e. its own rows
-        out[filled] = np.add.reduceat(row_scores, row_offsets[filled] - row_offsets[0], axis=1).T
-        out[filled] /= counts[filled, None]
+        # reduceat over the non-empty starts only: each sums up to the next one, i.e. its own segment
+        sums = np.add.reduceat(values, offsets[filled], axis=axis, dtype=np.float64)
+        if axis == 0:
+            out[filled] = sums
+        else:
+            out[:, filled] = sums
     return out
 
 

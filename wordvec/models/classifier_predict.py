@@ -2,15 +2,17 @@
 
 Prediction is a gather, a mean, one small matrix product and a top-k
 (``wordvec.math.classifier_predict``), so it needs no compiled code, and a predict
-process that never imports Numba starts in ~0.1 s instead of ~0.7 s (Numba's import and
-the cached kernels' loading; docs/architecture.md, "Start-up"). Text is encoded by
+process that never imports Numba is done with SST's 1,821 sentences in ~0.13 s instead
+of ~0.65 s (Numba's import and the cached kernels' loading took ~0.5 s of those;
+benchmarks/README.md, Text classification). Text is encoded by
 ``wordvec.data.label_stream`` (fastText's getLine in NumPy). Models with character
 n-grams (``maxn > 0``) are left to the compiled path (``Classifier``): :func:`load_predictor`
 returns None for them.
 
 The model is opened with its input matrix memory-mapped (``.bin`` and native), so only
-the rows the documents use are read from disk; each row's label scores are computed once
-and kept (:meth:`Predictor._row_scores`).
+the rows the documents use are read from disk (fastText reads all of an 800 MB bigram
+model first); each word row's label scores are computed once and kept
+(:meth:`Predictor._mean_scores`).
 """
 
 from dataclasses import dataclass
@@ -39,10 +41,10 @@ class Predictor:
         self.fasttext_sigmoid, self.source = fasttext_sigmoid, source
         self.tree = build_huffman(dictionary.label_counts) if loss == "hs" else None
         self._W_out64 = W_out.astype(np.float64)
-        # every row's scores (a row per label), filled as rows are first used (calloc'd:
+        # every word row's scores (a row per label), filled as rows are first used (calloc'd:
         # untouched pages cost nothing)
-        self._scores = np.zeros((W_out.shape[0], W_in.shape[0]), dtype=np.float64)
-        self._scored = np.zeros(W_in.shape[0], dtype=bool)
+        self._scores = np.zeros((W_out.shape[0], dictionary.nwords), dtype=np.float64)
+        self._scored = np.zeros(dictionary.nwords, dtype=bool)
         self._encoder = None
 
     @property
@@ -72,7 +74,7 @@ class Predictor:
     def _chunk(self, rows, offsets):
         if self.loss == "ova" and self.fasttext_sigmoid:
             return forward.fasttext_ova(self.W_in[rows], offsets, self.W_out)
-        scores = forward.mean_scores(self._row_scores(rows), offsets)
+        scores = self._mean_scores(rows.astype(np.intp), offsets - offsets[0])
         if self.loss == "softmax":
             return forward.softmax(scores)
         if self.loss == "ova":
@@ -81,19 +83,53 @@ class Predictor:
         return forward.hs_probabilities(scores, tree.points, tree.codes, tree.lengths,
                                         1e-5 if self.fasttext_sigmoid else 0.0)
 
-    def _row_scores(self, rows):
-        """float64[n_out, len(rows)]: W_out · W_in[r] for each r, (P1)'s terms."""
+    def _mean_scores(self, rows, offsets):
+        """(P1) per document: the mean of its rows' scores W_out · W_in[r]. A word row's
+        scores are computed once and kept; an n-gram row's once per chunk (most n-grams are
+        used about once: genre's test text uses 1M of the 2M buckets)."""
+        is_word = rows < self._scored.shape[0]
+        positions = np.concatenate(([0], np.cumsum(is_word)))
+        word_offsets = positions[offsets]  # a bag holds its words, then its n-grams
+        sums = forward.segment_sums(self._word_scores(rows[is_word]), word_offsets, axis=1)
+        if len(word_offsets) and word_offsets[-1] < len(rows):
+            grams, where = _unique(rows[~is_word], inverse=True)
+            scores = np.ascontiguousarray(self._scores_of(grams).T)
+            sums += forward.segment_sums(scores.take(where, axis=1), offsets - word_offsets, axis=1)
+        counts = np.diff(offsets)
+        filled = counts > 0
+        sums[:, filled] /= counts[filled]
+        return sums.T
+
+    def _word_scores(self, rows):
         new = rows[~self._scored[rows]]
         if len(new):
-            new = np.sort(new)  # in file order (np.unique would import numpy.ma: 15 ms)
-            new = new[np.concatenate(([True], new[1:] != new[:-1]))]
-            # einsum, not BLAS: a multi-threaded BLAS takes 5-20 ms to start for this small product
-            self._scores[:, new] = np.einsum("lk,rk->lr", self._W_out64, self.W_in[new].astype(np.float64))
+            new = _unique(new)
+            self._scores[:, new] = self._scores_of(new).T
             self._scored[new] = True
         return self._scores.take(rows, axis=1)
 
+    def _scores_of(self, rows):
+        """float64[len(rows), n_out]: W_in[r] · W_out of distinct rows, read in file order
+        (memory-mapped). einsum in float64 straight from the float32 rows, not BLAS: a
+        multi-threaded BLAS spins for cores on a busy machine (genre's bigrams: 1.7 s
+        instead of 0.9 s), and a copy to float64 first costs a third more."""
+        return np.einsum("rk,lk->rl", self.W_in[rows], self._W_out64, dtype=np.float64)
+
     def top_k(self, encoded, k=1, threshold=0.0):
         return top_k(self.probabilities(encoded), np.diff(encoded.row_offsets) == 0, k, threshold)
+
+
+def _unique(values, inverse=False):
+    """The distinct values, sorted (and the index of each value among them), as np.unique,
+    which would import numpy.ma (15 ms of a predict process)."""
+    order = np.argsort(values, kind="stable")
+    ordered = values[order]
+    first = np.concatenate(([True], ordered[1:] != ordered[:-1]))
+    if not inverse:
+        return ordered[first]
+    where = np.empty(len(values), dtype=np.intp)
+    where[order] = np.cumsum(first) - 1
+    return ordered[first], where
 
 
 def load_predictor(path):
