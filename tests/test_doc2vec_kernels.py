@@ -85,13 +85,15 @@ def test_dm_step_equals_reference(mode, mean, learn):
 
 def _reference_inference(doc, dm, W_in, W_out, seed, epochs, window=2):
     """Replay inference of one document with the reference math and the kernel's random
-    stream (document_seed, init uniforms, reduced windows, negatives)."""
+    stream (document_seed, init uniforms, reduced windows, negatives); returns the row and
+    the loss of the last epoch."""
     ids = np.array(doc, np.int32)
     state = np.array([K.document_seed(ids, 0, ids.size, np.uint64(seed))], np.uint64)
     p = ref.initial_document_vector(D, [uniform(state) for _ in range(D)]).astype(np.float64)[None, :]
     W_in64, W_out64 = W_in.astype(np.float64), W_out.astype(np.float64)
     for epoch in range(epochs):
         lr = ref.inference_rate(0.1, 0.01, epoch, epochs)
+        last_loss = 0.0
         for i, word in enumerate(doc):
             if dm:
                 reach = window - below(state, window)
@@ -99,12 +101,13 @@ def _reference_inference(doc, dm, W_in, W_out, seed, epochs, window=2):
             negatives = np.array([draw_alias(NOISE, state) for _ in range(NEGATIVE)])
             if dm:
                 full = ref.pv_dm_negative_sampling(p, W_in64, W_out64, 0, context, word, negatives, mean=True)
-                _, dP = ref.inference_gradient(full)
+                loss, dP = ref.inference_gradient(full)
                 p = p - lr * (1 + len(context)) * dP  # pv_dm_step's document row
             else:
-                _, dP = ref.inference_gradient(ref.pv_dbow_negative_sampling(p, W_out64, 0, word, negatives))
+                loss, dP = ref.inference_gradient(ref.pv_dbow_negative_sampling(p, W_out64, 0, word, negatives))
                 p = p - lr * dP
-    return p[0]
+            last_loss += loss
+    return p[0], last_loss
 
 
 @pytest.mark.parametrize("dm", [0, 1])
@@ -116,9 +119,11 @@ def test_inference_equals_reference_replay(dm):
     out = np.zeros((1, D), np.float32)
     before = W_in.copy(), W_out.copy()
     keep = np.ones(V, np.float32)
-    K.infer_documents(ids, offsets, 0, 1, out, W_in, W_out, W_inner, POINTS, CODES, LENGTHS, keep, NOISE,
-                      dm, NS, True, 2, NEGATIVE, 3, 0.1, 0.01, 99)
-    np.testing.assert_allclose(out[0], _reference_inference(doc, dm, W_in, W_out, 99, 3), rtol=1e-4, atol=1e-6)
+    loss = K.infer_documents(ids, offsets, 0, 1, out, W_in, W_out, W_inner, POINTS, CODES, LENGTHS, keep, NOISE,
+                             dm, NS, True, 2, NEGATIVE, 3, 0.1, 0.01, 99)
+    expected, last_epoch_loss = _reference_inference(doc, dm, W_in, W_out, 99, 3)
+    np.testing.assert_allclose(out[0], expected, rtol=1e-4, atol=1e-6)
+    assert loss == pytest.approx(last_epoch_loss, rel=1e-4)  # the last epoch's loss, exact
     np.testing.assert_array_equal(W_in, before[0])  # frozen
     np.testing.assert_array_equal(W_out, before[1])
 

@@ -98,10 +98,11 @@ def new_buffers(longest, window, negative, points, D):
 
 @jit_example
 def predict(H, hrow, word, mode, W_out, W_inner, points, codes, lengths, negatives, lr, neu1e, coeff, rows, labels,
-            frozen, D):
+            frozen, count_loss, D):
     """``neu1e`` <- -lr dJ/dh for H[hrow] predicting ``word`` (negatives already drawn),
     through word2vec's output layers, whose output rows take their step; or, ``frozen``
-    (inference), through :func:`held_layer`, which leaves them as they are.  Returns the loss."""
+    (inference), through :func:`held_layer`, which leaves them as they are.  Returns the loss
+    (inference: 0 unless ``count_loss``)."""
     for i in range(D):
         neu1e[i] = 0.0
     loss = 0.0
@@ -109,7 +110,7 @@ def predict(H, hrow, word, mode, W_out, W_inner, points, codes, lengths, negativ
         if frozen:
             for l in range(lengths[word]):
                 rows[l], labels[l] = points[word, l], np.float32(1.0) - np.float32(codes[word, l])
-            loss += held_layer(H, hrow, W_inner, rows, labels, lengths[word], lr, neu1e, D)
+            loss += held_layer(H, hrow, W_inner, rows, labels, lengths[word], lr, neu1e, count_loss, D)
         else:
             loss += hierarchical_softmax_update(H, hrow, W_inner, points, codes, word, lengths[word], lr, neu1e, D)
     if mode & NEGATIVE_SAMPLING:
@@ -117,14 +118,14 @@ def predict(H, hrow, word, mode, W_out, W_inner, points, codes, lengths, negativ
             rows[0], labels[0] = word, np.float32(1.0)
             for k in range(negatives.shape[0]):
                 rows[k + 1], labels[k + 1] = negatives[k], np.float32(0.0)
-            loss += held_layer(H, hrow, W_out, rows, labels, negatives.shape[0] + 1, lr, neu1e, D)
+            loss += held_layer(H, hrow, W_out, rows, labels, negatives.shape[0] + 1, lr, neu1e, count_loss, D)
         else:
             loss += negative_sampling_update(H, hrow, W_out, word, negatives, lr, neu1e, coeff, D)
     return loss
 
 
 @jit_example
-def held_layer(H, hrow, W, rows, labels, count, alpha, neu1e, D):
+def held_layer(H, hrow, W, rows, labels, count, alpha, neu1e, count_loss, D):
     """Inference's output layer: word2vec's logistic terms of H[hrow] against the rows
     ``W[rows[:count]]`` with ``labels`` (negative sampling: the target and the negatives;
     HS: the Huffman path and 1 - code), accumulating ``neu1e``, but *not* the rows' own
@@ -133,7 +134,8 @@ def held_layer(H, hrow, W, rows, labels, count, alpha, neu1e, D):
     The terms are word2vec's ``logistic_term``; the loss is exact, as there.  Every score
     first, then ``neu1e`` (as word2vec's negative sampling): the rows' loads are then
     independent of one another and overlap.  ``labels[:count]`` is overwritten with
-    the terms' coefficients -alpha dJ/dx."""
+    the terms' coefficients -alpha dJ/dx.  Inference reports only its last epoch's loss:
+    without ``count_loss`` the example's ``log`` is skipped and 0 returned."""
     linear = np.float32(0.0)
     product = 1.0  # float64: see wordvec.kernels.word2vec.negative_sampling_update
     for k in range(count):
@@ -149,7 +151,7 @@ def held_layer(H, hrow, W, rows, labels, count, alpha, neu1e, D):
         row, g = rows[k], labels[k]
         for i in range(D):
             neu1e[i] += g * W[row, i]
-    return np.float64(linear) + np.log(product)
+    return np.float64(linear) + np.log(product) if count_loss else 0.0
 
 
 @jit_example
@@ -213,10 +215,12 @@ def prefetch_position(sentence, n, i, reach, negatives, W_in, W_out, windowed, m
 
 @jit_example
 def train_document(sentence, n, P, doc, W_in, W_out, W_inner, points, codes, lengths, noise, dm, mode, mean, window,
-                   skipgram, lr, state, context, negatives, ahead, neu1, neu1e, coeff, rows, labels, learn_words, D):
+                   skipgram, lr, state, context, negatives, ahead, neu1, neu1e, coeff, rows, labels, learn_words,
+                   count_loss, D):
     """Every example of one (subsampled) document ``sentence[:n]``, row P[doc];
     ``learn_words=False`` is inference: the word and output rows stay as they are;
-    ``skipgram``: dbow_words' pairs too.  Returns (loss, examples).
+    ``skipgram``: dbow_words' pairs too.  Returns (loss, examples); inference's loss is 0
+    unless ``count_loss``.
 
     Position i+1's random numbers are drawn (into ``ahead``) before position i's examples
     and its rows prefetched: the stream is drawn in the same order as one position at a
@@ -238,7 +242,7 @@ def train_document(sentence, n, P, doc, W_in, W_out, W_inner, points, codes, len
         if dm:  # CBOW with the document's row: one example
             dm_hidden(P, doc, W_in, context, m, mean, neu1, D)
             loss += predict(neu1, 0, word, mode, W_out, W_inner, points, codes, lengths, negatives, lr, neu1e, coeff,
-                            rows, labels, frozen, D)
+                            rows, labels, frozen, count_loss, D)
             add_to_row(neu1e, P, doc, D)
             if learn_words:
                 add_to_rows(neu1e, W_in, context, m, D)
@@ -247,11 +251,11 @@ def train_document(sentence, n, P, doc, W_in, W_out, W_inner, points, codes, len
             if skipgram:  # each context word predicts ``word``, then the document's row does
                 for c in range(m):
                     loss += predict(W_in, context[c], word, mode, W_out, W_inner, points, codes, lengths, negatives,
-                                    lr, neu1e, coeff, rows, labels, False, D)
+                                    lr, neu1e, coeff, rows, labels, False, True, D)
                     add_to_row(neu1e, W_in, context[c], D)
                 examples += m
             loss += predict(P, doc, word, mode, W_out, W_inner, points, codes, lengths, negatives, lr, neu1e, coeff,
-                            rows, labels, frozen, D)
+                            rows, labels, frozen, count_loss, D)
             add_to_row(neu1e, P, doc, D)
             examples += 1
         for k in range(negatives.shape[0]):
@@ -279,7 +283,7 @@ def dbow_step_compiled(P, doc, word, mode, W_out, W_inner, points, codes, length
     rows, labels = new_buffers(1, 1, negatives.shape[0], points, D)[7:]
     draw_negatives(negatives, noise, state)
     loss = predict(P, doc, word, mode, W_out, W_inner, points, codes, lengths, negatives, alpha, neu1e, coeff, rows,
-                   labels, frozen, D)
+                   labels, frozen, True, D)
     if learn_doc:
         add_to_row(neu1e, P, doc, D)
     return loss
@@ -302,7 +306,7 @@ def dm_step_compiled(P, doc, W_in, context, m, word, mean, mode, W_out, W_inner,
     draw_negatives(negatives, noise, state)
     dm_hidden(P, doc, W_in, context, m, mean, neu1, D)
     loss = predict(neu1, 0, word, mode, W_out, W_inner, points, codes, lengths, negatives, alpha, neu1e, coeff, rows,
-                   labels, frozen, D)
+                   labels, frozen, True, D)
     if learn_doc:
         add_to_row(neu1e, P, doc, D)
     if learn_words:
@@ -351,7 +355,7 @@ def train_documents_compiled(ids, offsets, doc_rows, doc_begin, doc_end, P, W_in
         n = subsample(ids, start, stop, keep, state, sentence)
         doc_loss, doc_examples = train_document(sentence, n, P, doc_rows[d], W_in, W_out, W_inner, points, codes,
                                                 lengths, noise, dm, mode, mean, window, skipgram, lr, state, context,
-                                                negatives, ahead, neu1, neu1e, coeff, rows, labels, True, D)
+                                                negatives, ahead, neu1, neu1e, coeff, rows, labels, True, True, D)
         loss += doc_loss
         examples += doc_examples
     stats = np.zeros(2, dtype=np.int64)
@@ -411,7 +415,7 @@ def infer_documents_compiled(ids, offsets, doc_begin, doc_end, out, W_in, keep, 
             n = subsample(ids, offsets[d], offsets[d + 1], keep, state, sentence)
             doc_loss, _ = train_document(sentence, n, out, d, W_in, W_out, W_inner, points, codes, lengths, noise, dm,
                                          mode, mean, window, False, lr, state, context, negatives, ahead, neu1, neu1e,
-                                         coeff, rows, labels, False, D)
+                                         coeff, rows, labels, False, epoch == epochs - 1, D)
             if epoch == epochs - 1:
                 last_loss += doc_loss
     return last_loss
