@@ -5,7 +5,8 @@ Writes synthetic files of GoogleNews shape under benchmarks/out/load/ (never com
 lengths, as ``.bin`` (the C tool's binary), ``.bin.gz``, ``.txt`` (word2vec text, six
 decimals) and ``.vec`` (fastText text: four decimals, a space before each newline), all
 holding the same vectors.  Then, one whole child process per measurement (wall, CPU and
-peak RSS from wait4), each file read once right before so it is in the page cache:
+faults from wait4, peak RSS its own VmHWM), each file read once right before so it is in
+the page cache, each binary load twice in a row ("first", "again": see stage_load):
 
   load      wordvec ``load_vectors`` vs gensim ``KeyedVectors.load_word2vec_format``
             (full, and ``limit=500000``); wordvec's words stay a WordTable (arrays + hash
@@ -23,6 +24,9 @@ peak RSS from wait4), each file read once right before so it is in the page cach
     .venv/bin/python benchmarks/bench_load.py --words 3000000 --stages ""   # only write the files (~10 min)
     flock /tmp/wordvec-bench.lock .venv/bin/python benchmarks/bench_load.py --words 3000000 \
         --stages load,mmap,search,ann-trained --vectors TRAINED.bin
+    # or the load stage in parts, each complete per format (the record keeps the others' rows):
+    flock /tmp/wordvec-bench.lock .venv/bin/python benchmarks/bench_load.py --words 3000000 \
+        --stages load --formats bin,bin.gz
 
 The record (JSON) goes to benchmarks/results/load-<words>.json (stages merged in).
 The vectors are not isotropic noise: each row is a cluster centre (2,000 centres, picked
@@ -32,6 +36,7 @@ as in trained embeddings (an approximate index on pure 300-d noise measures noth
 
 import argparse
 import gzip
+import hashlib
 import json
 import os
 import platform
@@ -169,10 +174,30 @@ def write_files(n, out):
 # ----------------------------------------------------------------------------- measuring
 
 def warm(path):
-    """Read a file once so that the timed load finds it in the page cache."""
+    """Read a file once so that the timed load finds it in the page cache; returns the
+    read's speed in GB/s (several GB/s: it was cached already; ~1.6 GB/s: from disk)."""
+    start, size = time.perf_counter(), 0
     with open(path, "rb") as handle:
-        while handle.read(1 << 24):
-            pass
+        while True:
+            chunk = handle.read(1 << 24)
+            if not chunk:
+                break
+            size += len(chunk)
+    return round(size / 1e9 / max(time.perf_counter() - start, 1e-9), 2)
+
+
+def forget(path):
+    """Drop this file's pages from the page cache (our own file only): 22 GB of synthetic
+    files do not fit beside the matrices in 24 GB, and a load must not pay for reclaiming
+    the file measured before it."""
+    with open(path, "rb") as handle:
+        os.posix_fadvise(handle.fileno(), 0, 0, os.POSIX_FADV_DONTNEED)
+
+
+def memory_state():
+    """MemFree and Cached of /proc/meminfo, in MB."""
+    fields = dict(line.split(":", 1) for line in open("/proc/meminfo"))
+    return {name: int(fields[name].split()[0]) // 1024 for name in ("MemFree", "Cached")}
 
 
 # The child's own peak resident set: VmHWM of its address space.  (wait4's ru_maxrss is no
@@ -200,6 +225,8 @@ def measured(code, *args):
     for line in stdout.decode().strip().splitlines()[-2:]:
         result.update(json.loads(line))
     result.update(wall_seconds=round(wall, 3), cpu_seconds=round(usage.ru_utime + usage.ru_stime, 3),
+                  user_seconds=round(usage.ru_utime, 3), sys_seconds=round(usage.ru_stime, 3),
+                  major_faults=usage.ru_majflt, minor_faults=usage.ru_minflt,
                   peak_rss_mb=round(result["peak_rss_mb"], 1), ru_maxrss_mb=round(usage.ru_maxrss / 1024, 1))
     return result
 
@@ -335,35 +362,68 @@ print(json.dumps({'backend': backend, 'rows': len(kv), 'queries': n_queries, 'M'
 """
 
 
+READER_FILES = ("wordvec/vectors/reading.py", "wordvec/vectors/background.py", "wordvec/vectors/files.py",
+                "wordvec/vectors/keyed.py", "wordvec/vectors/wordtable.py", "wordvec/kernels/parse.py",
+                "wordvec/kernels/wordtable.py", "wordvec/io/formats.py", "benchmarks/bench_load.py")
+
+
+def reader_code():
+    """The committed versions of the files a load runs (git blob ids, hashed): rows measured
+    at two commits that differ only elsewhere (others commit to this checkout too) measured
+    the same code."""
+    blobs = subprocess.run(["git", "rev-parse", *[f"HEAD:{name}" for name in READER_FILES]], capture_output=True,
+                           text=True, cwd=ROOT).stdout
+    return hashlib.sha1(blobs.encode()).hexdigest()[:12]
+
+
 def system_info():
     import gensim
 
     commit = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, cwd=ROOT).stdout.strip()
     dirty = bool(subprocess.run(["git", "status", "--porcelain", "--", "wordvec", "benchmarks/bench_load.py"],
                                 capture_output=True, text=True, cwd=ROOT).stdout.strip())
-    return {"commit": commit, "wordvec_tree_dirty": dirty, "python": platform.python_version(),
+    return {"commit": commit, "reader_code": reader_code(), "wordvec_tree_dirty": dirty, "python": platform.python_version(),
             "numpy": np.__version__, "numba": numba.__version__, "gensim": gensim.__version__,
             "machine": platform.machine(), "cpus": os.cpu_count(),
             "memory_gb": round(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30, 1)}
 
 
-def stage_load(paths, limits, gensim_full_text, runs):
+def stage_load(paths, limits, gensim_full_text, runs, text_runs, version):
     """Each format, each system, full and limited, as whole processes (and wordvec's
-    whole .bin once more with its dict built: "touched")."""
-    rows = [{"system": system, "baseline": True, **measured(BASELINE[system])} for system in ("wordvec", "gensim")]
+    whole .bin once more with its dict built: "touched").
+
+    Each measurement runs ``runs`` times in a row (run 0 "first", run 1 "again"), the file
+    read right before each.  On this machine (a Firecracker VM whose host takes back freed
+    guest memory: free page reporting) fresh memory costs 2-2.5 s per GB of system time
+    unless the guest freed it within the last ~2 s, so the first run of a load pays for
+    the host faulting in its matrix and the second, right after the same load freed it,
+    mostly does not: "first" is what this VM gives, "again" is closer to parsing on a
+    machine whose memory is its own.  Both tools are run the same way; both rows are kept.
+    Text loads run ``text_runs`` times (default once): they are parses bound by the CPU
+    (gensim: 88 s at 500k rows), where fresh memory is a small part.
+    Numba's cache is filled first (a small file of each format, untimed), and each file's
+    pages leave the page cache once its rows are done (``forget``)."""
+    rows = [{"system": system, "baseline": True, **version, **measured(BASELINE[system])}
+            for system in ("wordvec", "gensim")]
+    tiny = write_files(2000, OUT)
+    for ext in paths:
+        measured(LOAD["wordvec"], tiny[ext], None, "plain")  # compiles or loads the kernels: untimed
     for ext, path in paths.items():
         for limit in limits:
             systems = ["wordvec", "gensim"] + (["wordvec touched"] if ext == "bin" and limit is None else [])
             for system in systems:
                 if system == "gensim" and limit is None and ext in ("txt", "vec") and not gensim_full_text:
                     continue  # 3M text in gensim: ~12 min per file (float() per number): the limited run stands in
-                for run in range(runs):
-                    warm(path)
+                for run in range(text_runs if ext in ("txt", "vec") else runs):
+                    warm_speed = warm(path)
                     code, touch = LOAD[system.split()[0]], system.split()[-1]
-                    row = {"system": system, "format": ext, "limit": limit, "run": run,
+                    row = {"system": system, "format": ext, "limit": limit, "run": run, **version,
+                           "when": time.strftime("%H:%M:%SZ", time.gmtime()), "load_before": os.getloadavg()[0],
+                           "warm_read_gb_per_s": warm_speed, "memory_before_mb": memory_state(),
                            **measured(code, path, limit, touch)}
                     print(json.dumps(row), flush=True)
                     rows.append(row)
+        forget(path)
     return rows
 
 
@@ -488,7 +548,9 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--words", type=int, default=400000)
     parser.add_argument("--stages", default="load,mmap,search,ann,int8")
-    parser.add_argument("--runs", type=int, default=1)
+    parser.add_argument("--runs", type=int, default=2, help="each load this many times in a row (see stage_load)")
+    parser.add_argument("--text-runs", type=int, default=1, help="each .txt/.vec load this many times")
+    parser.add_argument("--formats", help="load only these (e.g. bin,bin.gz), keeping the record's other rows")
     parser.add_argument("--limit", type=int, default=500000)
     parser.add_argument("--gensim-full-text", action="store_true", help="also gensim on the whole .txt/.vec")
     parser.add_argument("--gensim-queries", type=int, default=200)
@@ -513,7 +575,13 @@ def main():
         load_before = os.getloadavg()
         start = time.perf_counter()
         if stage == "load":
-            rows = stage_load(paths, limits, args.gensim_full_text or args.words <= 500000, args.runs)
+            chosen = {ext: paths[ext] for ext in (args.formats.split(",") if args.formats else paths)}
+            version = {key: record["system"][key] for key in ("commit", "reader_code")}
+            rows = stage_load(chosen, limits, args.gensim_full_text or args.words <= 500000, args.runs,
+                              args.text_runs, version)
+            if args.formats:  # the other formats' rows stay (stage_load's rows name their commit)
+                earlier = record.get("stages", {}).get("load", {}).get("rows", [])
+                rows = rows + [row for row in earlier if row.get("format") not in chosen and not row.get("baseline")]
         elif stage == "mmap":
             rows = stage_mmap(paths, max(args.runs, 3))
         elif stage == "search":

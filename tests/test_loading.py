@@ -96,6 +96,24 @@ def test_float32_values_written_with_9_digits_read_back_exactly():
         assert np.float32(parsed("%.9g" % x)[0]) == x
 
 
+UTF8_EDGES = [b"", b"abc", b"caf\xc3\xa9", b"\xc0\x80", b"\xc1\xbf", b"\xe0\x80\x80", b"\xe0\xa0\x80",
+              b"\xed\xa0\x80", b"\xed\x9f\xbf", b"\xef\xbf\xbf", b"\xf0\x8f\xbf\xbf", b"\xf0\x90\x80\x80",
+              b"\xf4\x8f\xbf\xbf", b"\xf4\x90\x80\x80", b"\xf5\x80\x80\x80", b"\xff", b"\xc3", b"\xe2\x82",
+              b"a\x80b", "日本語 ε 😀".encode()]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.binary(max_size=12), st.sampled_from(UTF8_EDGES),
+                 st.text(max_size=6).map(lambda t: t.encode("utf-8", "surrogatepass"))))
+def test_the_utf8_check_agrees_with_pythons_decoder(data):
+    try:
+        data.decode("utf-8")
+        expected = True
+    except UnicodeDecodeError:
+        expected = False
+    assert parse.is_utf8(np.frombuffer(data, dtype=np.uint8), 0, len(data)) == expected, data
+
+
 # ----------------------------------------------------------------------------- readers vs reference
 
 def random_vectors(n=300, dims=7, seed=0):
@@ -224,8 +242,8 @@ def test_mapped_cache_is_built_reused_and_rebuilt(tmp_path, caplog):
 
 def test_peak_memory_is_the_matrix_plus_a_few_blocks(tmp_path, monkeypatch):
     """One allocation of the final matrix, blocks streamed: what comes on top of the matrix
-    <= 0.15 x the matrix plus three blocks and the words.  The matrix is its own populated
-    map (reading.populated_empty), which tracemalloc does not see, so the traced peak (NumPy
+    <= 0.15 x the matrix plus three blocks and the words.  The matrix is its own anonymous
+    map (reading.mapped_empty), which tracemalloc does not see, so the traced peak (NumPy
     reports its other buffers to tracemalloc) is exactly what comes on top."""
     monkeypatch.setattr(reading, "BLOCK_BYTES", 1 << 16)
     words, vectors = random_vectors(4000, 100)

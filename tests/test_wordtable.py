@@ -4,6 +4,7 @@ version-2 native saves round-trip (mapped or not) and read through every older p
 
 import json
 import logging
+import mmap
 import threading
 
 import numpy as np
@@ -138,11 +139,12 @@ def test_undecodable_words_become_replacement_characters(tmp_path, caplog):
     assert kv.index_to_key == formats.read_word2vec_binary(tmp_path / "v.bin")[0]
 
 
-def test_the_matrix_comes_populated_and_writable():
-    matrix = reading.populated_empty((reading.BLOCK_BYTES // 4 + 3, 4), np.float32)
+def test_the_matrix_comes_as_its_own_writable_map():
+    matrix = reading.mapped_empty((reading.BLOCK_BYTES // 4 + 3, 4), np.float32)
     matrix[:] = 1.5
     assert matrix.flags.writeable and matrix.shape == (reading.BLOCK_BYTES // 4 + 3, 4) and matrix.sum() > 0
-    assert reading.populated_empty((0, 3), np.float16).shape == (0, 3)
+    assert matrix.ctypes.data % mmap.PAGESIZE == 0  # page-aligned: background.PagesAhead can populate it
+    assert reading.mapped_empty((0, 3), np.float16).shape == (0, 3)
 
 
 @pytest.fixture

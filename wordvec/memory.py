@@ -95,3 +95,18 @@ def return_freed_buffers():
     except (OSError, AttributeError) as error:  # not glibc
         log.debug("could not set the mmap threshold: %s", error)
         return False
+
+
+def release_free_heap():
+    """Hand the heap's free pages back to the OS (glibc's ``malloc_trim(0)``): after the
+    compiler's temporary allocations, before a big allocation, so the process's peak is
+    what it holds, not what it once held.  True if it gave pages back."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        trim = _glibc().malloc_trim
+        trim.argtypes, trim.restype = (ctypes.c_size_t,), ctypes.c_int
+        return trim(0) == 1
+    except (OSError, AttributeError) as error:  # not glibc
+        log.debug("could not trim the heap: %s", error)
+        return False

@@ -30,7 +30,6 @@ import logging
 from pathlib import Path
 
 import numpy as np
-from scipy.linalg import get_blas_funcs
 
 from wordvec.data.corpus import split_tokens
 from wordvec.errors import FormatError, WordvecError
@@ -116,6 +115,8 @@ def _gensim_cosines(vectors, rows):
     trained vectors have cosines equal to 1e-7, and the ranks behind Spearman's rho would
     otherwise differ from gensim's on such near-ties.
     """
+    from scipy.linalg import get_blas_funcs  # here, not at the top: loading vectors needs no SciPy
+
     nrm2, scal = get_blas_funcs(("nrm2", "scal"), (np.zeros(0),))
 
     def unit(v):

@@ -2,8 +2,10 @@
 
 The readers stream the file in BLOCK_BYTES blocks through the compiled kernels of
 ``wordvec.kernels.parse`` straight into the one final matrix (allocated once, from the
-header, its pages populated in one system call), so peak memory is the matrix plus a
-few blocks whatever the file's size, and no Python code runs per word or per number.
+header, its pages populated by a second thread while the parser fills it, which also
+decompresses a compressed file ahead of the parser: ``wordvec.vectors.background``), so
+peak memory is the matrix plus a few blocks whatever the file's size, and no Python code
+runs per word or per number.
 Words are collected per block as UTF-8 bytes (checked per block) and become a
 ``WordTable`` (bytes + offsets + hash table, ``wordvec.vectors.wordtable``): no Python
 string or dict per word unless the caller asks for the list (``table=False``).
@@ -27,12 +29,15 @@ import numpy as np
 from wordvec.errors import FormatError, WordvecError
 from wordvec.io.formats import DECOMPRESSION_ERRORS, has_word2vec_header, is_number, open_bytes, parse_header
 from wordvec.kernels import parse
+from wordvec.memory import release_compiler_pages, release_free_heap
+from wordvec.vectors import background
 from wordvec.vectors.wordtable import WordTable
 
 logger = logging.getLogger(__name__)
 
-BLOCK_BYTES = 1 << 24
+BLOCK_BYTES = 1 << 22  # 4 MB: the file's pages resident at a time, and a decompressed chunk
 SPACE = 32
+POPULATE_READ = getattr(mmap, "MADV_POPULATE_READ", 22)  # Linux >= 5.14
 DTYPES = {None: np.float32, "float32": np.float32, "float16": np.float16}
 
 
@@ -49,40 +54,61 @@ def target_dtype(path, dtype):
 
 
 def _allocate(path, rows, dims, dtype):
-    """The one allocation of the final matrix (a header asking for too much is the file's fault)."""
+    """The one allocation of the final matrix (a header asking for too much is the file's fault).
+    The compiled kernels are loaded first and LLVM's pages handed back (``_ready_kernels``),
+    so that the process is as small as it gets when the matrix comes."""
+    _ready_kernels()
     try:
-        return populated_empty((rows, dims), dtype)
+        return mapped_empty((rows, dims), dtype)
     except (MemoryError, ValueError, OverflowError):
         gigabytes = rows * dims * np.dtype(dtype).itemsize / 1e9
         raise FormatError(path, 1, f"the header asks for {rows} vectors of size {dims} ({gigabytes:.1f} GB), "
                                    "more memory than this machine can give; load fewer with limit=N") from None
 
 
-POPULATE_WRITE = getattr(mmap, "MADV_POPULATE_WRITE", 23)  # Linux >= 5.14
+_kernels_ready = []
 
 
-def populated_empty(shape, dtype):
-    """``np.empty(shape, dtype)`` whose pages exist already: a big matrix gets its own
-    anonymous map, populated by one madvise(MADV_POPULATE_WRITE) call.  Filling fresh
-    memory otherwise takes one page fault per 4 KiB page, which on a virtual machine costs
-    several times the copy itself (measured: 1.5-2.2 s for 458 MB against 0.1-0.5 s).
-    Where the call is missing (old kernels, other systems) the pages fault in as usual."""
+def _ready_kernels():
+    """Load the readers' compiled kernels (the first call of each loads it from Numba's
+    cache, touching ~50 MB of LLVM and its heap) on a two-row file, then hand LLVM's pages
+    and the heap's free pages back (``wordvec.memory``): done before the matrix is
+    allocated, the process's peak is the matrix plus what the interpreter keeps, not plus
+    the compiler's working set."""
+    if _kernels_ready:
+        return
+    row = b"a \x00\x00\x80?\n"
+    buf = np.frombuffer(row + b"b 1.5\n", dtype=np.uint8)
+    starts, ends, at = (np.empty(1, np.int64) for _ in range(3))
+    parse.scan_binary_records(buf[:len(row)], True, 4, 1, starts, ends, at)
+    dest = np.empty((1, 1), np.float32)
+    parse.gather_bytes(buf, at, 4, 1, dest.view(np.uint8))
+    parse.parse_text_rows(buf[len(row):], True, 1, 1, dest, starts, ends)
+    parse.first_nonfinite_row(dest.view(np.uint32))
+    parse.gather_words(buf, starts, ends, 1, np.empty(8, np.uint8))
+    parse.gather_word_parts(buf, starts, ends, 1, np.empty(8, np.uint8), np.empty(1, np.int32))
+    WordTable.first_of_each(np.frombuffer(b"ab", dtype=np.uint8), np.array([0, 1, 2], np.int64))
+    release_compiler_pages()
+    release_free_heap()
+    _kernels_ready.append(True)
+
+
+def mapped_empty(shape, dtype):
+    """``np.empty(shape, dtype)``; a big one gets its own anonymous map (page-aligned, so
+    ``background.PagesAhead`` can populate it, and handed back whole when it goes)."""
     nbytes = int(np.prod(shape, dtype=np.int64)) * np.dtype(dtype).itemsize
     if nbytes < BLOCK_BYTES or not hasattr(mmap, "MAP_ANONYMOUS"):
         return np.empty(shape, dtype=dtype)
     area = mmap.mmap(-1, nbytes, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
-    try:
-        area.madvise(POPULATE_WRITE)
-    except OSError:
-        pass
     return np.frombuffer(area, dtype=dtype).reshape(shape)  # the map lives as long as the array
 
 
 class _WordBytes:
     """The words of the parsed rows as UTF-8 bytes and offsets, block by block.
 
-    Each block's words arrive as ``b"w1 w2 ... wn "`` (no word contains a space, so no
-    UTF-8 sequence spans two words): one decode checks them; a block with bad bytes is
+    A block's words arrive as their bytes and lengths, already checked by the compiled
+    ``parse.is_utf8`` (``add_valid``); a block with bad bytes arrives as ``b"w1 w2 ... wn "``
+    (``add``: no word contains a space, so no UTF-8 sequence spans two words) and is
     decoded with U+FFFD in their place and re-encoded (counted, reported once)."""
 
     def __init__(self, path):
@@ -99,15 +125,24 @@ class _WordBytes:
         self.lengths.append(np.diff(spaces, prepend=-1) - 1)
         self.parts.append(arena[arena != SPACE])
 
+    def add_valid(self, blob, lengths):
+        """A block's words, already checked to be UTF-8: their bytes and their lengths."""
+        self.parts.append(blob)
+        self.lengths.append(lengths)
+
     def arrays(self):
         """(bytes, offsets) of all words so far; the parts go as they are joined."""
         if self.bad:
             logger.warning("%s: %d words were not valid UTF-8; bad bytes were replaced by U+FFFD", self.path, self.bad)
         offsets = np.zeros(sum(len(part) for part in self.lengths) + 1, dtype=np.int64)
         np.cumsum(np.concatenate(self.lengths) if self.lengths else [], out=offsets[1:])
-        blob = np.concatenate(self.parts) if self.parts else np.zeros(0, dtype=np.uint8)
-        self.parts.clear()
         self.lengths.clear()
+        blob, at = np.empty(int(offsets[-1]), dtype=np.uint8), 0
+        self.parts.reverse()
+        while self.parts:  # each part goes once copied: the words are held once, not twice
+            part = self.parts.pop()
+            blob[at:at + len(part)] = part
+            at += len(part)
         return blob, offsets
 
 
@@ -156,10 +191,18 @@ class _BlockSink:
 
     def __init__(self, path, matrix, first_line):
         self.path, self.matrix, self.first_line = path, matrix, first_line
-        self.rows, self.word_bytes = 0, _WordBytes(path)
+        self.rows, self.word_bytes, self.pages = 0, _WordBytes(path), None
+
+    def pages_ahead(self):
+        """The matrix's pages populated from its end in a second thread, down to these rows."""
+        row_nbytes = self.matrix.itemsize * self.matrix.shape[1]
+        self.pages = background.PagesAhead(self.matrix, lambda: self.rows * row_nbytes)
+        return self.pages
 
     def destination(self, capacity):
         capacity = min(capacity, len(self.matrix) - self.rows)
+        if self.pages is not None:
+            self.pages.before_writing((self.rows + capacity) * self.matrix.itemsize * self.matrix.shape[1])
         if self.matrix.dtype == np.float32:
             return self.matrix[self.rows:self.rows + capacity]
         return np.empty((capacity, self.matrix.shape[1]), dtype=np.float32)
@@ -176,9 +219,14 @@ class _BlockSink:
                 self.matrix[self.rows:self.rows + rows] = dest[:rows]
             _check_block_finite(self.path, self.matrix[self.rows:self.rows + rows], line, word_of,
                                 "has a value beyond float16's range (+-65504); load it as float32")
-        arena = np.empty(int((word_end[:rows] - word_start[:rows]).sum()) + rows, dtype=np.uint8)
-        used = parse.gather_words(buf, word_start, word_end, rows, arena)
-        self.word_bytes.add(arena[:used])
+        blob, lengths = np.empty(int((word_end[:rows] - word_start[:rows]).sum()), np.uint8), np.empty(rows, np.int32)
+        used, valid = parse.gather_word_parts(buf, word_start, word_end, rows, blob, lengths)
+        if valid:
+            self.word_bytes.add_valid(blob[:used], lengths)
+        else:  # bad bytes: replaced, as Python's decoder replaces them
+            arena = np.empty(len(blob) + rows, dtype=np.uint8)
+            used = parse.gather_words(buf, word_start, word_end, rows, arena)
+            self.word_bytes.add(arena[:used])
         self.rows += rows
 
     def words(self):
@@ -225,7 +273,7 @@ class _ReadStream:
         return _rest_is_blank(self.handle, self.data)
 
     def close(self):
-        pass
+        self.handle.close()  # the prefetching thread (the file itself is the caller's)
 
 
 class _MappedStream:
@@ -242,6 +290,11 @@ class _MappedStream:
     def block(self):
         end = min(len(self.bytes), self.offset + self.size)
         self.size *= 2  # grows only while a block holds no whole row (advance resets it)
+        start = self.offset // mmap.PAGESIZE * mmap.PAGESIZE
+        try:  # the block's pages mapped in one call, not a fault per 64 KB as the parser reads
+            self.map.madvise(POPULATE_READ, start, end - start)
+        except (OSError, ValueError):  # Linux < 5.14: the faults it is
+            pass
         return self.bytes[self.offset:end], end == len(self.bytes)
 
     def advance(self, consumed):
@@ -271,10 +324,15 @@ class _MappedStream:
 
 
 def _stream(handle, unread=b""):
-    """A mapped stream for a plain file (after ``unread``, bytes already read but not consumed)."""
+    """A mapped stream for a plain file (after ``unread``, bytes already read but not
+    consumed); a compressed one is decompressed in a second thread (``background``)."""
     if isinstance(handle, io.BufferedReader) and os.fstat(handle.fileno()).st_size > 0:
         return _MappedStream(handle, handle.tell() - len(unread))
-    return _ReadStream(handle, unread)
+    if isinstance(handle, gzip.GzipFile) and handle.fileobj.seekable():  # zlib itself, from the start
+        start = handle.tell()
+        handle.fileobj.seek(0)
+        handle = background.GzipChunks(handle.fileobj, BLOCK_BYTES, start)
+    return _ReadStream(background.PrefetchedReader(handle, BLOCK_BYTES), unread)
 
 
 def _max_line_bytes(dims):
@@ -339,7 +397,7 @@ def _read_text(path, handle, header, limit, dtype):
         unread, first_line = first, 1
     wanted = n_words if limit is None else min(limit, n_words)
     sink = _BlockSink(path, _allocate(path, wanted, dims, dtype), first_line)
-    stream = _stream(handle, unread)
+    stream, pages = _stream(handle, unread), sink.pages_ahead()
     try:
         _parse_text_blocks(path, stream, sink, dims, wanted)
         line_no = first_line + sink.rows
@@ -349,6 +407,7 @@ def _read_text(path, handle, header, limit, dtype):
         if header and limit is None and not stream.rest_is_blank():
             raise FormatError(path, line_no, f"more vectors than the {n_words} the header announces")
     finally:
+        pages.close()
         stream.close()
     matrix = sink.matrix[: sink.rows]  # a headerless file's trailing blank lines were counted
     if not header and sink.rows == 0:
@@ -403,12 +462,13 @@ def _read_binary(path, handle, limit, dtype):
     _check_promise(path, _plain_size(path, handle), n_words, dims, row_bytes + 2)
     wanted = n_words if limit is None else min(limit, n_words)
     sink = _BlockSink(path, _allocate(path, wanted, dims, dtype), 2)
-    stream = _stream(handle)
+    stream, pages = _stream(handle), sink.pages_ahead()
     try:
         _scan_binary_blocks(path, stream, sink, n_words, row_bytes, wanted)
         if limit is None and not stream.rest_is_blank():
             raise FormatError(path, n_words + 2, f"unexpected data after the {n_words} vectors the header announces")
     finally:
+        pages.close()
         stream.close()
     return _keep_first(path, sink.words(), sink.matrix)
 

@@ -16,8 +16,6 @@ import logging
 from collections import Counter
 
 import numpy as np
-from scipy.optimize import linprog
-from scipy.spatial.distance import cdist
 
 from wordvec.errors import WordvecError
 
@@ -33,6 +31,8 @@ def _bag(document):
 
 def transport_cost(supply, demand, costs):
     """The minimal cost of moving ``supply`` (m,) onto ``demand`` (n,) at ``costs`` (m x n)."""
+    from scipy.optimize import linprog  # here, not at the top: every load_vectors would pay ~0.1 s and ~15 MB
+
     m, n = costs.shape
     rows = np.kron(np.eye(m), np.ones((1, n)))   # sum_j T_ij = supply_i
     columns = np.kron(np.ones((1, m)), np.eye(n))  # sum_i T_ij = demand_j
@@ -59,6 +59,8 @@ def wmdistance(kv, document1, document2, norm=True):
     words2, demand = _bag(kept2)
     vectors1 = np.array([kv.get_vector(w, norm=norm) for w in words1], dtype=np.float64)
     vectors2 = np.array([kv.get_vector(w, norm=norm) for w in words2], dtype=np.float64)
+    from scipy.spatial.distance import cdist  # (see transport_cost)
+
     costs = cdist(vectors1, vectors2)
     if abs(costs.sum()) < 1e-8:
         logger.info("The distance matrix is all zeros. Aborting (returning inf).")
