@@ -26,6 +26,14 @@ it (the document's row, and with ``dbow_words`` the window's context words): wor
 negatives.  PV-DBOW without words and PV-DM have one example per predicted word, so for
 them this is the plain one draw per example.
 
+The examples wait on memory: the rows they read are scattered over matrices larger than
+a core's caches, and each example needs the one before (the document's row changes).  So
+the document loop draws position i+1's random numbers (its window, its negatives: the
+same stream in the same order) before position i's examples and prefetches the rows
+they name (``wordvec.kernels.prefetch``): the next misses overlap this example's
+arithmetic.  A/B at 2 workers on imdb: PV-DBOW epochs 1.23x faster, PV-DM 1.15x,
+inference 1.12x and 1.17x (``benchmarks/README.md``, "Session 12").
+
 Inference must not move the output rows, and word2vec's layers always update them, so
 inference has one layer of its own (:func:`held_layer`): word2vec's logistic terms and
 ``neu1e`` without the rows' step.
