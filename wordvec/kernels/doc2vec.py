@@ -31,8 +31,8 @@ a core's caches, and each example needs the one before (the document's row chang
 the document loop draws position i+1's random numbers (its window, its negatives: the
 same stream in the same order) before position i's examples and prefetches the rows
 they name (``wordvec.kernels.prefetch``): the next misses overlap this example's
-arithmetic.  A/B at 2 workers on imdb: PV-DBOW epochs 1.23x faster, PV-DM 1.15x,
-inference 1.12x and 1.17x (``benchmarks/README.md``, "Session 12").
+arithmetic.  A/B at 2 workers on imdb: PV-DBOW epochs 1.23x faster, PV-DM 1.12x,
+inference 1.12x and 1.20x (``benchmarks/README.md``, "Session 12").
 
 Inference must not move the output rows, and word2vec's layers always update them, so
 inference has one layer of its own (:func:`held_layer`): word2vec's logistic terms and
