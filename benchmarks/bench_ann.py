@@ -214,8 +214,9 @@ def recall_at_10(exact, approximate):
     return float(np.mean([len({w for w, _ in e} & {w for w, _ in a}) / len(e) for e, a in zip(exact, approximate)]))
 
 
-def timed(function, repeat=2):
-    """(last result, seconds of each call): the first call may fault pages in, the last is warm."""
+def timed(function, repeat=3):
+    """(last result, seconds of each call); callers report the median call (the first may
+    fault pages in; a shared machine makes single calls noisy)."""
     seconds = []
     for _ in range(repeat):
         start = time.perf_counter()
@@ -226,7 +227,8 @@ def timed(function, repeat=2):
 
 def exact_batch(kv, words):
     exact, seconds = timed(lambda: kv.most_similar_batch(words, topn=10))
-    return exact, {"exact_seconds_each_call": seconds, "exact_seconds": seconds[-1], "exact_qps": len(words) / seconds[-1]}
+    median = float(np.median(seconds))
+    return exact, {"exact_seconds_each_call": seconds, "exact_seconds": median, "exact_qps": len(words) / median}
 
 
 def approximate_by_ef(kv, index, words, exact, ef_values):
@@ -237,10 +239,11 @@ def approximate_by_ef(kv, index, words, exact, ef_values):
     for ef in ef_values:
         index.index.expansion_search = ef
         answers, seconds = timed(lambda: kv.most_similar_batch(words, topn=10, approximate=True))
-        row = {"ef_search": ef, "seconds_each_call": seconds, "seconds": seconds[-1], "qps": len(words) / seconds[-1],
+        median = float(np.median(seconds))
+        row = {"ef_search": ef, "seconds_each_call": seconds, "seconds": median, "qps": len(words) / median,
                "recall_at_10": recall_at_10(exact, answers)}
         _, raw = timed(lambda: index.index.search(units, 11, threads=0))
-        row["raw_search_seconds"] = raw[-1]
+        row["raw_search_seconds"] = float(np.median(raw))  # usearch alone: what the API path adds
         rows.append(row)
     return rows
 
@@ -357,18 +360,22 @@ STAGES = {"matrix": stage_matrix, "tune": stage_tune, "build": stage_build, "que
           "trained": stage_trained}
 
 
-def append_run(rows, stage, fields, measured):
+def start_record(rows):
+    """The record of this invocation, started now (commit, command, load before the stage)."""
+    return records.Record(f"ann-{rows}", note="approximate search (usearch) vs wordvec's exact search; "
+                                              "matrix: fastText-style composed vectors, see bench_ann.py")
+
+
+def append_run(record, stage, fields, measured):
     """Add this stage's run to benchmarks/results/ann-<rows>.json (earlier runs kept)."""
-    path = records.RESULTS / f"ann-{rows}.json"
-    record = records.Record(f"ann-{rows}", note="approximate search (usearch) vs wordvec's exact search; "
-                                                "matrix: fastText-style composed vectors, see bench_ann.py")
+    path = records.RESULTS / f"{record.name}.json"
     if path.exists():
         record.data["runs"] = json.loads(path.read_text())["runs"]
     run = record.add_run(system="wordvec", stage=stage, **measured, **fields)
     run.update(commit=record.data["commit"], uncommitted=record.data["uncommitted"],
                command_line=record.data["command_line"], started=record.data["started"],
                load_before=record.data["load_before"], load_after=list(os.getloadavg()))
-    record.save()
+    record.save(path.parent)
     return path
 
 
@@ -394,9 +401,10 @@ def main():
     parser.add_argument("--load-index", action="store_true", help="query: read the index into memory (not mapped)")
     parser.add_argument("--vectors", default="benchmarks/out/wordbench-sg300.bin", help="trained: vectors")
     args = parser.parse_args()
+    record = start_record(args.rows)
     fields, measured = records.measure(lambda: STAGES[args.stage](args))
     print(json.dumps(fields, indent=1), flush=True)
-    print(f"record {append_run(args.rows, args.stage, fields, measured)}")
+    print(f"record {append_run(record, args.stage, fields, measured)}")
 
 
 if __name__ == "__main__":

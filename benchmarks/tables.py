@@ -20,6 +20,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))  # doc2vec_tables, beside this file
 import doc2vec_tables  # noqa: E402
+import load_tables  # noqa: E402
+import ann_tables  # noqa: E402
 RESULTS = HERE / "results"
 DOCUMENTS = (HERE.parent / "README.md", HERE / "README.md")
 BLOCK = re.compile(r"(<!-- table:([a-z0-9-]+) -->\n)(.*?)(<!-- /table -->)", re.S)
@@ -283,42 +285,6 @@ def _load_stage(record, stage):
     commit = (found.get("system") or record["system"])["commit"][:7]
     return found, f"commit {commit}, finished {found['when'][:16].replace('T', ' ')} UTC, 1-min load " \
                   f"{found['load_before'][0]:.1f} → {found['load_after'][0]:.1f}"
-
-
-def _fastest(rows, **match):
-    found = [row for row in rows if all(row.get(key) == value for key, value in match.items())]
-    return min(found, key=lambda row: row["wall_seconds"]) if found else None
-
-
-def load_files_table(words=3000000):
-    """benchmarks/README: bench_load.py's load stage, wordvec vs gensim, each file and limit."""
-    record = load_record(f"load-{words}")
-    stage, provenance = _load_stage(record, "load")
-    rows = stage["rows"]
-    lines = ["| file | limit | wordvec wall s (CPU) | gensim wall s (CPU) | speed-up wall (CPU) "
-             "| wordvec peak MB (× matrix) | gensim peak MB (× matrix) |", "|---|---|---|---|---|---|---|"]
-
-    def cell(row):
-        return f"{row['wall_seconds']:.1f} ({row['cpu_seconds']:.1f})" if row else "–"
-
-    def peak(row):
-        return f"{row['peak_rss_mb']:.0f} ({row['peak_rss_mb'] / row['matrix_mb']:.2f})" if row else "–"
-
-    for ext in record["files"]:
-        for limit in sorted({row["limit"] for row in rows if row.get("format") == ext}, key=lambda x: x or 0):
-            for system in ("wordvec", "wordvec touched"):
-                ours = _fastest(rows, format=ext, limit=limit, system=system)
-                theirs = _fastest(rows, format=ext, limit=limit, system="gensim")
-                if ours is None:
-                    continue
-                ratio = (f"**{theirs['wall_seconds'] / ours['wall_seconds']:.1f}×** "
-                         f"({theirs['cpu_seconds'] / ours['cpu_seconds']:.1f}×)" if theirs else "–")
-                name = f".{ext}" + (" + dict" if system != "wordvec" else "")
-                lines.append(f"| {name} | {limit or 'all'} | {cell(ours)} | {cell(theirs)} | {ratio} "
-                             f"| {peak(ours)} | {peak(theirs)} |")
-    base = {row["system"]: row["peak_rss_mb"] for row in rows if row.get("baseline")}
-    return lines + ["", f"Imports alone: wordvec {base['wordvec']:.0f} MB, gensim {base['gensim']:.0f} MB. "
-                        f"`load-{words}.json`, {provenance}."]
 
 
 def load_queries_table(words=3000000):

@@ -126,3 +126,15 @@ def test_resuming_from_an_index_of_other_vectors_is_refused(kv, tmp_path):
     ann.build_index(other, stop=100).index.save(str(tmp_path / "part.usearch"))
     with pytest.raises(WordvecError, match="not a partial index"):
         ann.resume_index(kv, tmp_path / "part.usearch")
+
+
+def test_the_fingerprint_of_a_word_table_is_the_fingerprint_of_its_words(tmp_path):
+    """Checking a 3M-row index reads the table's bytes; a list of the same words agrees."""
+    words = ["a", "naïve", "東京", "new_york", "x" * 50, "ünïcödé_ŵörds"] + [f"w{i}" for i in range(300)]
+    save_vectors(KeyedVectors(words, np.ones((len(words), 4), dtype=np.float32)), tmp_path / "v.bin")
+    loaded = load_vectors(tmp_path / "v.bin")
+    assert loaded.word_table is not None
+    assert ann.fingerprint_of(loaded) == ann.fingerprint(words)
+    assert ann.fingerprint_of(KeyedVectors(words[::-1], loaded.vectors)) != ann.fingerprint(words)
+    loaded.index_to_key  # the table becomes a list: same fingerprint
+    assert loaded.word_table is None and ann.fingerprint_of(loaded) == ann.fingerprint(words)

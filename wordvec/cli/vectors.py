@@ -75,11 +75,13 @@ def register(subparsers):
         "  wordvec index GoogleNews-vectors-negative300.bin\n",
     )
     _vectors_argument(index)
-    index.add_argument("--connectivity", type=positive_int, default=16, metavar="M", help="edges per node (default 16)")
-    index.add_argument("--expansion-add", type=positive_int, default=128, metavar="N",
-                       help="candidates while building (default 128)")
-    index.add_argument("--expansion-search", type=positive_int, default=128, metavar="N",
-                       help="candidates while searching: recall against speed (default 128)")
+    defaults = ann.AnnConfig()
+    index.add_argument("--connectivity", type=positive_int, default=defaults.connectivity, metavar="M",
+                       help=f"edges per node (default {defaults.connectivity})")
+    index.add_argument("--expansion-add", type=positive_int, default=defaults.expansion_add, metavar="N",
+                       help=f"candidates while building (default {defaults.expansion_add})")
+    index.add_argument("--expansion-search", type=positive_int, default=defaults.expansion_search, metavar="N",
+                       help=f"candidates while searching: recall against speed (default {defaults.expansion_search})")
     index.set_defaults(run=run_index)
 
     analogy = _parser(

@@ -3,8 +3,12 @@
 An HNSW graph (Malkov & Yashunin 2016) over the rows, cosine metric, vectors kept in
 float16 inside the index.  usearch was chosen over hnswlib and faiss-cpu after measuring
 build time, recall@10 and queries/s on the synthetic 400k x 300 file (benchmarks/README.md,
-"Pretrained vectors at full size"): besides those figures, it ships wheels for every
-platform (hnswlib compiles from source), and it can memory-map a saved index.
+"Pretrained vectors at full size"): its queries were the fastest relative to exact search and
+its peak memory the smallest (its build was the slowest of the three there, and that file's
+recall says little: its rows have no real neighbourhoods); it ships wheels for every
+platform (hnswlib compiles from source), and it can memory-map a saved index.  At 3M x 300
+(benchmarks/bench_ann.py) a build takes ~8 minutes on two cores; ``build_index(stop=N)``
+and ``resume_index`` split one into parts.
 
 The index is saved beside the vectors (``VECTORS.usearch`` with ``VECTORS.usearch.json``
 naming the rows it holds: their count, size and a fingerprint of the words) and reloaded
@@ -31,9 +35,14 @@ INSTALL_HINT = "the approximate index needs usearch: pip install 'wordvec[ann]'"
 
 @dataclass(frozen=True)
 class AnnConfig:
+    """Defaults from benchmarks/bench_ann.py (record ann-3000000.json): over 300k rows
+    ef_add 64 built in ~57% of 128's time for at most 0.006 less recall@10, int8 storage
+    capped recall@10 near 0.94, float32 took 1.4x as long to build for the same recall;
+    over 3M rows ef 64 found 99% of the exact top 10 at 31-35x the exact batched queries/s."""
+
     connectivity: int = 16  # HNSW's M: graph edges per node
-    expansion_add: int = 128  # ef_construction: candidates kept while inserting
-    expansion_search: int = 128  # ef: candidates kept while searching (recall against speed)
+    expansion_add: int = 64  # ef_construction: candidates kept while inserting
+    expansion_search: int = 64  # ef: candidates kept while searching (recall against speed)
     dtype: str = "f16"  # how the index stores the vectors
 
 
@@ -51,6 +60,28 @@ def fingerprint(words):
     for start in range(0, len(words), 100000):
         digest.update("\n".join(words[start:start + 100000]).encode("utf-8", "surrogatepass") + b"\n")
     return digest.hexdigest()
+
+
+def fingerprint_of(kv):
+    """``fingerprint(kv.index_to_key)``, from the word table's bytes when ``kv`` has one (3M
+    words: no 3M Python strings just to check an index).  Valid UTF-8 bytes are exactly what
+    the words encode to; a table with other bytes takes the list's way, so both agree."""
+    table = kv.word_table
+    if table is not None:
+        offsets = np.asarray(table.offsets)
+        blob = np.asarray(table.blob)[offsets[0]:offsets[-1]]
+        try:
+            blob.tobytes().decode("utf-8")
+        except UnicodeDecodeError:
+            table = None
+    if table is None:
+        return fingerprint(kv.index_to_key)
+    ends = offsets[1:] - offsets[0] + np.arange(len(offsets) - 1)  # where each word's "\n" goes
+    lines = np.full(len(blob) + len(ends), ord("\n"), dtype=np.uint8)
+    is_byte = np.ones(len(lines), dtype=bool)
+    is_byte[ends] = False
+    lines[is_byte] = blob
+    return hashlib.sha256(lines.tobytes()).hexdigest()
 
 
 class ApproximateIndex:
@@ -99,7 +130,7 @@ def _add_rows(index, kv, config, threads, stop):
         end = min(stop, start + step)
         index.add(np.arange(start, end), kv._rows(start, end), threads=threads)
     meta = {"format": INDEX_TAG, "rows": len(kv), "vector_size": kv.vector_size,
-            "words": fingerprint(kv.index_to_key), "config": asdict(config)}
+            "words": fingerprint_of(kv), "config": asdict(config)}
     return ApproximateIndex(index, meta)
 
 
@@ -132,7 +163,7 @@ def load_index(kv, vectors_path, view=True):
     if meta.get("format") != INDEX_TAG:
         raise FormatError(meta_path, None, f"not a wordvec index description (format {INDEX_TAG!r})")
     if (meta.get("rows"), meta.get("vector_size")) != (len(kv), kv.vector_size) or \
-            meta.get("words") != fingerprint(kv.index_to_key):
+            meta.get("words") != fingerprint_of(kv):
         raise WordvecError(f"the approximate index {path} was built for other vectors than {vectors_path} "
                            f"now holds; rebuild it with `wordvec index {vectors_path}`")
     index = _usearch().restore(os.fspath(path), view=view)
