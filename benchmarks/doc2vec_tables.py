@@ -2,7 +2,7 @@
 ``bench_doc2vec.py`` writes.  ``benchmarks/tables.py`` renders them (:func:`tables`: one
 table per record, never two runs in one table); run alone, this prints them:
 
-    .venv/bin/python benchmarks/doc2vec_tables.py doc2vec-3seeds doc2vec-genre ...
+    .venv/bin/python benchmarks/doc2vec_tables.py doc2vec-20261126-dbow doc2vec-genre ...
 
 Per (dataset, model): the quality of the trained test vectors (the protocol) and of the
 inferred ones, averaged over the record's seeds; training and inference seconds averaged
@@ -115,7 +115,10 @@ def tables(load_record):
     def table(rows, name):
         return lambda: rows(load_record(name))
 
-    return {"doc2vec-3seeds": table(doc2vec_rows, "doc2vec-3seeds"),
+    return {"doc2vec-20261126-dbow": table(doc2vec_rows, "doc2vec-20261126-dbow"),
+            "doc2vec-20261126-dm-mean": table(doc2vec_rows, "doc2vec-20261126-dm-mean"),
+            "doc2vec-20261126-dbow-words": table(doc2vec_rows, "doc2vec-20261126-dbow-words"),
+            "doc2vec-3seeds": table(doc2vec_rows, "doc2vec-3seeds"),
             "doc2vec-imdb": table(doc2vec_rows, "doc2vec-imdb"),
             "doc2vec-genre": table(doc2vec_rows, "doc2vec-genre"),
             "doc2vec-imdb-dbow-words": table(doc2vec_rows, "doc2vec-imdb-dbow-words"),
