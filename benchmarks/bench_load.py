@@ -173,6 +173,9 @@ def write_files(n, out):
 
 # ----------------------------------------------------------------------------- measuring
 
+COLD_PAUSE_SECONDS = 10  # longer than the ~2 s after which the host takes freed memory back
+
+
 def warm(path):
     """Read a file once so that the timed load finds it in the page cache; returns the
     read's speed in GB/s (several GB/s: it was cached already; ~1.6 GB/s: from disk)."""
@@ -399,6 +402,9 @@ def stage_load(paths, limits, gensim_full_text, runs, text_runs, version):
     the host faulting in its matrix and the second, right after the same load freed it,
     mostly does not: "first" is what this VM gives, "again" is closer to parsing on a
     machine whose memory is its own.  Both tools are run the same way; both rows are kept.
+    Each "first" waits ``COLD_PAUSE_SECONDS`` before it: without the pause, gensim's first
+    run followed wordvec's second by less than a second and found its freed memory still
+    in the guest (gensim's "first" was warm, wordvec's cold).
     Text loads run ``text_runs`` times (default once): they are parses bound by the CPU
     (gensim: 88 s at 500k rows), where fresh memory is a small part.
     Numba's cache is filled first (a small file of each format, untimed), and each file's
@@ -415,6 +421,8 @@ def stage_load(paths, limits, gensim_full_text, runs, text_runs, version):
                 if system == "gensim" and limit is None and ext in ("txt", "vec") and not gensim_full_text:
                     continue  # 3M text in gensim: ~12 min per file (float() per number): the limited run stands in
                 for run in range(text_runs if ext in ("txt", "vec") else runs):
+                    if run == 0:  # every system's "first" starts from memory the host took back
+                        time.sleep(COLD_PAUSE_SECONDS)
                     warm_speed = warm(path)
                     code, touch = LOAD[system.split()[0]], system.split()[-1]
                     row = {"system": system, "format": ext, "limit": limit, "run": run, **version,
