@@ -321,7 +321,7 @@ def load_queries_table(words=3000000):
 
 # ----------------------------------------------------------------------------- classify (issue 26)
 
-CLASSIFY_RECORD = "classify-20261126"  # the current one; earlier ones keep their tables
+CLASSIFY_RECORD = "classify-20261126-predict"  # the current one; earlier ones keep their tables
 
 
 def _classify_rows(record):
