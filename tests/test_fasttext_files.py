@@ -84,6 +84,13 @@ def _assert_same_vectors(ours, theirs, words, lines):
         np.testing.assert_allclose(ours.get_sentence_vector(line), theirs.get_sentence_vector(line), atol=1e-6)
 
 
+def _their_model(train, path, settings):
+    """fastText 0.9.2 trains a small supervised model on ``train`` and saves it at ``path``."""
+    theirs = _fasttext().train_supervised(input=str(train), dim=8, epoch=5, lr=0.5, thread=1, verbose=0, **settings)
+    theirs.save_model(str(path))
+    return theirs, path
+
+
 PROBE_WORDS = ["w0x1", "noise5", "é3ü", "</s>", "unseen", "w9x99", "ü"]
 SETTINGS = [
     dict(loss="softmax", wordNgrams=2, bucket=5000),
@@ -94,11 +101,8 @@ SETTINGS = [
 
 @pytest.mark.parametrize("settings", SETTINGS, ids=lambda s: s["loss"])
 def test_fasttext_bin_read_by_wordvec(data, settings):
-    fasttext = _fasttext()
     root, train, _, lines = data
-    theirs = fasttext.train_supervised(input=str(train), dim=8, epoch=5, lr=0.5, thread=1, verbose=0, **settings)
-    path = root / f"theirs-{settings['loss']}.bin"
-    theirs.save_model(str(path))
+    theirs, path = _their_model(train, root / f"theirs-{settings['loss']}.bin", settings)
     ours = Classifier.load(path)
     assert ours.labels == theirs.get_labels() and ours.words == theirs.get_words()
     _assert_same_vectors(ours, theirs, PROBE_WORDS, lines)
@@ -187,11 +191,8 @@ def _assert_numpy_path_agrees(path, theirs, lines, test_file):
                                                                                        bucket=5000)],
                          ids=lambda s: s["loss"])
 def test_fasttext_bin_on_the_numpy_path(data, settings):
-    fasttext = _fasttext()
     root, train, test, lines = data
-    theirs = fasttext.train_supervised(input=str(train), dim=8, epoch=5, lr=0.5, thread=1, verbose=0, **settings)
-    path = root / f"theirs-numpy-{settings['loss']}.bin"
-    theirs.save_model(str(path))
+    theirs, path = _their_model(train, root / f"theirs-numpy-{settings['loss']}.bin", settings)
     _assert_numpy_path_agrees(path, theirs, lines, test)
     if settings["loss"] == "softmax":
         theirs.quantize(input=str(train), qnorm=True, cutoff=400, retrain=False)

@@ -29,13 +29,11 @@ import numba
 import numpy as np
 
 from wordvec.data.label_dictionary import EOS, Encoded, LabelDictionary, to_bytes, to_text
-from wordvec.data.label_stream import text_blocks
+from wordvec.data.label_stream import NGRAM_MULTIPLIER, text_blocks
 from wordvec.data.subword import _fnv1a_int8, ngram_table
 from wordvec.data.token_table import TokenTable
 from wordvec.errors import WordvecError
 from wordvec.kernels import tokens as token_kernels
-
-NGRAM_MULTIPLIER = np.uint64(116049371)
 
 
 class TokenScan:
@@ -286,7 +284,7 @@ def _document_bag(ids, begin, end, tok_offsets, tok_rows, tok_label, tok_hash, b
         for i in range(n_hashes):
             h = np.uint64(np.int64(hashes[i]))
             for j in range(i + 1, min(n_hashes, i + word_ngrams)):
-                h = h * np.uint64(116049371) + np.uint64(np.int64(hashes[j]))
+                h = h * NGRAM_MULTIPLIER + np.uint64(np.int64(hashes[j]))
                 row = bucket_rows[np.int64(h % np.uint64(bucket))]
                 if row >= 0:
                     if out_rows.shape[0] > 0:

@@ -17,8 +17,7 @@ sequence stops after ``len(slots)`` steps and slot values are checked by the cal
 import numba
 import numpy as np
 
-FNV_OFFSET = np.uint64(14695981039346656037)
-FNV_PRIME = np.uint64(1099511628211)
+from wordvec.kernels.tokens import FNV_OFFSET, FNV_PRIME  # the vocabulary's 64-bit FNV-1a, one definition
 
 
 @numba.njit(inline="always", cache=True)
