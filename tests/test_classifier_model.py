@@ -6,6 +6,7 @@ import lzma
 
 import numpy as np
 import pytest
+from numerics import assert_float32_close
 
 from wordvec.cli import main
 from wordvec.data.labels import TokenScan, build_dictionary, encode_lines, scan_text
@@ -142,7 +143,7 @@ def test_test_counts_like_fastText(model, corpus):
 def test_sentence_and_word_vectors(model):
     d = model.dictionary
     rows = encode_lines(d, ["c1w3 noise2"]).rows
-    np.testing.assert_allclose(model.get_sentence_vector("c1w3 noise2"), model.W_in[rows].mean(0), rtol=1e-6)
+    assert_float32_close(model.get_sentence_vector("c1w3 noise2"), model.W_in[rows].mean(0), rtol=1e-6)
     np.testing.assert_array_equal(model.get_word_vector("c1w3"), model.W_in[d.words.index("c1w3")])
     assert not model.get_word_vector("neverseen").any()  # no character n-grams: zeros, as fastText
 
@@ -152,7 +153,7 @@ def test_unknown_word_vector_from_character_ngrams(corpus):
     rows = trained.dictionary.bucket_rows[ngram_buckets("c1w99", 3, 4, 5000)]  # the rows its buckets are stored in
     vector = trained.get_word_vector("c1w99")
     assert vector.any()
-    np.testing.assert_allclose(vector, trained.W_in[rows].mean(0), rtol=1e-6)
+    assert_float32_close(vector, trained.W_in[rows].mean(0), rtol=1e-6)
 
 
 # ------------------------------------------------------------------ files

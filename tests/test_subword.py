@@ -3,6 +3,7 @@ training, OOV queries, save/load and the CLI."""
 
 import numpy as np
 import pytest
+from numerics import assert_float32_close
 
 from wordvec.data import subword
 from wordvec.errors import VocabularyError, WordvecError
@@ -184,7 +185,7 @@ def test_composed_vectors_are_the_mean_of_each_bag():
     SK.compose_vectors(W_in, W_ngrams, OFFSETS, IDS, True, out)
     for w in range(V):
         word_rows, ngram_rows = ref.input_bag(w, OFFSETS, IDS)
-        np.testing.assert_allclose(out[w], ref.compose(W_in, W_ngrams, word_rows, ngram_rows), rtol=1e-6)
+        assert_float32_close(out[w], ref.compose(W_in, W_ngrams, word_rows, ngram_rows), rtol=1e-6)
 
 
 # ----------------------------------------------------------------------------- model, files, CLI
@@ -247,10 +248,9 @@ def test_model_vectors_are_composed_and_unseen_words_get_ngram_vectors(tmp_path)
     assert kv.has_index_for("walked") and not kv.has_index_for("walkz")
     w = model.vocab.index["walked"]
     rows = model.ngram_ids[model.ngram_offsets[w]:model.ngram_offsets[w + 1]]
-    np.testing.assert_allclose(kv["walked"], (model.W_in[w] + model.W_ngrams[rows].sum(0)) / (1 + rows.size),
-                               rtol=1e-5, atol=1e-7)
+    assert_float32_close(kv["walked"], (model.W_in[w] + model.W_ngrams[rows].sum(0)) / (1 + rows.size))
     unseen = subword.ngram_buckets("walkz", 2, 4, 97)
-    np.testing.assert_allclose(kv["walkz"], model.W_ngrams[unseen].mean(0), rtol=1e-5, atol=1e-7)
+    assert_float32_close(kv["walkz"], model.W_ngrams[unseen].mean(0))
     assert kv.has_vector("walkz")
     top = kv.most_similar("walkz", topn=3)
     assert len(top) == 3 and all(word in kv for word, _ in top)
