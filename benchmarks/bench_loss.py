@@ -20,14 +20,15 @@ import numpy as np
 
 from wordvec.data.encode import encode_corpus
 from wordvec.kernels import word2vec as kernels
-from wordvec.models.word2vec import Word2Vec, _EpochRunner
+from wordvec.models.word2vec import Word2Vec
+from wordvec.models.word2vec_epochs import EpochRunner
 
 DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "corpus"
 
 
 def static_loss(model, seed=12345):
     """Mean loss per example of one pass at learning rate 0 (nothing is updated)."""
-    run = _EpochRunner(model, encode_corpus(model._corpus, model.vocab))
+    run = EpochRunner(model, encode_corpus(model._corpus, model.vocab))
     documents = run.offsets.size - 1
     loss, stats = kernels.train_chunk(run.corpus, 0, documents, kernels.Matrices(*run.trained_matrices()),
                                       run.outputs, run.settings, kernels.make_schedule(0.0, 0.0, 0, 1, seed))

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from wordvec.errors import TrainingError, WordvecError
-from wordvec.models import word2vec as word2vec_module
+from wordvec.models import word2vec_epochs
 from wordvec.models.word2vec import Word2Vec
 from wordvec.data.synthetic import analogy_questions, write_corpus
 
@@ -22,7 +22,7 @@ def _sentences(n_docs=60, vocab=30, seed=0):
 def small_chunks(monkeypatch):
     """Chunks of about 100 tokens, so that the small corpora here span many chunks and
     the per-epoch chunk order matters."""
-    monkeypatch.setattr(word2vec_module, "CHUNK_WORDS", 100)
+    monkeypatch.setattr(word2vec_epochs, "CHUNK_WORDS", 100)
 
 
 @pytest.fixture(scope="module")
@@ -107,13 +107,13 @@ def _chunk_log(monkeypatch, **options):
     """Train on many small chunks; return, per epoch, the (chunk, words_before) pairs in
     the order the chunks were started, and the model."""
     started = []
-    original = word2vec_module._EpochRunner._chunk
+    original = word2vec_epochs.EpochRunner._chunk
 
     def logged(self, index, words_before, epoch):
         started.append((epoch, index, int(words_before)))
         return original(self, index, words_before, epoch)
 
-    monkeypatch.setattr(word2vec_module._EpochRunner, "_chunk", logged)
+    monkeypatch.setattr(word2vec_epochs.EpochRunner, "_chunk", logged)
     model = Word2Vec(_sentences(n_docs=200), **{**SMALL, "epochs": 3, **options})
     return [[(i, b) for e, i, b in started if e == epoch] for epoch in range(3)], model
 
@@ -127,7 +127,7 @@ def test_each_epoch_trains_its_chunks_in_a_fresh_seeded_order(monkeypatch, small
     assert all(sorted(order) == list(range(n_chunks)) for order in orders)
     assert orders[0] != orders[1] != orders[2] != list(range(n_chunks))
     offsets = np.concatenate([[0], np.cumsum([len(s) for s in _sentences(n_docs=200)])])
-    sizes = np.diff(offsets[word2vec_module.schedule.chunk_bounds(offsets, 100)])
+    sizes = np.diff(offsets[word2vec_epochs.schedule.chunk_bounds(offsets, 100)])
     for epoch, log in enumerate(epochs):
         # one worker: a chunk's learning-rate position is the words trained before it
         positions = [before for _, before in log] + [(epoch + 1) * N]
@@ -193,7 +193,7 @@ def test_learns_the_synthetic_analogies(synthetic_file, options, floor):
 @pytest.fixture
 def small_rounds(monkeypatch, small_chunks):
     """Merges every 2 chunks of ~100 tokens, so that an epoch has many rounds."""
-    monkeypatch.setattr(word2vec_module.word2vec_sync, "SYNC_CHUNKS", 2)
+    monkeypatch.setattr(word2vec_epochs.word2vec_sync, "SYNC_CHUNKS", 2)
 
 
 @pytest.mark.parametrize("options", [dict(sg=1, batched=True), dict(sg=0, hs=1, negative=2)])
@@ -218,7 +218,7 @@ def test_deterministic_changes_nothing_for_one_worker_and_hogwild_uses_no_replic
     def no_replicas(*args):
         raise AssertionError("the default (Hogwild) mode must not shard")
 
-    monkeypatch.setattr(word2vec_module.word2vec_sync, "shard_workers", no_replicas)
+    monkeypatch.setattr(word2vec_epochs.word2vec_sync, "shard_workers", no_replicas)
     hogwild = Word2Vec(sentences, seed=2, **dict(SMALL, workers=2))
     assert all(np.isfinite(h["loss"]) for h in hogwild.history)
 

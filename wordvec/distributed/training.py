@@ -56,9 +56,10 @@ from wordvec.errors import TrainingError, WordvecError
 from wordvec.kernels import glove as glove_kernels
 from wordvec.kernels import sync as sync_kernels
 from wordvec.math.row_deltas import as_rows, reference_row_deltas
-from wordvec.models import word2vec
+from wordvec.models import word2vec_epochs
 from wordvec.models.glove import PARAMETERS, train_entries
-from wordvec.models.word2vec import Word2Vec, load_kernels
+from wordvec.models.word2vec import Word2Vec
+from wordvec.models.word2vec_epochs import load_kernels
 
 log = logging.getLogger(__name__)
 
@@ -381,7 +382,7 @@ def train_word2vec(model, encoded, workers_per_node=None, sync=DEFAULT_SYNC, syn
     if N == 0:
         raise TrainingError("the corpus has no words of the vocabulary: an epoch would train nothing")
     offsets = np.asarray(encoded.offsets, dtype=np.int64)
-    chunk_bounds = schedule.chunk_bounds(offsets, word2vec.CHUNK_WORDS)  # read at call time: tests shrink it
+    chunk_bounds = schedule.chunk_bounds(offsets, word2vec_epochs.CHUNK_WORDS)  # read at call time: tests shrink it
     n_chunks = chunk_bounds.size - 1
     W = min(len(placement), n_chunks)
     # shard s: chunks cuts[s]..cuts[s+1]-1, about N / W tokens each
