@@ -12,6 +12,7 @@ never faults and changes no value, only when a cache line arrives.
 
 import numba
 from llvmlite import ir
+from llvmlite.binding import llvm_version_info
 from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
@@ -34,11 +35,19 @@ def prefetch_float(typingctx, W, row, column):
         byte_pointer = ir.IntType(8).as_pointer()
         int32 = ir.IntType(32)
         hint = cgutils.get_or_insert_function(
-            builder.module, ir.FunctionType(ir.VoidType(), [byte_pointer, int32, int32, int32]), "llvm.prefetch.p0")
+            builder.module, ir.FunctionType(ir.VoidType(), [byte_pointer, int32, int32, int32]),
+            _intrinsic_name())
         builder.call(hint, [builder.bitcast(pointer, byte_pointer), int32(0), int32(3), int32(1)])
         return context.get_dummy_value()
 
     return types.void(W, row, column), codegen
+
+
+def _intrinsic_name():
+    """The intrinsic's name is mangled by its pointer type: ``p0`` for LLVM >= 16's opaque
+    pointers (llvmlite >= 0.45), ``p0i8`` for the typed ``i8*`` of LLVM 14-15 (llvmlite
+    0.42-0.44, which Numba >= 0.59 still allows)."""
+    return "llvm.prefetch.p0" if llvm_version_info[0] >= 16 else "llvm.prefetch.p0i8"
 
 
 @numba.njit(nogil=True, cache=True, inline="always")
