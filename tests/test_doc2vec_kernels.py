@@ -9,6 +9,8 @@ from wordvec.kernels.word2vec import below, draw_alias, pack_alias_table, unifor
 from wordvec.math import doc2vec as ref
 from wordvec.math import word2vec as w2v
 
+from numerics import assert_float32_close
+
 N, V, D = 4, 9, 6
 ALPHA = 0.05
 POINTS = np.array([[7, 3, 0, 0], [7, 3, 1, 0], [7, 5, 2, 4]] * 3, dtype=np.int32)
@@ -203,3 +205,35 @@ def test_dbow_words_training_equals_the_reference_replay():
     assert loss == pytest.approx(expected, rel=1e-5)
     for got, want in ((P, P0), (W_in, W_in0), (W_out, W_out0)):
         np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("dm, dbow_words", [(0, False), (0, True), (1, False)])
+def test_replica_rows_take_the_same_steps(dm, dbow_words):
+    """With the most frequent words trained in replica rows (the threads' own, merged at
+    the end of the call), one call takes the same steps as without: the same loss, and
+    rows equal but for the merge's rounding (W + (R - W) in float32)."""
+    P, W_in, W_out, W_inner = _matrices(60 + dm + 2 * dbow_words)
+    ids = np.array([2, 7, 2, 5, 1, 0, 3, 2, 8, 1, 1, 4], np.int32)
+    offsets, rows = np.array([0, 5, 12], np.int64), np.array([1, 3], np.int64)
+    keep, hot, base = np.ones(V, np.float32), 4, V + 2  # replicas past two unused rows
+    spare = [np.vstack([W, np.full((base + hot - V, D), np.nan, np.float32)]) for W in (W_in, W_out)]
+    P_spare = P.copy()
+    args = (W_inner, POINTS, CODES, LENGTHS, keep, NOISE, dm, NS, True, 2, NEGATIVE, dbow_words, ALPHA, ALPHA / 10, 0,
+            ids.size, 77)
+    loss, stats = K.train_documents(ids, offsets, rows, 0, 2, P, W_in, W_out, *args)
+    loss_spare, stats_spare = K.train_documents(ids, offsets, rows, 0, 2, P_spare, *spare, *args, hot, base)
+    assert list(stats_spare) == list(stats)
+    assert loss_spare == pytest.approx(loss, rel=1e-5)
+    for got, want in ((P_spare, P), (spare[0][:V], W_in), (spare[1][:V], W_out)):
+        assert_float32_close(got, want)
+    assert all(np.isnan(W[V:base]).all() for W in spare)  # nothing but the replica rows was written
+
+
+def test_replica_rows_must_fit_past_the_vocabulary():
+    P, W_in, W_out, W_inner = _matrices(70)
+    args = (W_inner, POINTS, CODES, LENGTHS, np.ones(V, np.float32), NOISE, 0, NS, True, 2, NEGATIVE, False, ALPHA,
+            ALPHA, 0, 1, 1)
+    doc = (np.array([1], np.int32), np.array([0, 1], np.int64), np.array([0], np.int64), 0, 1, P)
+    for hot, base in ((2, V - 1), (4, V)):  # over the vocabulary's rows; past the matrices' end
+        with pytest.raises(ValueError, match="replica rows"):
+            K.train_documents(*doc, np.vstack([W_in, W_in[:2]]), np.vstack([W_out, W_out[:2]]), *args, hot, base)

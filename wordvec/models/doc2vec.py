@@ -43,6 +43,11 @@ from wordvec.models.config import library_workers
 from wordvec.vectors.keyed import KeyedVectors
 
 CHUNK_WORDS = 20_000
+# With several threads, the HOT_WORDS most frequent words train in per-thread replica
+# rows, merged after each chunk (``wordvec.kernels.doc2vec.train_documents``): two
+# threads writing "the", "a" ... into the same rows example after example spent a third
+# of their time passing those rows' cache lines between the cores.
+HOT_WORDS = 1024
 FORMAT, VERSION, MANIFEST = "wordvec-doc2vec", 1, "model.json"
 ARRAYS = {"P": "doc_vectors.npy", "W_out": "output_vectors.npy", "W_inner": "inner_vectors.npy"}
 
@@ -157,8 +162,9 @@ class Doc2Vec:
         V, D = len(vocab), self.config.vector_size
         self.vocab = vocab
         rng = np.random.default_rng(self.config.seed)
-        self.W_in = (rng.random((V, D), dtype=np.float32) - np.float32(0.5)) / np.float32(D)
-        self.W_out = np.zeros((V if self.config.negative else 0, D), np.float32)
+        spare = self._replica_rows()
+        self.W_in = _with_room((rng.random((V, D), dtype=np.float32) - np.float32(0.5)) / np.float32(D), spare)
+        self.W_out = _with_room(np.zeros((V if self.config.negative else 0, D), np.float32), spare)
         self.W_inner = np.zeros((max(V - 1, 1) if self.config.hs else 0, D), np.float32)
         self.P, self.tags = None, None
         self.trained_words = self.planned_words = self.epochs_trained = 0
@@ -182,6 +188,15 @@ class Doc2Vec:
         if self.P is None:
             raise WordvecError("the model has no document vectors yet; train it first")
         return DocumentVectors(self.tags, self.P)
+
+    def _hot_words(self):
+        """How many of the most frequent words each thread trains in replica rows."""
+        if self.workers < 2 or self.config.mode != kernels.NEGATIVE_SAMPLING:
+            return 0
+        return min(HOT_WORDS, len(self.vocab))
+
+    def _replica_rows(self):
+        return self.workers * self._hot_words()
 
     def _need_vocab(self):
         if self.vocab is None:
@@ -306,13 +321,14 @@ class Doc2Vec:
         except (KeyError, TypeError, ValueError) as error:
             raise FormatError(path / MANIFEST, None, f"not a valid Doc2Vec model description ({error})") from None
         V, D = len(words), model.config.vector_size
-        model.W_in = np.ascontiguousarray(vectors, dtype=np.float32)
+        model.W_in = _with_room(np.ascontiguousarray(vectors, dtype=np.float32), model._replica_rows())
         if model.W_in.shape != (V, D) or len(model.tags) != n:
             raise FormatError(path, None, f"the word vectors are {model.W_in.shape}, the model says {(V, D)}")
         rows = {"P": n, "W_out": V if model.config.negative else 0,
                 "W_inner": max(V - 1, 1) if model.config.hs else 0}
         for attribute, name in ARRAYS.items():  # the kernels index these without bounds checks
             setattr(model, attribute, read_model_array(path, name, (rows[attribute], D)).astype(np.float32))
+        model.W_out = _with_room(model.W_out, model._replica_rows())
         model.trained_words, model.planned_words, model.epochs_trained = trained
         model.history = list(meta.get("history", []))
         return model
@@ -337,6 +353,18 @@ def is_doc2vec_model(path):
         return False
 
 
+def _with_room(matrix, spare):
+    """``matrix`` as the first rows of a float32 array ``spare`` rows longer (the threads'
+    replica rows; the matrix itself keeps its shape), or itself if it is that already."""
+    full = matrix.base
+    if (spare == 0 or isinstance(full, np.ndarray) and full.dtype == np.float32 and full.flags.c_contiguous
+            and full.shape == (matrix.shape[0] + spare, matrix.shape[1]) and matrix.ctypes.data == full.ctypes.data):
+        return matrix
+    full = np.zeros((matrix.shape[0] + spare, matrix.shape[1]), np.float32)
+    full[:matrix.shape[0]] = matrix
+    return full[:matrix.shape[0]]
+
+
 def _balanced_ranges(offsets, parts):
     """Split documents into at most ``parts`` contiguous ranges of about equal tokens."""
     n = offsets.size - 1
@@ -356,16 +384,23 @@ class _EpochRunner:
         self.bounds = schedule.chunk_bounds(encoded.offsets, CHUNK_WORDS)
         self.chunk_sizes = np.diff(encoded.offsets[self.bounds])
         self.tables = model._tables()
-        self.outputs = model._outputs()
-        self._train(0, 0, 0, 1)  # compile (or load from Numba's cache) before any clock starts
+        self.hot = model._hot_words()
+        if self.hot:  # the kernels train in the replica rows past the matrices' own
+            model.W_in = _with_room(model.W_in, model._replica_rows())
+            model.W_out = _with_room(model.W_out, model._replica_rows())
+            self.W_in, self.outputs = model.W_in.base, (model.W_out.base, model._outputs()[1])
+        else:
+            self.W_in, self.outputs = model.W_in, model._outputs()
+        self._train(0, 0, 0, 1, 0)  # compile (or load from Numba's cache) before any clock starts
 
-    def _train(self, begin, end, words_before, seed):
+    def _train(self, begin, end, words_before, seed, slot):
+        """Documents begin..end-1 in the thread numbered ``slot`` (its replica rows)."""
         m, e, c = self.model, self.encoded, self.model.config
         keep, noise, points, codes, lengths = self.tables
-        return kernels.train_documents(e.ids, e.offsets, e.rows, begin, end, m.P, m.W_in, *self.outputs, points,
+        return kernels.train_documents(e.ids, e.offsets, e.rows, begin, end, m.P, self.W_in, *self.outputs, points,
                                        codes, lengths, keep, noise, c.dm, c.mode, c.dm_mean, c.window, c.negative,
                                        c.dbow_words, c.alpha, c.min_alpha, words_before, max(m.planned_words, 1),
-                                       seed)
+                                       seed, self.hot, len(m.vocab) + slot * self.hot)
 
     def epoch(self):
         m, c = self.model, self.model.config
@@ -375,7 +410,7 @@ class _EpochRunner:
         losses, stats = np.zeros(n_chunks), np.zeros((n_chunks, 2), np.int64)
         pending, lock, errors = iter(order.tolist()), threading.Lock(), []
 
-        def work():
+        def work(slot):
             while not errors:
                 with lock:
                     index = next(pending, None)
@@ -384,12 +419,13 @@ class _EpochRunner:
                 try:
                     losses[index], stats[index] = self._train(
                         int(self.bounds[index]), int(self.bounds[index + 1]), int(words_before[index]),
-                        schedule.chunk_seed(c.seed, epoch, index))
+                        schedule.chunk_seed(c.seed, epoch, index), slot)
                 except BaseException as error:  # hand it to the main thread
                     errors.append(error)
 
         started = time.perf_counter()
-        threads = [threading.Thread(target=work, daemon=True) for _ in range(min(m.workers, max(n_chunks, 1)))]
+        threads = [threading.Thread(target=work, args=(slot,), daemon=True)
+                   for slot in range(min(m.workers, max(n_chunks, 1)))]
         for thread in threads:
             thread.start()
         for thread in threads:
