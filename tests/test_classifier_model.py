@@ -16,6 +16,7 @@ from wordvec.io import fasttext_bin
 from wordvec.kernels.quantize import nearest_centroids as compiled_nearest
 from wordvec.math import product_quantizer as pq
 from wordvec.models.classifier import Classifier, train_supervised
+from wordvec.models.classifier_training import drift_positions, thread_starts
 
 FAST = dict(dim=16, epoch=8, lr=0.5, threads=2, verbose=0)
 
@@ -108,6 +109,31 @@ def test_learns_the_synthetic_corpus(corpus, loss):
     assert n == 600 and precision >= 0.95 and recall == precision
     losses = [r["loss"] for r in trained.history]
     assert len(losses) == FAST["epoch"] and losses[-1] < losses[0]
+
+
+def test_threads_start_at_their_share_of_the_tokens():
+    tokens = np.array([4, 4, 4, 4, 10, 2, 2, 2, 8], dtype=np.int64)  # 40 tokens
+    assert thread_starts(tokens, 1) == [0]
+    assert thread_starts(tokens, 2) == [0, 4]  # token 20 lies in document 4 (tokens 16-25)
+    assert thread_starts(tokens, 4) == [0, 2, 4, 7]  # tokens 10, 20 and 30 (document 7 starts at 30)
+
+
+def test_drift_sends_every_thread_but_the_first_to_a_random_document():
+    n_docs = 50
+    one = np.array([17], dtype=np.int64)
+    drift_positions(one, n_docs, np.random.default_rng(0))
+    assert one.tolist() == [17]  # one thread: nothing to drift from
+    seen = []
+    for seed in range(2000):
+        positions = np.array([3, 20, 40], dtype=np.int64)
+        drift_positions(positions, n_docs, np.random.default_rng(seed))
+        assert positions[0] == 3 and np.all((positions >= 0) & (positions < n_docs))
+        seen.append(positions[1:])
+    counts = np.bincount(np.concatenate(seen), minlength=n_docs)
+    assert counts.min() > 40 and counts.max() < 120  # uniform: 80 each expected
+    again = np.array([3, 20, 40], dtype=np.int64)
+    drift_positions(again, n_docs, np.random.default_rng(1999))
+    assert again[1:].tolist() == seen[-1].tolist()  # the seed decides
 
 
 def test_fasttext_keyword_names(corpus):

@@ -65,10 +65,29 @@ def thread_starts(doc_tokens, n_threads):
                                 side="right").tolist()]
 
 
+def drift_positions(positions, n_docs, rng):
+    """Send every thread but the first to a random document (uniform, from ``rng``).
+
+    fastText's threads are never re-synchronised: they race at uneven speeds (time slices,
+    other work on the cores) with no barrier between epochs, so after a while their
+    distance in the file is arbitrary and which documents meet in the shared matrices
+    changes from epoch to epoch. wordvec's compiled threads run in step and meet at every
+    epoch's end, so without this every epoch would merge the same two document orders.
+    Simulated step by step (benchmarks/diag_classify_schedule.py, 10 seeds, record
+    classify-schedule-20261126.json), that repetition gives SST-2 / SST-5 unigrams P@1
+    79.5 / 39.3, this move 80.0 / 40.0, fastText's schedule with its threads racing
+    80.1 / 39.3 (a random walk of ±√(documents per thread) instead, tried first, helped
+    SST-2 but not SST-5)."""
+    if len(positions) > 1:
+        positions[1:] = rng.integers(n_docs, size=len(positions) - 1)
+
+
 def run_epochs(model, encoded, valid=None):
     """Hogwild SGD as fastText's trainThread: thread t starts at t / n of the data and reads
     on, wrapping around at the end, until every thread has read its share (epochs × tokens
     / threads); so each thread sees the whole data, as in fastText, not a fixed part of it.
+    Before each later epoch every thread but the first moves to a random document
+    (``drift_positions``): fastText's unsynchronised threads end up at arbitrary distances.
     One "epoch" below is 1 / epochs of every thread's share (for the loss and validation)."""
     config = model.config
     tree = model.hs_tree()
@@ -80,8 +99,11 @@ def run_epochs(model, encoded, valid=None):
     share = tokens_per_epoch / config.threads
     progress = ProgressLine(total, config.threads, config.lr, enabled=config.verbose > 0)
     states = np.arange(1, config.threads + 1, dtype=np.uint64) + np.uint64(config.seed * 7919)
+    drift = np.random.default_rng(config.seed)
     for epoch in range(config.epoch):
         started = time.perf_counter()
+        if epoch > 0:
+            drift_positions(positions, len(encoded.doc_tokens), drift)
         budgets = np.full(config.threads, int(round(share * (epoch + 1))) - int(round(share * epoch)), np.int64)
         counters = [np.zeros(config.threads), np.zeros(config.threads, np.int64), np.zeros(config.threads, np.int64)]
         _run_streams(model, encoded, tree, positions, budgets, epoch * tokens_per_epoch, total, states, counters,

@@ -1,0 +1,275 @@
+"""Diagnostic for issue 26's SST gap with 2 threads: does fastText's 2-thread TRAVERSAL
+(which document is trained when, with which lr) explain why its P@1 rises with 2 threads
+and wordvec's does not?
+
+    flock /tmp/wordvec-bench.lock .venv/bin/python benchmarks/diag_classify_schedule.py \
+        [--tasks sst2 sst5] [--settings unigrams bigrams] [--seeds 1 2 3 4 5] \
+        [--out benchmarks/results/classify-schedule-DATE.json]
+
+Every schedule below trains the same encoded documents, from the same initial rows
+(``uniform_rows`` with the seed), with wordvec's compiled document step
+(``kernels.classifier.document_step``), SEQUENTIALLY: a schedule is a list of (document,
+lr) steps, so no Hogwild race enters; only the order and the learning rates differ.
+
+- ``one_thread``: wordvec with one thread (documents in order, lr from the tokens read).
+- ``wordvec_2``: wordvec's 2-thread schedule before ``drift_positions``: thread t starts
+  at t/2 of the tokens and reads on; each epoch every thread reads its share, lr from its
+  own tokens × 2; the threads meet at each epoch's end, so every epoch merges the same
+  two document orders. ``wordvec_2_drift``: the schedule of ``run_epochs`` now, the same
+  with thread 1 sent to a random document before each later epoch (``drift_positions``).
+- ``fasttext_2``: fastText 0.9.2's trainThread with 2 threads: thread t seeks to byte
+  t·size/2 (landing mid-line: that partial line has no label and only counts tokens),
+  reads lines on, wrapping at EOF, until the SHARED token count reaches epoch × ntokens;
+  lr = lr0 (1 - tokenCount / (epoch × ntokens)), tokenCount updated by a thread only when
+  its local count passes lrUpdateRate (100); no per-epoch synchronisation.
+- The two threads' steps are merged by token clock (the thread that has read fewer tokens
+  goes next: equal speed per token, as compiled threads run) or, in ``*_random``, at
+  random (each next step goes to thread 0 or 1 with probability 1/2, seeded): uneven
+  speeds, as fastText's threads race.
+- ``wordvec_real``: wordvec's own training (``run_epochs``: both threads at once, Hogwild)
+  from the same initial rows; ``wordvec_real_no_drift``: the same without
+  ``drift_positions``.
+- ``fasttext_real_1``/``fasttext_real_2``: fastText 0.9.2 itself (the ``fasttext`` module
+  in .venv, in this process) with 1 and 2 threads and the seed (its own initial rows).
+
+Reported per schedule: P@1 on the test file, mean over the seeds.
+"""
+
+import argparse
+import json
+import os
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import numba
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent))
+
+from bench_classify import COMMON, SETTINGS, prepare, versions  # noqa: E402
+
+from wordvec.data.labels import build_dictionary, encode, scan_text  # noqa: E402
+from wordvec.kernels import classifier as kernels  # noqa: E402
+from wordvec.models import classifier_training  # noqa: E402
+from wordvec.models.classifier import Classifier, config_from_options  # noqa: E402
+from wordvec.models.classifier_training import (compact_buckets, drift_positions, run_epochs,  # noqa: E402
+                                                thread_starts, uniform_rows)
+
+LR_UPDATE_RATE = 100
+
+
+@numba.njit(cache=False)
+def run_schedule(W_in, W_out, rows, row_offsets, labels, label_offsets, docs, lrs, loss_kind, points, codes,
+                 lengths, state):
+    """Train ``docs[i]`` with lr ``lrs[i]``, one after another (docs[i] < 0: a step that
+    only reads tokens, e.g. fastText's partial first line)."""
+    D = W_in.shape[1]
+    h = np.zeros(D, dtype=W_in.dtype)
+    grad = np.zeros(D, dtype=W_in.dtype)
+    scores = np.zeros(W_out.shape[0], dtype=np.float64)
+    for i in range(docs.shape[0]):
+        d = docs[i]
+        if d < 0:
+            continue
+        r0, r1 = row_offsets[d], row_offsets[d + 1]
+        l0, l1 = label_offsets[d], label_offsets[d + 1]
+        if r1 == r0 or l1 == l0:
+            continue
+        kernels.document_step(W_in, W_out, rows, r0, r1, labels, l0, l1, loss_kind, points, codes, lengths,
+                              lrs[i], state, h, grad, scores)
+
+
+def interleave(streams, clocks_random):
+    """Merge per-thread step lists [(doc, lr, tokens), ...] into one: by token clock (the
+    thread with fewer tokens read goes next) or, given a Generator, at random."""
+    out, heads, clock = [], [0] * len(streams), [0] * len(streams)
+    while any(heads[t] < len(s) for t, s in enumerate(streams)):
+        live = [t for t, s in enumerate(streams) if heads[t] < len(s)]
+        t = live[clocks_random.integers(len(live))] if clocks_random is not None else min(live, key=lambda u: clock[u])
+        doc, lr, tokens = streams[t][heads[t]]
+        out.append((doc, lr))
+        heads[t] += 1
+        clock[t] += tokens
+    return out
+
+
+def one_thread(doc_tokens, epochs, lr0):
+    total, done, steps = epochs * int(doc_tokens.sum()), 0, []
+    for _ in range(epochs):
+        for d, n in enumerate(doc_tokens):
+            steps.append((d, lr0 * max(0.0, 1 - done / total)))
+            done += int(n)
+    return steps
+
+
+def wordvec_2(doc_tokens, epochs, lr0, random=None, threads=2, drift=None):
+    """run_epochs / train_streams / train_range, thread by thread; ``drift`` (a Generator
+    seeded as run_epochs seeds it): before each later epoch the threads move as in
+    run_epochs (``drift_positions``); None: they never move (the schedule before it)."""
+    per_epoch = int(doc_tokens.sum())
+    total, share = epochs * per_epoch, per_epoch / threads
+    positions = np.array(thread_starts(doc_tokens, threads), dtype=np.int64)
+    n_docs = len(doc_tokens)
+    merged = []
+    for epoch in range(epochs):
+        if drift is not None and epoch > 0:
+            drift_positions(positions, n_docs, drift)
+        budget = int(round(share * (epoch + 1))) - int(round(share * epoch))
+        streams = []
+        for t in range(threads):
+            done, steps = 0, []
+            while done < budget:
+                if positions[t] >= len(doc_tokens):
+                    positions[t] = 0
+                d = positions[t]
+                steps.append((d, lr0 * max(0.0, 1 - (epoch * per_epoch + threads * done) / total), int(doc_tokens[d])))
+                done += int(doc_tokens[d])
+                positions[t] += 1
+            streams.append(steps)
+        merged += interleave(streams, random)
+    return merged
+
+
+def fasttext_2(line_bytes, doc_tokens, epochs, lr0, random=None, threads=2):
+    """fastText 0.9.2's trainThread × 2 (shared tokenCount, lrUpdateRate, byte seek),
+    simulated step by step: the thread to move next is chosen by token clock or at random."""
+    ntokens = int(doc_tokens.sum())
+    total = epochs * ntokens
+    starts = np.concatenate([[0], np.cumsum(line_bytes)])
+    size = int(starts[-1])
+    state = []
+    for t in range(threads):
+        pos = t * size // threads
+        line = int(np.searchsorted(starts, pos, side="right")) - 1
+        if starts[line] == pos:
+            state.append({"line": line, "partial": 0})
+        else:  # mid-line: the rest of it (no label) is read first; its tokens ≈ by bytes
+            share = (starts[line + 1] - pos) / line_bytes[line]
+            state.append({"line": line + 1, "partial": max(1, int(round(share * doc_tokens[line])))})
+    token_count, local, clock = 0, [0] * threads, [0] * threads
+    merged = []
+    while token_count < total:  # both threads run while the shared count is below total
+        t = random.integers(threads) if random is not None else min(range(threads), key=lambda u: clock[u])
+        lr = lr0 * (1 - token_count / total)
+        s = state[t]
+        if s["partial"]:
+            n, doc, s["partial"] = s["partial"], -1, 0
+        else:
+            if s["line"] >= len(doc_tokens):
+                s["line"] = 0
+            doc = s["line"]
+            n = int(doc_tokens[doc])
+            s["line"] += 1
+        merged.append((doc, lr))
+        local[t] += n
+        clock[t] += n
+        if local[t] > LR_UPDATE_RATE:
+            token_count += local[t]
+            local[t] = 0
+    return merged
+
+
+def prepared(task, setting, scratch):
+    """Dictionary, encoded training documents and per-line byte lengths of one task."""
+    train, test = prepare(task, scratch)
+    config, _ = config_from_options(dict(COMMON, **SETTINGS[setting], verbose=0))
+    scan = scan_text(train)
+    dictionary = build_dictionary(scan, config.label, config.min_count, config.min_count_label, config.word_ngrams,
+                                  config.bucket, config.minn, config.maxn, source=str(train))
+    encoded = encode(dictionary, scan)
+    dictionary.forget_lookups()
+    dictionary, sources = compact_buckets(dictionary, encoded)
+    line_bytes = np.array([len(line) + 1 for line in train.read_bytes().split(b"\n")[:-1]], dtype=np.int64)
+    if len(line_bytes) != encoded.n_docs:
+        raise SystemExit(f"{train}: {len(line_bytes)} lines but {encoded.n_docs} documents")
+    return config, dictionary, encoded, sources, line_bytes, train, test
+
+
+def schedules(encoded, line_bytes, config, seed):
+    tokens, epochs, lr = encoded.doc_tokens, config.epoch, config.lr
+    return {"one_thread": one_thread(tokens, epochs, lr),
+            "wordvec_2": wordvec_2(tokens, epochs, lr),
+            "wordvec_2_random": wordvec_2(tokens, epochs, lr, np.random.default_rng(seed)),
+            "wordvec_2_drift": wordvec_2(tokens, epochs, lr, drift=np.random.default_rng(seed)),
+            "fasttext_2": fasttext_2(line_bytes, tokens, epochs, lr),
+            "fasttext_2_random": fasttext_2(line_bytes, tokens, epochs, lr, np.random.default_rng(seed))}
+
+
+def fasttext_p_at_1(train, test, config, seed, threads):
+    import fasttext
+    model = fasttext.train_supervised(input=str(train), lr=config.lr, epoch=config.epoch, dim=config.dim,
+                                      wordNgrams=config.word_ngrams, bucket=config.bucket, loss=config.loss,
+                                      thread=threads, seed=seed, verbose=0)
+    return model.test(str(test))[1]
+
+
+def p_at_1(config, dictionary, encoded, sources, seed, test, steps=None, drift=True):
+    """Train from ``uniform_rows(seed)`` with ``steps`` (None: wordvec's own run_epochs,
+    with or without the threads' drift)."""
+    W_in = uniform_rows(dictionary.n_rows, config.dim, seed, sources)
+    W_out = np.zeros((len(dictionary.labels), config.dim), dtype=np.float32)
+    model = Classifier(dictionary, W_in, W_out, config)
+    tree = model.hs_tree()
+    if steps is None:
+        model.config = replace(config, seed=seed)
+        kept = classifier_training.drift_positions
+        classifier_training.drift_positions = kept if drift else (lambda *unused: None)
+        try:
+            run_epochs(model, encoded)
+        finally:
+            classifier_training.drift_positions = kept
+    else:
+        docs = np.array([d for d, _ in steps], dtype=np.int64)
+        lrs = np.array([lr for _, lr in steps], dtype=np.float64)
+        run_schedule(W_in, W_out, encoded.rows, encoded.row_offsets, encoded.labels, encoded.label_offsets, docs,
+                     lrs, model.loss_code, tree.points, tree.codes, tree.lengths,
+                     np.array([seed + 1], dtype=np.uint64))
+    return model.test(test)[1]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tasks", nargs="+", default=["sst2", "sst5"])
+    parser.add_argument("--settings", nargs="+", default=["unigrams", "bigrams"])
+    parser.add_argument("--seeds", nargs="+", type=int, default=[1, 2, 3, 4, 5])
+    parser.add_argument("--scratch", default="/tmp/wordvec-bench-classify")
+    parser.add_argument("--out", default=str(HERE / "results" / f"classify-schedule-{time.strftime('%Y%m%d')}.json"))
+    args = parser.parse_args()
+    record = {"benchmark": "diag_classify_schedule", "argv": sys.argv, "settings": COMMON, "versions": versions(),
+              "started": time.strftime("%Y-%m-%d %H:%M:%S %Z"), "load_before": os.getloadavg(), "runs": [],
+              "means": []}
+    for task in args.tasks:
+        for setting in args.settings:
+            config, dictionary, encoded, sources, line_bytes, train, test = prepared(task, setting, Path(args.scratch))
+            results = {}
+            for seed in args.seeds:
+                plans = dict(schedules(encoded, line_bytes, config, seed), wordvec_real=None,
+                             wordvec_real_no_drift=None)
+                for name, steps in plans.items():
+                    p = p_at_1(config, dictionary, encoded, sources, seed, test, steps, name != "wordvec_real_no_drift")
+                    results.setdefault(name, []).append(p)
+                    record["runs"].append({"task": task, "setting": setting, "seed": seed, "schedule": name,
+                                           "p_at_1": p})
+                for threads in (1, 2):
+                    name = f"fasttext_real_{threads}"
+                    p = fasttext_p_at_1(train, test, config, seed, threads)
+                    results.setdefault(name, []).append(p)
+                    record["runs"].append({"task": task, "setting": setting, "seed": seed, "schedule": name,
+                                           "p_at_1": p})
+            for name, values in results.items():
+                row = {"task": task, "setting": setting, "schedule": name, "mean_p_at_1": float(np.mean(values)),
+                       "sem": float(np.std(values, ddof=1) / np.sqrt(len(values))) if len(values) > 1 else None,
+                       "seeds": len(values)}
+                record["means"].append(row)
+                print(json.dumps(row), flush=True)
+    record["load_after"] = os.getloadavg()
+    record["finished"] = time.strftime("%Y-%m-%d %H:%M:%S %Z")
+    Path(args.out).write_text(json.dumps(record, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()
