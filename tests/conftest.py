@@ -45,6 +45,21 @@ def children():
         started.reap()
 
 
+# ----------------------------------------------------------------------------- binary readers
+
+@pytest.fixture(params=["compiled", "numpy"])
+def binary_reader(request, monkeypatch):
+    """word2vec binary files read by the compiled kernels, then by NumPy alone
+    (``wordvec.vectors.reading.use_compiled``; by itself it chooses by size, and the tests'
+    process has Numba loaded)."""
+    from wordvec.vectors import reading
+
+    chosen = request.param == "compiled"
+    monkeypatch.setattr(reading, "use_compiled",
+                        lambda compiled, matrix_bytes: chosen if compiled is None else compiled)
+    return request.param
+
+
 # ----------------------------------------------------------------------------- signal mask
 
 def _blocked_signals():

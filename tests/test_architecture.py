@@ -80,6 +80,15 @@ DEFERRED_OWN_IMPORTS = {
     # classifier (Numba, ~0.6 s of a predict process) is imported only to train, quantize,
     # or read a model with character n-grams
     "wordvec/cli/classify.py",
+    # loading a small word2vec .bin and querying it runs on NumPy alone (vectors.reading,
+    # binary_records): Numba's import and the cached kernels cost ~0.3 s and ~50 MB of the
+    # process, so the compiled readers, the compiled word table and search's many-query
+    # merge, pooling and n-gram hashing are imported where they are first used
+    "wordvec/vectors/reading.py",
+    "wordvec/vectors/wordtable.py",
+    "wordvec/vectors/search.py",
+    "wordvec/vectors/embed.py",
+    "wordvec/vectors/subword.py",
 }
 
 

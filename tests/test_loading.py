@@ -8,6 +8,8 @@ import gzip
 import lzma
 import math
 import os
+import subprocess
+import sys
 import tracemalloc
 
 import numpy as np
@@ -131,7 +133,7 @@ def block_bytes(request, monkeypatch):
 
 
 @pytest.mark.parametrize("kind", ["text", "binary", "glove"])
-def test_readers_equal_the_reference(tmp_path, block_bytes, kind):
+def test_readers_equal_the_reference(tmp_path, block_bytes, kind, binary_reader):
     words, vectors = random_vectors()
     path = tmp_path / f"v.{kind}"
     if kind == "binary":
@@ -165,7 +167,7 @@ def test_text_variants_read_as_the_reference_reads_them(tmp_path, block_bytes, n
     np.testing.assert_array_equal(fast[1], slow[1])
 
 
-def test_binary_with_duplicates_keeps_the_first(tmp_path, block_bytes):
+def test_binary_with_duplicates_keeps_the_first(tmp_path, block_bytes, binary_reader):
     words, vectors = random_vectors(20, 3)
     formats.write_word2vec_binary(tmp_path / "v.bin", words + [words[3]], np.vstack([vectors, vectors[:1] + 1]))
     got_words, got, _ = reading.read_word2vec_binary(tmp_path / "v.bin")
@@ -174,7 +176,7 @@ def test_binary_with_duplicates_keeps_the_first(tmp_path, block_bytes):
 
 
 @pytest.mark.parametrize("kind", ["text", "binary"])
-def test_limit_and_float16(tmp_path, block_bytes, kind):
+def test_limit_and_float16(tmp_path, block_bytes, kind, binary_reader):
     words, vectors = random_vectors(200, 5)
     vectors = np.clip(vectors, -6e4, 6e4)
     path = tmp_path / "v.bin"
@@ -198,7 +200,7 @@ def test_float16_refuses_values_beyond_its_range(tmp_path):
 
 @pytest.mark.parametrize("opener,suffix", [(gzip.open, ".gz"), (bz2.open, ".bz2"), (lzma.open, ".xz")])
 @pytest.mark.parametrize("name", ["v.bin", "v.txt", "v.vec"])
-def test_compressed_files_load_like_plain_ones(tmp_path, opener, suffix, name):
+def test_compressed_files_load_like_plain_ones(tmp_path, opener, suffix, name, binary_reader):
     words, vectors = random_vectors(50, 4)
     plain = tmp_path / name
     if name.endswith(".bin"):
@@ -212,6 +214,47 @@ def test_compressed_files_load_like_plain_ones(tmp_path, opener, suffix, name):
     np.testing.assert_array_equal(kv.vectors, vectors)
     gensim_style = KeyedVectors.load_word2vec_format(str(plain) + suffix, limit=5)
     assert gensim_style.index_to_key == words[:5]
+
+
+NUMPY_ONLY = """
+import sys
+from wordvec.errors import FormatError
+from wordvec.vectors.files import load_vectors
+try:
+    kv = load_vectors(sys.argv[1], limit=None if sys.argv[2] == "all" else int(sys.argv[2]))
+    print(len(kv), float(kv.vectors.astype("float64").sum()), kv.most_similar(kv.index_to_key[0], topn=2)[0][0])
+except FormatError as error:
+    print(error)
+print("numba" in sys.modules, "numba imported", file=sys.stderr)
+"""
+
+
+@pytest.mark.parametrize("name,limit", [("v.bin", "all"), ("v.bin.gz", "50"), ("cut.bin", "all")])
+def test_a_small_binary_file_loads_without_numba(tmp_path, children, name, limit):
+    words, vectors = random_vectors(300, 7)
+    formats.write_word2vec_binary(tmp_path / "v.bin", words, vectors)
+    data = (tmp_path / "v.bin").read_bytes()
+    (tmp_path / "v.bin.gz").write_bytes(gzip.compress(data))
+    (tmp_path / "cut.bin").write_bytes(data[:-9])
+    child = children.popen([sys.executable, "-c", NUMPY_ONLY, str(tmp_path / name), limit],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    out, err = child.communicate(timeout=120)
+    assert child.returncode == 0, err
+    assert "False numba imported" in err
+    if name == "cut.bin":
+        cut_at = len(data) - 9
+        assert out.strip() == f"{tmp_path / name}, line 301: vector 300 of 300 is truncated (file ends at byte {cut_at})"
+        return
+    n = len(words) if limit == "all" else int(limit)
+    kv = KeyedVectors(words[:n], vectors[:n])
+    expected = f"{n} {float(vectors[:n].astype(np.float64).sum())} {kv.most_similar(words[0], topn=2)[0][0]}"
+    assert out.strip() == expected
+
+
+def test_the_reader_is_chosen_by_size_unless_told():
+    assert reading.use_compiled(None, reading.COMPILED_FROM_BYTES)
+    assert reading.use_compiled(None, 0) == ("numba" in sys.modules)  # (it is, in the tests' process)
+    assert reading.use_compiled(True, 0) and not reading.use_compiled(False, 1 << 40)
 
 
 def test_load_word2vec_format_takes_gensims_arguments(tmp_path):

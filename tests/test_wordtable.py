@@ -18,6 +18,7 @@ from wordvec.kernels import wordtable as kernels
 from wordvec.vectors import reading
 from wordvec.vectors.files import load_vectors
 from wordvec.vectors.keyed import KeyedVectors
+from wordvec.vectors import wordtable
 from wordvec.vectors.wordtable import WordTable, fnv1a, slot_count
 
 WORDS = st.lists(st.text(min_size=1, max_size=12), max_size=60)
@@ -59,6 +60,42 @@ def test_duplicates_keep_the_first_occurrence(words):
     assert table.words() == first
     expected_rows = [words.index(w) for w in first]
     assert (kept is None and expected_rows == list(range(len(words)))) or kept.tolist() == expected_rows
+
+
+def _arrays(words):
+    encoded = [w.encode("utf-8", "surrogatepass") for w in words]
+    offsets = np.concatenate([[0], np.cumsum([len(b) for b in encoded])]).astype(np.int64)
+    return np.frombuffer(b"".join(encoded), np.uint8).copy(), offsets
+
+
+# many words (the vectorised steps run while more than FEW_WORDS are left), short and long
+# ones, repeats, and words sharing their first slot
+MANY_WORDS = st.lists(st.one_of(st.text(min_size=1, max_size=6), st.text(min_size=60, max_size=130),
+                                st.sampled_from(["a", "b", "ab", "ba", "é"])), min_size=0, max_size=400)
+
+
+@settings(max_examples=40, deadline=None)
+@given(words=MANY_WORDS)
+def test_numpy_hashes_are_the_kernels_hashes(words):
+    blob, offsets = _arrays(words)
+    assert wordtable.fnv1a_rows(blob, offsets, chunk=97).tolist() == [
+        int(kernels.fnv1a(blob, offsets[i], offsets[i + 1])) for i in range(len(words))]
+
+
+@settings(max_examples=40, deadline=None)
+@given(words=MANY_WORDS, size_factor=st.sampled_from([1, 4]))
+def test_the_numpy_table_is_found_by_the_compiled_lookups(words, size_factor):
+    blob, offsets = _arrays(words)
+    slots = np.zeros(slot_count(len(words)) * size_factor, dtype=np.int32)
+    repeated = wordtable.build_slots(blob, offsets, slots)
+    compiled_slots, compiled_repeated = np.zeros_like(slots), np.zeros(len(words), dtype=np.uint8)
+    kernels.build_slots(blob, offsets, compiled_slots, compiled_repeated)
+    assert repeated.tolist() == compiled_repeated.astype(bool).tolist()  # a repeat of an earlier row
+    first = {w: i for i, w in reversed(list(enumerate(words)))}
+    rows = np.empty(len(words), dtype=np.int64)
+    kernels.find_rows(blob, offsets, slots, blob, offsets, rows)
+    assert rows.tolist() == [first[w] for w in words]
+    assert sorted(slots[slots > 0].tolist()) == sorted(first[w] + 1 for w in set(words))
 
 
 def test_a_table_refuses_duplicates():

@@ -30,9 +30,10 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
+from wordvec.io.text import MAX_WORD_BYTES  # noqa: F401 (the one definition; readers quote it)
+
 # Error codes returned by the row kernels (0 = fine).
 OK, EMPTY_WORD, WRONG_COUNT, NOT_A_NUMBER, BLANK_LINE, WORD_TOO_LONG = 0, 1, 2, 3, 4, 5
-MAX_WORD_BYTES = 1 << 20  # a "word" longer than this is not a word: the file is not vectors
 
 SPACE, NEWLINE, CR, TAB = 32, 10, 13, 9
 MAX_POWER = 308

@@ -15,7 +15,7 @@ from tqdm import tqdm
 from wordvec.errors import TrainingError, WordvecError
 from wordvec.io.history import append_epoch
 from wordvec.kernels.adam import adam_update
-from wordvec.kernels.blas import blas_threads  # noqa: F401 (re-exported: cli, report)
+from wordvec.blas import blas_threads  # noqa: F401 (re-exported: cli, report)
 from wordvec.math.adam import adam_step, adam_step_size
 from wordvec.math.softmax_ce import IGNORE
 

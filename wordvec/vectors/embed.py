@@ -40,7 +40,6 @@ import numpy as np
 from wordvec.data.corpus import open_binary, open_text, truncate_token
 from wordvec.errors import FormatError, WordvecError
 from wordvec.io.text import split_tokens
-from wordvec.kernels import pooling as kernels
 
 log = logging.getLogger(__name__)
 
@@ -171,7 +170,9 @@ def embed(kv, sentences, pooling="mean", counts=None, remove_pc=None, sif_a=1e-3
     weights = word_weights(config, kv.index_to_key, getattr(kv, "counts", None), counts, len(new_words))
     out = np.zeros((offsets.size - 1, W.shape[1]), dtype=np.float32)
     mean_w = np.zeros(offsets.size - 1, dtype=np.float64)
-    kernels.weighted_means(ids, offsets, weights, W, out, mean_w)
+    from wordvec.kernels.pooling import weighted_means  # here: loading vectors needs no Numba
+
+    weighted_means(ids, offsets, weights, W, out, mean_w)
     if config.pooling == "zipf":
         centre, R = principal_axes(kv.vectors)
         out = ((out - mean_w[:, None] * centre) @ R).astype(np.float32)  # pooling commutes with the affine map

@@ -10,6 +10,13 @@ Words are collected per block as UTF-8 bytes (checked per block) and become a
 ``WordTable`` (bytes + offsets + hash table, ``wordvec.vectors.wordtable``): no Python
 string or dict per word unless the caller asks for the list (``table=False``).
 
+Binary files too small for the compiled kernels to pay for themselves (under
+``COMPILED_FROM_BYTES`` of matrix, unless Numba is loaded already) are read in NumPy
+alone (``wordvec.vectors.binary_records``, the same rules and errors): Numba's import and
+the kernels' loading take ~0.3 s and leave ~50 MB in the process, a tenth of a 500k x 300
+matrix, which no file of that size repays.  Text is always parsed by the compiled kernels:
+NumPy parses decimal numbers at 25-75 ns each (``np.fromstring``), 3-5x slower than they do.
+
 They follow the rules of the simple pure-Python readers in ``wordvec.io.formats`` (the
 reference: a word is everything before the first space, duplicate words keep the first
 vector, NaN/inf rows, ragged rows, short or long files are errors naming the line), and
@@ -28,9 +35,8 @@ import numpy as np
 
 from wordvec.errors import FormatError, WordvecError
 from wordvec.io.formats import DECOMPRESSION_ERRORS, has_word2vec_header, is_number, open_bytes, parse_header
-from wordvec.kernels import parse
 from wordvec.memory import release_compiler_pages, release_free_heap
-from wordvec.vectors import background
+from wordvec.vectors import background, binary_records
 from wordvec.vectors.wordtable import WordTable
 
 logger = logging.getLogger(__name__)
@@ -39,6 +45,24 @@ BLOCK_BYTES = 1 << 22  # 4 MB: the file's pages resident at a time, and a decomp
 SPACE = 32
 POPULATE_READ = getattr(mmap, "MADV_POPULATE_READ", 22)  # Linux >= 5.14
 DTYPES = {None: np.float32, "float32": np.float32, "float16": np.float16}
+# a binary file is read by the compiled kernels from this much matrix on (or when Numba is
+# loaded anyway); measured under the lock, load_vectors in a fresh process, 3M x 300 .bin:
+# see benchmarks/README.md (Use pretrained vectors)
+COMPILED_FROM_BYTES = 1 << 30
+
+
+def _compiled():
+    """``wordvec.kernels.parse``, imported on first use (importing it loads Numba)."""
+    from wordvec.kernels import parse
+
+    return parse
+
+
+def use_compiled(compiled, matrix_bytes):
+    """Whether a binary file is read by the compiled kernels (``compiled`` None: by size)."""
+    if compiled is not None:
+        return bool(compiled)
+    return "numba" in sys.modules or matrix_bytes >= COMPILED_FROM_BYTES
 
 
 def _plain_size(path, handle):
@@ -53,11 +77,13 @@ def target_dtype(path, dtype):
     return DTYPES[key]
 
 
-def _allocate(path, rows, dims, dtype):
+def _allocate(path, rows, dims, dtype, compiled=True):
     """The one allocation of the final matrix (a header asking for too much is the file's fault).
-    The compiled kernels are loaded first and LLVM's pages handed back (``_ready_kernels``),
-    so that the process is as small as it gets when the matrix comes."""
-    _ready_kernels()
+    The compiled kernels (if used) are loaded first and LLVM's pages handed back
+    (``_ready_kernels``), so that the process is as small as it gets when the matrix comes."""
+    if compiled:
+        _ready_kernels()
+    release_free_heap()
     try:
         return mapped_empty((rows, dims), dtype)
     except (MemoryError, ValueError, OverflowError):
@@ -77,6 +103,7 @@ def _ready_kernels():
     the compiler's working set."""
     if _kernels_ready:
         return
+    parse = _compiled()
     row = b"a \x00\x00\x80?\n"
     buf = np.frombuffer(row + b"b 1.5\n", dtype=np.uint8)
     starts, ends, at = (np.empty(1, np.int64) for _ in range(3))
@@ -171,11 +198,16 @@ def _result(table, vectors, want_table):
     return (table if want_table else table.words()), vectors, None
 
 
-def _check_block_finite(path, block, line_of_first_row, word_of, problem="contains NaN or infinity"):
-    """NaN/inf check of one parsed block (float32: a compiled test of the exponent bits;
-    float16: float64 row sums, which cannot overflow)."""
-    if block.dtype == np.float32 and block.flags.c_contiguous:
-        i = int(parse.first_nonfinite_row(block.view(np.uint32)))
+def _check_block_finite(path, block, line_of_first_row, word_of, problem="contains NaN or infinity",
+                        compiled=True):
+    """NaN/inf check of one parsed block (float32: a compiled test of the exponent bits, or
+    NumPy's row sums; float16: float64 row sums, which cannot overflow)."""
+    if not compiled:
+        i = binary_records.first_nonfinite_row(block)
+        if i < 0:
+            return
+    elif block.dtype == np.float32 and block.flags.c_contiguous:
+        i = int(_compiled().first_nonfinite_row(block.view(np.uint32)))
         if i < 0:
             return
     elif np.isfinite(block.sum(axis=1, dtype=np.float64)).all():
@@ -189,8 +221,8 @@ class _BlockSink:
     """Where parsed rows go: straight into the final matrix (float32), or through a float32
     staging block into a float16 one; also keeps each block's words as bytes."""
 
-    def __init__(self, path, matrix, first_line):
-        self.path, self.matrix, self.first_line = path, matrix, first_line
+    def __init__(self, path, matrix, first_line, compiled=True):
+        self.path, self.matrix, self.first_line, self.compiled = path, matrix, first_line, compiled
         self.rows, self.word_bytes, self.pages = 0, _WordBytes(path), None
 
     def pages_ahead(self):
@@ -207,18 +239,24 @@ class _BlockSink:
             return self.matrix[self.rows:self.rows + capacity]
         return np.empty((capacity, self.matrix.shape[1]), dtype=np.float32)
 
-    def accept(self, buf, dest, rows, word_start, word_end):
-        """Check and keep ``rows`` parsed rows whose words are ``buf[word_start:word_end]``."""
+    def check(self, buf, dest, rows, word_start, word_end):
+        """Check ``rows`` parsed rows whose words are ``buf[word_start:word_end]`` (and
+        store them, if the matrix is float16)."""
         def word_of(i):
             return bytes(buf[word_start[i]:word_end[i]]).decode("utf-8", "replace")
 
         line = self.first_line + self.rows
-        _check_block_finite(self.path, dest[:rows], line, word_of)
+        _check_block_finite(self.path, dest[:rows], line, word_of, compiled=self.compiled)
         if self.matrix.dtype != np.float32:
             with np.errstate(over="ignore"):
                 self.matrix[self.rows:self.rows + rows] = dest[:rows]
             _check_block_finite(self.path, self.matrix[self.rows:self.rows + rows], line, word_of,
-                                "has a value beyond float16's range (+-65504); load it as float32")
+                                "has a value beyond float16's range (+-65504); load it as float32", self.compiled)
+
+    def accept(self, buf, dest, rows, word_start, word_end):
+        """Check and keep ``rows`` parsed rows whose words are ``buf[word_start:word_end]``."""
+        self.check(buf, dest, rows, word_start, word_end)
+        parse = _compiled()
         blob, lengths = np.empty(int((word_end[:rows] - word_start[:rows]).sum()), np.uint8), np.empty(rows, np.int32)
         used, valid = parse.gather_word_parts(buf, word_start, word_end, rows, blob, lengths)
         if valid:
@@ -228,6 +266,16 @@ class _BlockSink:
             used = parse.gather_words(buf, word_start, word_end, rows, arena)
             self.word_bytes.add(arena[:used])
         self.rows += rows
+
+    def accept_records(self, buf, dest, records):
+        """Check and keep the rows of ``binary_records.find_records`` (NumPy alone)."""
+        self.check(buf, dest, records.rows, records.word_start, records.word_end)
+        words, lengths, valid = binary_records.word_parts(records)
+        if valid:
+            self.word_bytes.add_valid(words, lengths)
+        else:  # bad bytes: replaced, as Python's decoder replaces them
+            self.word_bytes.add(words)
+        self.rows += records.rows
 
     def words(self):
         """(UTF-8 bytes, offsets) of the words of the rows parsed."""
@@ -351,6 +399,7 @@ def _rest_is_blank(handle, tail):
 
 def _count_text_rows(path, stop_at):
     """Lines holding data in a headerless file (newlines, plus an unterminated last line)."""
+    parse = _compiled()
     total, last = 0, b"\n"
     with open_bytes(path) as handle:
         while total < stop_at:
@@ -417,6 +466,7 @@ def _read_text(path, handle, header, limit, dtype):
 
 def _parse_text_blocks(path, stream, sink, dims, wanted):
     """Parse rows block by block until ``wanted`` rows, a blank tail or the end of the file."""
+    parse = _compiled()
     at_eof = False
     with np.errstate(over="ignore"):  # overflow -> inf -> the NaN/inf error
         while sink.rows < wanted and not at_eof:
@@ -442,29 +492,33 @@ def read_glove(path, limit=None, dtype=None, table=False):
     return read_word2vec_text(path, header=False, limit=limit, dtype=dtype, table=table)
 
 
-def read_word2vec_binary(path, limit=None, dtype=None, table=False):
-    """Read the C tool's binary format (optionally compressed), ``limit``/``dtype``/``table`` as for text."""
+def read_word2vec_binary(path, limit=None, dtype=None, table=False, compiled=None):
+    """Read the C tool's binary format (optionally compressed), ``limit``/``dtype``/``table`` as
+    for text; ``compiled``: True/False for the compiled kernels or NumPy alone, None to
+    choose by size (see the module doc)."""
     dtype = target_dtype(path, dtype)
     limit = None if limit is None else max(0, int(limit))
     try:
         with open_bytes(path) as handle:
-            return _result(*_read_binary(path, handle, limit, dtype), table)
+            return _result(*_read_binary(path, handle, limit, dtype, compiled), table)
     except DECOMPRESSION_ERRORS as error:
         if isinstance(error, OSError) and not isinstance(error, (gzip.BadGzipFile,)) and error.errno:
             raise WordvecError(f"cannot read {path}: {error.strerror or error}") from None
         raise FormatError(path, None, f"damaged compressed file ({error})") from None
 
 
-def _read_binary(path, handle, limit, dtype):
+def _read_binary(path, handle, limit, dtype, compiled):
     header = handle.readline(1 << 16)
     n_words, dims = parse_header(path, header)
     row_bytes = 4 * dims
     _check_promise(path, _plain_size(path, handle), n_words, dims, row_bytes + 2)
     wanted = n_words if limit is None else min(limit, n_words)
-    sink = _BlockSink(path, _allocate(path, wanted, dims, dtype), 2)
+    compiled = use_compiled(compiled, wanted * row_bytes)
+    sink = _BlockSink(path, _allocate(path, wanted, dims, dtype, compiled), 2, compiled)
     stream, pages = _stream(handle), sink.pages_ahead()
     try:
-        _scan_binary_blocks(path, stream, sink, n_words, row_bytes, wanted)
+        scan = _scan_binary_blocks if compiled else _find_binary_blocks
+        scan(path, stream, sink, n_words, row_bytes, wanted)
         if limit is None and not stream.rest_is_blank():
             raise FormatError(path, n_words + 2, f"unexpected data after the {n_words} vectors the header announces")
     finally:
@@ -475,6 +529,7 @@ def _read_binary(path, handle, limit, dtype):
 
 def _scan_binary_blocks(path, stream, sink, n_words, row_bytes, wanted):
     """Find and copy records block by block until ``wanted`` rows (or an error)."""
+    parse = _compiled()
     at_eof = False
     while sink.rows < wanted:
         if at_eof:
@@ -489,19 +544,45 @@ def _scan_binary_blocks(path, stream, sink, n_words, row_bytes, wanted):
         if sys.byteorder != "little":
             dest[:rows].byteswap(inplace=True)
         sink.accept(buf, dest, rows, starts, ends)
-        record = sink.first_line + sink.rows
-        if error == parse.EMPTY_WORD:
-            raise FormatError(path, record, f"vector {sink.rows + 1} of {n_words} has an empty word")
-        if error == parse.WORD_TOO_LONG:
-            raise FormatError(path, record, f"no space within {parse.MAX_WORD_BYTES} bytes after byte "
-                                            f"{stream.offset + consumed}: not a word2vec binary file")
+        problem = {parse.EMPTY_WORD: "empty word", parse.WORD_TOO_LONG: "word too long"}.get(error)
         del buf
-        stream.advance(consumed)
-        if at_eof and sink.rows < wanted:
-            rest = stream.rest()
-            if not rest.strip():
-                raise FormatError(path, record - 1, f"file ends after {sink.rows} of the {n_words} vectors "
-                                                    "the header announces")
-            raise FormatError(path, record, f"vector {sink.rows + 1} of {n_words} is truncated "
-                                            f"(file ends at byte {stream.offset + len(rest)})")
+        _after_binary_block(path, stream, sink, n_words, problem, consumed, at_eof and sink.rows < wanted)
+
+
+def _find_binary_blocks(path, stream, sink, n_words, row_bytes, wanted):
+    """``_scan_binary_blocks`` in NumPy alone (``binary_records``): the same rows, the same errors."""
+    at_eof = False
+    while sink.rows < wanted:
+        if at_eof:
+            buf = np.zeros(0, dtype=np.uint8)
+        else:
+            buf, at_eof = stream.block()
+        records = binary_records.find_records(buf, row_bytes, wanted - sink.rows)
+        dest = sink.destination(records.rows)
+        binary_records.copy_vectors(buf, records, row_bytes, dest)
+        if sys.byteorder != "little":
+            dest[:records.rows].byteswap(inplace=True)
+        sink.accept_records(buf, dest, records)
+        del buf
+        _after_binary_block(path, stream, sink, n_words, records.problem, records.consumed,
+                            at_eof and sink.rows < wanted)
+
+
+def _after_binary_block(path, stream, sink, n_words, problem, consumed, ended_short):
+    """Raise the error a block of records ended with (or the file ending before ``wanted``
+    rows), else consume the block's records."""
+    record = sink.first_line + sink.rows
+    if problem == "empty word":
+        raise FormatError(path, record, f"vector {sink.rows + 1} of {n_words} has an empty word")
+    if problem == "word too long":
+        raise FormatError(path, record, f"no space within {binary_records.MAX_WORD_BYTES} bytes after byte "
+                                        f"{stream.offset + consumed}: not a word2vec binary file")
+    stream.advance(consumed)
+    if ended_short:
+        rest = stream.rest()
+        if not rest.strip():
+            raise FormatError(path, record - 1, f"file ends after {sink.rows} of the {n_words} vectors "
+                                                "the header announces")
+        raise FormatError(path, record, f"vector {sink.rows + 1} of {n_words} is truncated "
+                                        f"(file ends at byte {stream.offset + len(rest)})")
 

@@ -17,8 +17,7 @@ array (``array_rows``) or a compact form (``wordvec.vectors.compact``).
 
 import numpy as np
 
-from wordvec.kernels.blas import blas_threads
-from wordvec.kernels.topk import merge_block
+from wordvec.blas import blas_threads
 
 BLOCK_SCORES = 1 << 22  # floats in one block of scores (16 MB)
 MIN_BLOCK_ROWS = 1024
@@ -142,6 +141,8 @@ class _ManyBest:
     def add(self, dots, inv_norms, offset, excluded):
         if excluded is not None:
             dots[excluded] = -np.inf
+        from wordvec.kernels.topk import merge_block  # many queries: the compiled pass pays for Numba
+
         merge_block(dots, inv_norms, offset, self.index, self.score, self.filled)
 
     def result(self):

@@ -26,7 +26,6 @@ import numpy as np
 
 from wordvec.io import formats
 from wordvec.errors import FormatError, VocabularyError, WordvecError
-from wordvec.data.subword import check_ngram_settings, ngram_buckets
 from wordvec.vectors.keyed import KeyedVectors
 
 SUBWORD_META = "subwords.json"
@@ -34,12 +33,20 @@ NGRAM_VECTORS = "ngram_vectors.npy"
 FORMAT = "wordvec-subwords"
 
 
+
+def _subword():
+    """``wordvec.data.subword`` (compiled n-gram hashing), imported on first use: importing
+    this module comes with every ``load_vectors``, which needs no Numba for a small file."""
+    from wordvec.data import subword
+
+    return subword
+
 class SubwordKeyedVectors(KeyedVectors):
     """``KeyedVectors`` of composed vocabulary vectors, plus the n-gram rows for unseen words."""
 
     def __init__(self, words, vectors, vectors_ngrams, min_n, max_n, bucket, counts=None):
         super().__init__(words, vectors, counts=counts)
-        check_ngram_settings(min_n, max_n, bucket)
+        _subword().check_ngram_settings(min_n, max_n, bucket)
         ngrams = np.asarray(vectors_ngrams, dtype=np.float32)
         if ngrams.shape != (bucket, self.vector_size):
             raise WordvecError(f"vectors_ngrams must have shape {(bucket, self.vector_size)} "
@@ -53,7 +60,7 @@ class SubwordKeyedVectors(KeyedVectors):
     def has_vector(self, word):
         if word in self.key_to_index:
             return True
-        return isinstance(word, str) and len(ngram_buckets(word, self.min_n, self.max_n, self.bucket)) > 0
+        return isinstance(word, str) and len(_subword().ngram_buckets(word, self.min_n, self.max_n, self.bucket)) > 0
 
     def __contains__(self, word):
         """True when a vector can be given (gensim's FastText answers True for unseen words too)."""
@@ -70,7 +77,7 @@ class SubwordKeyedVectors(KeyedVectors):
             return super().get_vector(word, norm=norm)
         if not isinstance(word, str) or not word:
             raise VocabularyError(f"word {word!r} is not in the vocabulary")
-        rows = ngram_buckets(word, self.min_n, self.max_n, self.bucket)
+        rows = _subword().ngram_buckets(word, self.min_n, self.max_n, self.bucket)
         if rows.size == 0:
             raise VocabularyError(f"word {word!r} is not in the vocabulary and has no character "
                                   f"{self.min_n}..{self.max_n}-grams to build a vector from")
@@ -108,6 +115,6 @@ class SubwordKeyedVectors(KeyedVectors):
             min_n, max_n, bucket = meta["min_n"], meta["max_n"], meta["bucket"]
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             raise FormatError(meta_path, None, "not a wordvec subword description") from None
-        check_ngram_settings(min_n, max_n, bucket)
+        _subword().check_ngram_settings(min_n, max_n, bucket)
         ngrams = formats.read_model_array(path, NGRAM_VECTORS, shape=(bucket, vectors.shape[1]))
         return cls(words, vectors, ngrams, min_n, max_n, bucket, counts=counts)

@@ -15,6 +15,7 @@ one compiled hash probe.  ``KeyedVectors`` builds its list and dict from it only
 code touches ``index_to_key`` / ``key_to_index``.
 """
 
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -23,11 +24,20 @@ from wordvec.errors import FormatError, WordvecError
 from wordvec.io import formats
 from wordvec.io.arrays import read_array
 from wordvec.io.atomic import saved_directory
-from wordvec.kernels import wordtable as kernels
+from wordvec.io.text import FNV_OFFSET, FNV_PRIME
 
 WORD_SLOTS = "word_slots.npy"  # the hash table, beside formats.WORD_BYTES / WORD_OFFSETS
-FNV_OFFSET, FNV_PRIME, MASK64 = int(kernels.FNV_OFFSET), int(kernels.FNV_PRIME), (1 << 64) - 1
+MASK64 = (1 << 64) - 1
 CHECKED_ROWS = 64  # rows looked up again when a table is read from disk (a stale table shows)
+FEW_WORDS = 64  # words left hashing after the shorter ones are done: finished one by one in Python
+
+
+def _kernels():
+    """``wordvec.kernels.wordtable``, imported on first use: a process that loads a small
+    vector file and asks it questions never imports Numba (``wordvec.vectors.reading``)."""
+    from wordvec.kernels import wordtable
+
+    return wordtable
 
 
 def fnv1a(key):
@@ -41,6 +51,74 @@ def fnv1a(key):
 def slot_count(n_words):
     """Table size: a power of two at least twice the words (load factor <= 1/2)."""
     return 1 << max(3, int(2 * max(1, n_words) - 1).bit_length())
+
+
+def fnv1a_rows(blob, offsets, chunk=1 << 16):
+    """``fnv1a`` of every word (uint64), vectorised across words ``chunk`` at a time (so
+    the temporaries stay small): step k mixes in byte k of each word longer than k (the
+    words sorted longest first, so those are a prefix), and the last ``FEW_WORDS`` long ones
+    are finished in Python."""
+    hashes = np.empty(len(offsets) - 1, dtype=np.uint64)
+    for first in range(0, len(hashes), chunk):
+        part = offsets[first:first + chunk + 1]
+        hashes[first:first + len(part) - 1] = _fnv1a_chunk(blob, part)
+    return hashes
+
+
+def _fnv1a_chunk(blob, offsets):
+    lengths = np.diff(offsets)
+    order = np.argsort(-lengths, kind="stable")
+    longest_first, starts = lengths[order], offsets[:-1][order]
+    hashes = np.full(len(lengths), FNV_OFFSET, dtype=np.uint64)
+    prime = np.uint64(FNV_PRIME)
+    longer = len(lengths) - np.cumsum(np.bincount(lengths, minlength=1))  # longer[k]: words longer than k
+    k = 0
+    while k < len(longer) and longer[k] > FEW_WORDS:
+        active = int(longer[k])
+        hashes[:active] ^= blob[starts[:active] + k]
+        hashes[:active] *= prime  # wraps modulo 2**64, as the compiled hash does
+        k += 1
+    for i in range(int(longer[k]) if k < len(longer) else 0):  # the few long words: their remaining bytes
+        h = int(hashes[i])
+        for byte in blob[starts[i] + k:starts[i] + longest_first[i]].tobytes():
+            h = ((h ^ byte) * FNV_PRIME) & MASK64
+        hashes[i] = h
+    out = np.empty_like(hashes)
+    out[order] = hashes
+    return out
+
+
+def build_slots(blob, offsets, slots):
+    """``kernels.wordtable.build_slots`` in NumPy: fill the empty table ``slots`` by linear
+    probing from each word's hash; returns the bool mask of rows repeating an earlier word
+    (not inserted).  The words probe in rounds.  Each round, a word whose slot is taken
+    moves on to the next one, unless the word there has its 64-bit hash, when the bytes are
+    compared (equal: a repeat, dropped); of the words trying a free slot the first row takes
+    it, the others try it again next round (so a repeat meets the word it repeats: both
+    probe the same slots, in step).  A word moves on only past a taken slot, so probing from
+    its hash finds it, as in the compiled build (the slots may differ from that build's)."""
+    hashes = fnv1a_rows(blob, offsets)
+    repeated = np.zeros(len(hashes), dtype=bool)
+    mask = len(slots) - 1
+    pending = np.arange(len(hashes), dtype=np.int32)
+    at = (hashes & np.uint64(mask)).astype(np.int32)
+    while len(pending):
+        held = slots[at]
+        free = held == 0
+        trying = at[free]
+        slots[trying] = np.iinfo(np.int32).min  # the first row trying a slot takes it:
+        np.maximum.at(slots, trying, -1 - pending[free])  # the largest of -(row + 1)
+        slots[trying] = -slots[trying]
+        placed = free & (slots[at] == pending + 1)
+        same_hash = ~free & (hashes[np.maximum(held, 1) - 1] == hashes[pending])
+        for i in np.flatnonzero(same_hash).tolist():  # duplicates (or, rarely, a 64-bit collision)
+            row, other = int(pending[i]), int(held[i]) - 1
+            if blob[offsets[row]:offsets[row + 1]].tobytes() == blob[offsets[other]:offsets[other + 1]].tobytes():
+                repeated[row] = placed[i] = True
+        moving = ~free & ~placed
+        at[moving] = (at[moving] + 1) & mask
+        pending, at = pending[~placed], at[~placed]
+    return repeated
 
 
 class WordTable:
@@ -61,8 +139,11 @@ class WordTable:
         """(slots, repeated): the table, and a uint8 mask of rows repeating an earlier word
         (or None when every word is new)."""
         slots = np.zeros(slot_count(len(self)), dtype=np.int32)
+        if "numba" not in sys.modules:  # no compiler loaded: the NumPy build, same probes
+            repeated = build_slots(self.blob, self.offsets, slots)
+            return slots, (repeated.view(np.uint8) if repeated.any() else None)
         repeated = np.zeros(len(self), dtype=np.uint8)
-        duplicates = kernels.build_slots(self.blob, self.offsets, slots, repeated)
+        duplicates = _kernels().build_slots(self.blob, self.offsets, slots, repeated)
         return slots, (repeated if duplicates else None)
 
     @classmethod
@@ -91,7 +172,7 @@ class WordTable:
         lengths = self.offsets[rows + 1] - self.offsets[rows]
         blob = np.empty(int(lengths.sum()), dtype=np.uint8)
         offsets = np.empty(len(rows) + 1, dtype=np.int64)
-        kernels.gather_word_bytes(self.blob, self.offsets, rows, blob, offsets)
+        _kernels().gather_word_bytes(self.blob, self.offsets, rows, blob, offsets)
         return WordTable(blob, offsets)
 
     def first(self, n):
@@ -134,7 +215,7 @@ class WordTable:
         np.cumsum([len(b) for b in encoded], out=key_offsets[1:])
         rows = np.empty(len(encoded), dtype=np.int64)
         keys = np.frombuffer(b"".join(encoded), dtype=np.uint8)
-        kernels.find_rows(self.blob, self.offsets, self.slots, keys, key_offsets, rows)
+        _kernels().find_rows(self.blob, self.offsets, self.slots, keys, key_offsets, rows)
         return rows
 
     def words(self):
