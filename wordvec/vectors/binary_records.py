@@ -31,7 +31,7 @@ import numpy as np
 from wordvec.io.text import MAX_WORD_BYTES
 
 NEWLINE, SPACE = 10, 32
-COPY_ROWS = 64  # vectors copied per fancy index: 64 x 1,200 bytes, a temporary well inside L2
+COPY_BYTES = 96 << 10  # vector bytes copied per fancy index (a temporary inside L2)
 
 
 @lru_cache(maxsize=8)
@@ -103,15 +103,21 @@ def _tail_word_too_long(tail):
 
 def copy_vectors(buf, records, row_bytes, dest):
     """Copy the records' vector bytes (little-endian float32) into ``dest[:rows]`` (float32,
-    C-contiguous): a fancy index over a view of ``buf`` with a row at every byte, COPY_ROWS
-    rows at a time (the index's temporary stays in the cache, and is not fresh memory)."""
+    C-contiguous) by fancy indexes over a view of ``buf`` with a row at every byte, under
+    COPY_BYTES at a time (the index's temporary stays in the cache, and below malloc's
+    128 KB mmap threshold: never fresh memory).  Returns True if every value copied is
+    finite (the sum of each piece, taken while it is in the cache), False if some may not be."""
     if records.rows == 0:
-        return
+        return True
     row = np.dtype((np.void, row_bytes))
     every_start = np.ndarray((len(buf) - row_bytes + 1,), dtype=row, buffer=buf, strides=(1,))
     rows = dest[:records.rows].view(row).reshape(records.rows)
-    for first in range(0, records.rows, COPY_ROWS):
-        rows[first:first + COPY_ROWS] = every_start[records.word_end[first:first + COPY_ROWS] + 1]
+    step, finite = max(1, COPY_BYTES // row_bytes), True
+    with np.errstate(over="ignore", invalid="ignore"):
+        for first in range(0, records.rows, step):
+            rows[first:first + step] = every_start[records.word_end[first:first + step] + 1]
+            finite &= bool(np.isfinite(np.add.reduce(dest[first:first + step], axis=None, dtype=np.float32)))
+    return finite
 
 
 def word_parts(records):
