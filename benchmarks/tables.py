@@ -321,7 +321,7 @@ def load_queries_table(words=3000000):
 
 # ----------------------------------------------------------------------------- classify (issue 26)
 
-CLASSIFY_RECORD = "classify-20261126-predict"  # the current one; earlier ones keep their tables
+CLASSIFY_RECORD = "classify-20261126-drift"  # the current one; earlier ones keep their tables
 
 
 def _classify_rows(record):
@@ -402,14 +402,14 @@ def classify_summary_table():
     return lines + ["", _classify_provenance(record)]
 
 
-def classify_seeds_table(name):
-    """benchmarks/README: SST-2 P@1 over many seeds, both systems and settings: is the
+def classify_seeds_table(name, task="sst2"):
+    """benchmarks/README: SST P@1 over many seeds, both systems and settings: is the
     difference of the means larger than its standard error?"""
     record = load_record(name)
     lines = ["| setting | seeds | P@1 fastText: mean ± sd (min–max) | P@1 wordvec: mean ± sd (min–max) "
              "| Δ points (± standard error) |", "|---|---|---|---|---|"]
     for setting in ("unigrams", "bigrams"):
-        p = {system: [run["p_at_1"] for run in _runs(record, task="sst2", setting=setting, system=system)]
+        p = {system: [run["p_at_1"] for run in _runs(record, task=task, setting=setting, system=system)]
              for system in ("fasttext", "wordvec")}
         if len(p["fasttext"]) < 2 or len(p["wordvec"]) < 2:
             continue
@@ -425,6 +425,33 @@ def classify_seeds_table(name):
     return lines + ["", f"Record `benchmarks/results/{name}.json`: commit `{record['versions']['commit'][:7]}`, "
                         f"{started}–{finished} UTC, {threads} training thread{'s' if threads > 1 else ''}; sd: the "
                         "seeds' standard deviation; standard error of the difference of the means."]
+
+
+CLASSIFY_SCHEDULE_RECORD = "classify-schedule-20261126"
+CLASSIFY_SCHEDULES = (("one_thread", "1 thread"), ("wordvec_2", "2, read on (before)"),
+                      ("wordvec_2_drift", "2, random restarts (now)"), ("fasttext_2", "fastText's, in step"),
+                      ("fasttext_2_random", "fastText's, racing"), ("wordvec_real_no_drift", "wordvec before"),
+                      ("wordvec_real", "wordvec now"), ("fasttext_real_1", "fastText 1 thread"),
+                      ("fasttext_real_2", "fastText 2 threads"))
+
+
+def classify_schedule_table():
+    """benchmarks/README: SST P@1 of 2-thread schedules simulated one step after another
+    with wordvec's compiled step, and of real runs (diag_classify_schedule.py)."""
+    record = load_record(CLASSIFY_SCHEDULE_RECORD)
+    means = {(m["task"], m["setting"], m["schedule"]): m for m in record["means"]}
+    keys = sorted({(m["task"], m["setting"]) for m in record["means"]}, key=lambda k: (k[0], k[1] != "unigrams"))
+    lines = ["| task | setting | " + " | ".join(f"{label}" for _, label in CLASSIFY_SCHEDULES) + " |",
+             "|---|---|" + "---|" * len(CLASSIFY_SCHEDULES)]
+    for task, setting in keys:
+        rows = [means[task, setting, name] for name, _ in CLASSIFY_SCHEDULES]
+        cells = [f"{100 * row['mean_p_at_1']:.2f} ± {100 * row['sem']:.2f}" for row in rows]
+        lines.append(f"| {task} | {setting} | " + " | ".join(cells) + " |")
+    seeds = record["means"][0]["seeds"]
+    return lines + ["", f"Record `benchmarks/results/{CLASSIFY_SCHEDULE_RECORD}.json`: commit "
+                        f"`{record['versions']['commit'][:7]}`, {record['started'][:16]}–"
+                        f"{record.get('finished', '?')[11:16]} UTC; P@1 in points, mean ± standard error over "
+                        f"{seeds} seeds; the first five columns simulated, the last four real runs."]
 
 
 CLASSIFY_SAME_INIT_RECORD = "classify-same-init-20261126"
@@ -450,6 +477,10 @@ TABLES = {"headline": headline_table, "word2vec-runs": word2vec_runs_table,
           "load-3000000-queries": load_queries_table,
           "classify": classify_table, "classify-summary": classify_summary_table,
           "classify-20261126": lambda: classify_table("classify-20261126"),
+          "classify-20261126-predict": lambda: classify_table("classify-20261126-predict"),
+          "classify-sst-seeds-drift": lambda: classify_seeds_table("classify-sst-seeds-20261126-drift"),
+          "classify-sst5-seeds-drift": lambda: classify_seeds_table("classify-sst-seeds-20261126-drift", "sst5"),
+          "classify-schedule": classify_schedule_table,
           "classify-sst2-seeds": lambda: classify_seeds_table("classify-sst2-seeds-20261126"),
           "classify-sst2-seeds-1thread": lambda: classify_seeds_table("classify-sst2-seeds-1thread-20261126"),
           "classify-same-init": classify_same_init_table}
