@@ -8,8 +8,7 @@ compiled one (``wordvec.data.labels.encode``) for models without character n-gra
 * Tokens: fastText's ``readWord`` splits on ASCII whitespace (space, ``\\t \\n \\v \\f
   \\r``) and NUL, and a newline is the token ``</s>`` (EOS), which ends a document (so
   does a literal ``</s>`` in the text, for fastText and the compiled scanner alike).
-  ``bytes.split()`` splits on exactly those bytes but NUL, so NUL becomes a space and
-  every newline `` </s> `` first.
+  ``wordvec.data.token_lookup`` finds them and their ids for a whole block at once.
 * A token is a word of the dictionary (its row), a label (the document's label), an
   unknown label (dropped) or an unknown word (no row). Words, known or not, take part in
   word n-grams: h = h · 116049371 + hash_j over uint64 from hash_i, each hash fastText's
@@ -24,6 +23,7 @@ import numpy as np
 
 from wordvec.data.corpus import list_files, open_binary
 from wordvec.data.label_dictionary import EOS, Encoded, to_bytes
+from wordvec.data.token_lookup import TokenIndex, scan
 
 EOS_BYTES = to_bytes(EOS)
 NGRAM_MULTIPLIER = np.uint64(116049371)
@@ -54,56 +54,67 @@ def text_blocks(path):
 
 
 def fnv1a_hashes(tokens):
-    """fastText's hash of each token (bytes) as the int32 it keeps: FNV-1a over the bytes
-    read as int8 (``h ^ uint32_t(int8_t(c))``), computed byte position by byte position
-    over all tokens at once (longest first, so the tokens still going are a prefix)."""
-    if len(tokens) == 0:
-        return np.zeros(0, dtype=np.int32)
+    """fastText's hash of each token (bytes) as the int32 it keeps (:func:`fnv1a_of_ranges`)."""
     lengths = np.fromiter(map(len, tokens), dtype=np.int64, count=len(tokens))
+    ends = np.cumsum(lengths)
+    return fnv1a_of_ranges(b"".join(tokens), ends - lengths, ends)
+
+
+def fnv1a_of_ranges(data, starts, ends):
+    """fastText's hash of the tokens ``data[starts[i]:ends[i]]`` as the int32 it keeps:
+    FNV-1a over the bytes read as int8 (``h ^ uint32_t(int8_t(c))``), computed byte
+    position by byte position over all tokens at once (longest first, so the tokens still
+    going are a prefix)."""
+    if len(starts) == 0:
+        return np.zeros(0, dtype=np.int32)
+    lengths = ends - starts
     order = np.argsort(-lengths, kind="stable")
-    ordered = [tokens[i] for i in order.tolist()]
-    sorted_lengths = lengths[order]
-    starts = np.zeros(len(tokens), dtype=np.int64)
-    np.cumsum(sorted_lengths[:-1], out=starts[1:])
-    signed = np.frombuffer(b"".join(ordered), dtype=np.int8).astype(np.int32).view(np.uint32)
-    h = np.full(len(tokens), FNV_OFFSET, dtype=np.uint32)
+    sorted_starts, sorted_lengths = starts[order], lengths[order]
+    signed = np.frombuffer(data, dtype=np.int8).astype(np.int32).view(np.uint32)
+    h = np.full(len(starts), FNV_OFFSET, dtype=np.uint32)
+    descending = -sorted_lengths  # ascending, for searchsorted
     for k in range(int(sorted_lengths[0])):
-        going = int(np.searchsorted(-sorted_lengths, -k, side="left"))  # tokens longer than k
-        h[:going] = (h[:going] ^ signed[starts[:going] + k]) * FNV_PRIME
-    out = np.empty(len(tokens), dtype=np.int32)
+        going = int(np.searchsorted(descending, -k, side="left"))  # tokens longer than k
+        h[:going] = (h[:going] ^ signed[sorted_starts[:going] + k]) * FNV_PRIME
+    out = np.empty(len(starts), dtype=np.int32)
     out[order] = h.view(np.int32)
     return out
 
 
 class BagEncoder:
     """Encodes text blocks (bytes of whole lines) with a fixed dictionary that has no
-    character n-grams (``maxn == 0``)."""
+    character n-grams (``maxn == 0``): tokens found by ``wordvec.data.token_lookup``
+    (fastText's readWord over the whole block, a NumPy hash table of the dictionary)."""
     MAX_UNKNOWN = 1 << 20  # unknown tokens whose kind and hash are remembered
 
     def __init__(self, dictionary):
         if dictionary.maxn > 0:
             raise ValueError("BagEncoder handles models without character n-grams")
         self.dictionary = d = dictionary
-        self.words, self.labels = d.word_index, d.label_index  # token -> id (not copied: 150k words, 10 ms)
-        self.eos = self.words.get(to_bytes(EOS), EOS_UNKNOWN)
+        data, starts, ends = d.joined_tokens
+        # codes: a word's row, nwords + a label's id (their places in the list); the labels
+        # listed first so that a word that is also a label stays a word (the last listing wins)
+        order = np.concatenate([np.arange(d.nwords, len(starts)), np.arange(d.nwords)])
+        self.index = TokenIndex(data, starts[order], ends[order], order)
+        self.eos = int(self.index.lookup(EOS_BYTES, np.array([0]), np.array([len(EOS_BYTES)]))[0])
+        self.eos = EOS_UNKNOWN if self.eos < 0 else self.eos
         self.prefix = to_bytes(d.label_prefix)
         self.ngrams = d.word_ngrams > 1 and d.bucket > 0
-        # the word_index's keys are the words' bytes in id order (no re-encoding of 150k words)
-        self.word_hashes = fnv1a_hashes(list(self.words)).astype(np.int64) if self.ngrams else None
+        self.word_hashes = (fnv1a_of_ranges(data, starts[:d.nwords], ends[:d.nwords]).astype(np.int64)
+                            if self.ngrams else None)
         self.unknown = {}  # unknown token -> its hash (a word) or NOT_A_WORD (a label)
 
     def encode(self, block):
         """The documents of ``block`` (bytes ending in a newline) as an :class:`Encoded`."""
-        if b"\0" in block:
-            block = block.replace(b"\0", b" ")
-        tokens = block.replace(b"\n", b" </s> ").split()
-        if not tokens:
+        tokens = scan(block)
+        if not len(tokens):
             return Encoded(*(np.zeros(n, dtype=t) for n, t in ((0, np.int32), (1, np.int64), (0, np.int32),
                                                                (1, np.int64), (0, np.int64))))
-        codes = np.fromiter(map(self.words.get, tokens, repeat(UNKNOWN)), dtype=np.int64, count=len(tokens))
-        self._find_labels(tokens, codes)
-        if self.eos == EOS_UNKNOWN:
-            codes[[i for i, token in enumerate(tokens) if token == EOS_BYTES]] = EOS_UNKNOWN
+        codes = self.index.lookup(block, tokens.starts, tokens.ends)
+        codes[tokens.newline] = self.eos
+        if self.eos == EOS_UNKNOWN:  # a literal </s> ends a document too
+            maybe = np.flatnonzero((codes == UNKNOWN) & (tokens.ends - tokens.starts == len(EOS_BYTES)))
+            codes[maybe[[t == EOS_BYTES for t in tokens.bytes_of(block, maybe)]]] = EOS_UNKNOWN
         ends = np.flatnonzero(codes == self.eos)
         if len(ends) == 0 or ends[-1] != len(codes) - 1:  # text after the last newline: one more document
             ends = np.append(ends, len(codes) - 1)
@@ -115,7 +126,7 @@ class BagEncoder:
             doc = np.zeros(len(codes), dtype=np.int64)
             doc[ends[:-1] + 1] = 1
             np.cumsum(doc, out=doc)
-            hashes = self._hashes(tokens, codes)
+            hashes = self._hashes(block, tokens, codes)
             words = np.flatnonzero(hashes != NOT_A_WORD)
             ngram_docs, ngram_rows = self._ngram_rows(hashes[words], doc[words])
             bag_docs = np.concatenate([doc[is_row], ngram_docs])
@@ -125,23 +136,14 @@ class BagEncoder:
         return Encoded(rows.astype(np.int32), row_offsets, (codes[is_label] - nwords).astype(np.int32),
                        _offsets_at(is_label, ends), np.diff(ends, prepend=-1).astype(np.int64))
 
-    def _find_labels(self, tokens, codes):
-        """Codes nwords + label id for the labels among the tokens that are not words."""
-        unknown = np.flatnonzero(codes == UNKNOWN)
-        if len(unknown) and self.labels:
-            found = np.fromiter(map(self.labels.get, [tokens[i] for i in unknown.tolist()], repeat(UNKNOWN)),
-                                dtype=np.int64, count=len(unknown))
-            is_label = found != UNKNOWN
-            codes[unknown[is_label]] = self.dictionary.nwords + found[is_label]
-
-    def _hashes(self, tokens, codes):
+    def _hashes(self, block, tokens, codes):
         """int64 per token: its hash if it is a word (known or not), else NOT_A_WORD."""
         nwords = self.dictionary.nwords
         hashes = np.full(len(codes), NOT_A_WORD, dtype=np.int64)
         known = np.flatnonzero((codes >= 0) & (codes < nwords))
         hashes[known] = self.word_hashes[codes[known]]
         unknown = np.flatnonzero(codes < 0)
-        hashes[unknown] = self._unknown_hashes([tokens[i] for i in unknown.tolist()])
+        hashes[unknown] = self._unknown_hashes(tokens.bytes_of(block, unknown))
         return hashes
 
     def _unknown_hashes(self, tokens):

@@ -9,7 +9,6 @@ Both directions go through :class:`ClassifierParts`, the fields a ``Classifier``
 of, so this module does not depend on the class (which imports it).
 """
 
-import itertools
 import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -95,10 +94,8 @@ def from_fasttext(ft):
     dictionary = LabelDictionary(ft.words[:nwords], ft.counts[:nwords], ft.words[nwords:], ft.counts[nwords:],
                                  ft.ntokens, "__label__", max(1, args["word_ngrams"]) if args["model"] == 3 else 1,
                                  args["bucket"], args["minn"], args["maxn"], ft.prune_index)
-    if ft.raw_words is not None:  # the lookups from the file's bytes (no re-encoding of 150k words: ~20 ms)
-        dictionary.__dict__["word_index"] = dict(zip(ft.raw_words, range(nwords)))
-        dictionary.__dict__["label_index"] = dict(zip(itertools.islice(ft.raw_words, nwords, None),
-                                                      range(len(ft.words) - nwords)))
+    if ft.raw_words is not None:  # the tokens' bytes from the file (no re-encoding of 150k words)
+        dictionary.__dict__["token_bytes"] = ft.raw_words
     quantized = ft.input if isinstance(ft.input, QuantizedMatrix) else None
     W_in = quantized.dense() if quantized is not None else ft.input
     W_out = ft.output.dense() if isinstance(ft.output, QuantizedMatrix) else ft.output
