@@ -118,6 +118,7 @@ def tables(load_record):
     session13 = ["doc2vec-20261126-s13-dbow", "doc2vec-20261126-s13-dm-mean", "doc2vec-20261126-s13-genre"] + [
         f"doc2vec-20261126-s13-dbow-words-{seed}" for seed in (1, 2, 3)]  # dbow-words: one seed per locked run
     return {**{name: table(doc2vec_rows, name) for name in session13},
+            "doc2vec-20261126-s13-pooling": table(pooling_rows, "doc2vec-20261126-s13-pooling"),
             "doc2vec-20261126-dbow": table(doc2vec_rows, "doc2vec-20261126-dbow"),
             "doc2vec-20261126-dm-mean": table(doc2vec_rows, "doc2vec-20261126-dm-mean"),
             "doc2vec-20261126-dbow-words": table(doc2vec_rows, "doc2vec-20261126-dbow-words"),
