@@ -402,6 +402,21 @@ def classify_summary_table():
     return lines + ["", _classify_provenance(record)]
 
 
+def classify_predict_table(name):
+    """README: predict throughput of a record (one thread, the test file in, labels out), per
+    task and setting, the first seed's models."""
+    record = load_record(name)
+    lines = ["| task | setting | predict docs/s fastText / wordvec (wordvec's share) "
+             "| test documents repeated: docs/s fastText / wordvec |", "|---|---|---|---|"]
+    for row in _classify_rows(record):
+        predict, repeated = _predict_cells(row["fasttext"], row["wordvec"])
+        lines.append(f"| {row['task']} | {row['setting']} | {predict} | {repeated} |")
+    loads = [run["predict"]["load_before"][0] for run in record["runs"] if "predict" in run]
+    return lines + ["", f"Record `benchmarks/results/{name}.json`: commit `{record['versions']['commit'][:7]}`, "
+                        f"{record['started'][:16]}–{record.get('finished', '?')[11:16]} UTC, 1-min load before "
+                        f"each predict {min(loads):.1f}–{max(loads):.1f} on 2 cores; models of the first seed."]
+
+
 def classify_seeds_table(name, task="sst2"):
     """benchmarks/README: SST P@1 over many seeds, both systems and settings: is the
     difference of the means larger than its standard error?"""
@@ -478,6 +493,8 @@ TABLES = {"headline": headline_table, "word2vec-runs": word2vec_runs_table,
           "classify": classify_table, "classify-summary": classify_summary_table,
           "classify-20261126": lambda: classify_table("classify-20261126"),
           "classify-20261126-predict": lambda: classify_table("classify-20261126-predict"),
+          "classify-20261126-predict-scan": lambda: classify_table("classify-20261126-predict-scan"),
+          "classify-predict-scan": lambda: classify_predict_table("classify-20261126-predict-scan"),
           "classify-sst-seeds-drift": lambda: classify_seeds_table("classify-sst-seeds-20261126-drift"),
           "classify-sst5-seeds-drift": lambda: classify_seeds_table("classify-sst-seeds-20261126-drift", "sst5"),
           "classify-schedule": classify_schedule_table,
