@@ -529,15 +529,20 @@ def _read_binary(path, handle, limit, dtype, compiled):
     return _keep_first(path, sink.words(), sink.matrix)
 
 
+def _next_block(stream, at_eof):
+    """(bytes, at_eof): the stream's next block, or no bytes once it has ended (a short
+    file's last records are still scanned, with ``at_eof`` set)."""
+    if at_eof:
+        return np.zeros(0, dtype=np.uint8), True
+    return stream.block()
+
+
 def _scan_binary_blocks(path, stream, sink, n_words, row_bytes, wanted):
     """Find and copy records block by block until ``wanted`` rows (or an error)."""
     parse = _compiled()
     at_eof = False
     while sink.rows < wanted:
-        if at_eof:
-            buf = np.zeros(0, dtype=np.uint8)
-        else:
-            buf, at_eof = stream.block()
+        buf, at_eof = _next_block(stream, at_eof)
         dest = sink.destination(len(buf) // (row_bytes + 2) + 1)
         starts, ends, vector_at = (np.empty(len(dest), np.int64) for _ in range(3))
         rows, consumed, error, _ = parse.scan_binary_records(buf, True if at_eof else False, row_bytes, len(dest),
@@ -555,10 +560,7 @@ def _find_binary_blocks(path, stream, sink, n_words, row_bytes, wanted):
     """``_scan_binary_blocks`` in NumPy alone (``binary_records``): the same rows, the same errors."""
     at_eof = False
     while sink.rows < wanted:
-        if at_eof:
-            buf = np.zeros(0, dtype=np.uint8)
-        else:
-            buf, at_eof = stream.block()
+        buf, at_eof = _next_block(stream, at_eof)
         records = binary_records.find_records(buf, row_bytes, wanted - sink.rows)
         dest = sink.destination(records.rows)
         finite = binary_records.copy_vectors(buf, records, row_bytes, dest)
