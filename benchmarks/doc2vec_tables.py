@@ -116,7 +116,7 @@ def tables(load_record):
         return lambda: rows(load_record(name))
 
     session13 = ["doc2vec-20261126-s13-dbow", "doc2vec-20261126-s13-dm-mean", "doc2vec-20261126-s13-genre",
-                 "doc2vec-20261126-s13-genre-seeds"] + [
+                 "doc2vec-20261126-s13-genre-seeds", "doc2vec-20261126-s13-genre-dbow-5seeds"] + [
         f"doc2vec-20261126-s13-dbow-words-{seed}" for seed in (1, 2, 3)]  # dbow-words: one seed per locked run
     return {**{name: table(doc2vec_rows, name) for name in session13},
             "doc2vec-20261126-s13-pooling": table(pooling_rows, "doc2vec-20261126-s13-pooling"),
