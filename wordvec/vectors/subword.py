@@ -33,13 +33,13 @@ NGRAM_VECTORS = "ngram_vectors.npy"
 FORMAT = "wordvec-subwords"
 
 
-
 def _subword():
     """``wordvec.data.subword`` (compiled n-gram hashing), imported on first use: importing
     this module comes with every ``load_vectors``, which needs no Numba for a small file."""
     from wordvec.data import subword
 
     return subword
+
 
 class SubwordKeyedVectors(KeyedVectors):
     """``KeyedVectors`` of composed vocabulary vectors, plus the n-gram rows for unseen words."""
