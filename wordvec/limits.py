@@ -46,6 +46,9 @@ LIMITS = {
     "max_updates": (1, 2**62),
     "max_vocab": (1, 2**31 - 1),
     "passes": (1, 100),              # phrase passes: each joins one more word at most
+    "dim": (1, 100_000),             # the classifier's (fastText's names)
+    "epoch": (1, 100_000),
+    "word_ngrams": (1, 1_000),       # fastText's wordNgrams; typical 1-3
 }
 
 

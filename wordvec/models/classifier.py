@@ -41,6 +41,8 @@ log = logging.getLogger(__name__)
 FASTTEXT_KEYWORDS = {"input": "input", "wordNgrams": "word_ngrams", "minCount": "min_count",
                      "minCountLabel": "min_count_label", "thread": "threads", "pretrainedVectors": "pretrained_vectors",
                      "lrUpdateRate": "lr_update_rate", "verbose": "verbose"}
+
+
 def config_from_options(options):
     """A ClassifierConfig from wordvec's or fastText's keyword names; returns (config, input)."""
     names = {f.name for f in fields(ClassifierConfig)}

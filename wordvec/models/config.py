@@ -23,11 +23,11 @@ import dataclasses
 import math
 import os
 
-from wordvec import limits
 from wordvec.data.cooccur import check_options, parse_memory
 from wordvec.data.corpus import Corpus
 from wordvec.data.subword import check_ngram_settings
 from wordvec.errors import WordvecError
+from wordvec.models.config_checks import WHOLE, WHOLE_OR_NONE, check_fields, is_number, need, one_of, positive_number
 
 GLOVE_OUTPUTS = ("sum", "word")
 SVD_TRANSFORMS = ("ppmi", "log", "raw")
@@ -63,42 +63,6 @@ def config_from(config_class, config, hyperparameters):
     if config is not None and hyperparameters:
         raise WordvecError("pass either a config or hyperparameters by name, not both")
     return config if config is not None else config_class(**hyperparameters)
-
-
-def _need(ok, message):
-    if not ok:
-        raise WordvecError(message)
-
-
-# A config's per-field checks, one table per config: field -> WHOLE (a whole number within
-# ``wordvec.limits``, the ranges the CLI checks too), WHOLE_OR_NONE, or (test of the
-# value, the sentence that refuses it, with {value} filled in).  Checks that relate two
-# fields stay in the config's __post_init__.
-WHOLE, WHOLE_OR_NONE = "whole", "whole or None"
-
-
-def _check_fields(config, checks):
-    for name, check in checks.items():
-        value = getattr(config, name)
-        if check == WHOLE_OR_NONE and value is None:
-            continue
-        if check in (WHOLE, WHOLE_OR_NONE):
-            limits.check_int(name, value)
-        elif not check[0](value):
-            raise WordvecError(check[1].format(value=value))
-
-
-def _is_number(value):
-    return isinstance(value, (int, float))
-
-
-def _positive_number(value):
-    return _is_number(value) and math.isfinite(value) and value > 0
-
-
-def _one_of(choices, sentence):
-    """A check that ``value`` is one of ``choices``; ``sentence`` names them with {choices}."""
-    return lambda value: value in choices, sentence.replace("{choices}", ", ".join(choices))
 
 
 def _resolve(config, **values):
@@ -176,17 +140,17 @@ class Word2VecConfig:
         self._validate()
 
     def _validate(self):
-        _check_fields(self, WORD2VEC_CHECKS)
-        _need(self.sg in (0, 1) and self.hs in (0, 1) and self.cbow_mean in (0, 1) and self.sorted_vocab in (0, 1),
+        check_fields(self, WORD2VEC_CHECKS)
+        need(self.sg in (0, 1) and self.hs in (0, 1) and self.cbow_mean in (0, 1) and self.sorted_vocab in (0, 1),
               "sg, hs, cbow_mean and sorted_vocab must each be 0 or 1")
-        _need(self.loss == "softmax" or self.hs or self.negative > 0,
+        need(self.loss == "softmax" or self.hs or self.negative > 0,
               "negative=0 with hs=0 leaves no output layer to train; set negative > 0 or hs=1")
-        _need(math.isfinite(self.min_alpha) and 0 <= self.min_alpha <= self.alpha,
+        need(math.isfinite(self.min_alpha) and 0 <= self.min_alpha <= self.alpha,
               f"min_alpha must be between 0 and alpha ({self.alpha}), not {self.min_alpha}")
-        _need(not (self.batched and self.sg and self.negative > 0 and not self.shared_negatives),
+        need(not (self.batched and self.sg and self.negative > 0 and not self.shared_negatives),
               "batched=True shares one draw of negatives across each window, so it needs "
               "shared_negatives=True; pass batched=False to draw negatives per pair")
-        _need(not (self.subwords and (self.batched or self.deterministic)),
+        need(not (self.subwords and (self.batched or self.deterministic)),
               "subwords=True has its own kernels, which have no batched or deterministic mode yet")
         if self.subwords:
             check_ngram_settings(self.min_n, self.max_n, self.bucket)
@@ -195,9 +159,9 @@ class Word2VecConfig:
 GLOVE_CHECKS = {
     "vector_size": WHOLE, "epochs": WHOLE, "workers": WHOLE, "min_count": WHOLE, "window": WHOLE, "seed": WHOLE,
     "max_document_length": WHOLE, "max_vocab_size": WHOLE_OR_NONE,
-    **{name: (_positive_number, name + " must be a number > 0, not {value!r}")
+    **{name: (positive_number, name + " must be a number > 0, not {value!r}")
        for name in ("x_max", "power", "learning_rate", "grad_clip")},
-    "output": _one_of(GLOVE_OUTPUTS, "output must be 'sum' (W + W~) or 'word' (W), not {value!r}"),
+    "output": one_of(GLOVE_OUTPUTS, "output must be 'sum' (W + W~) or 'word' (W), not {value!r}"),
 }
 
 
@@ -225,7 +189,7 @@ class GloVeConfig:
     max_document_length: int = 10_000
 
     def __post_init__(self):
-        _check_fields(self, GLOVE_CHECKS)
+        check_fields(self, GLOVE_CHECKS)
         check_options(self.window, self.weighting)
         parse_memory(self.memory)
 
@@ -233,13 +197,13 @@ class GloVeConfig:
 PPMI_SVD_CHECKS = {
     "vector_size": WHOLE, "min_count": WHOLE, "window": WHOLE, "seed": WHOLE, "power_iterations": WHOLE,
     "max_document_length": WHOLE, "max_vocab_size": WHOLE_OR_NONE,
-    "cds": (lambda value: _is_number(value) and 0 < value <= 1, "cds must be a number in (0, 1], not {value!r}"),
-    "shift": (lambda value: _is_number(value) and value >= 1,
+    "cds": (lambda value: is_number(value) and 0 < value <= 1, "cds must be a number in (0, 1], not {value!r}"),
+    "shift": (lambda value: is_number(value) and value >= 1,
               "shift (k, subtracting log k) must be a number >= 1, not {value!r}"),
-    "eig": (lambda value: _is_number(value) and math.isfinite(value),
+    "eig": (lambda value: is_number(value) and math.isfinite(value),
             "eig must be a number (0, 0.5 and 1 are usual), not {value!r}"),
-    "transform": _one_of(SVD_TRANSFORMS, "transform must be one of {choices}, not {value!r}"),
-    "solver": _one_of(SVD_SOLVERS, "solver must be one of {choices}, not {value!r}"),
+    "transform": one_of(SVD_TRANSFORMS, "transform must be one of {choices}, not {value!r}"),
+    "solver": one_of(SVD_SOLVERS, "solver must be one of {choices}, not {value!r}"),
 }
 
 
@@ -267,7 +231,7 @@ class PPMISVDConfig:
     max_document_length: int = 10_000
 
     def __post_init__(self):
-        _check_fields(self, PPMI_SVD_CHECKS)
+        check_fields(self, PPMI_SVD_CHECKS)
         check_options(self.window, self.weighting)
         parse_memory(self.memory)
 
