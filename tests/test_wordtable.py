@@ -19,7 +19,8 @@ from wordvec.vectors import reading
 from wordvec.vectors.files import load_vectors
 from wordvec.vectors.keyed import KeyedVectors
 from wordvec.vectors import wordtable
-from wordvec.vectors.wordtable import WordTable, fnv1a, slot_count
+from wordvec.io.fnv import fnv1a64 as fnv1a
+from wordvec.vectors.wordtable import WordTable, slot_count
 
 WORDS = st.lists(st.text(min_size=1, max_size=12), max_size=60)
 
@@ -68,7 +69,7 @@ def _arrays(words):
     return np.frombuffer(b"".join(encoded), np.uint8).copy(), offsets
 
 
-# many words (the vectorised steps run while more than FEW_WORDS are left), short and long
+# many words (the vectorised steps run while more than io.fnv.FEW_TOKENS are left), short and long
 # ones, repeats, and words sharing their first slot
 MANY_WORDS = st.lists(st.one_of(st.text(min_size=1, max_size=6), st.text(min_size=60, max_size=130),
                                 st.sampled_from(["a", "b", "ab", "ba", "é"])), min_size=0, max_size=400)

@@ -24,10 +24,10 @@ import numpy as np
 from wordvec.data.corpus import list_files, open_binary
 from wordvec.data.label_dictionary import EOS, Encoded, to_bytes
 from wordvec.data.token_lookup import TokenIndex, scan
+from wordvec.io.fnv import fnv1a_many
 
 EOS_BYTES = to_bytes(EOS)
 NGRAM_MULTIPLIER = np.uint64(116049371)
-FNV_OFFSET, FNV_PRIME = np.uint32(2166136261), np.uint32(16777619)
 UNKNOWN = -1  # a token the dictionary does not have
 EOS_UNKNOWN = -2  # the code of </s> when the dictionary does not have it
 NOT_A_WORD, MISSING = 1 << 40, -(1 << 40)  # outside int32: a label; not looked at yet
@@ -64,21 +64,8 @@ def fnv1a_of_ranges(data, starts, ends):
     """fastText's hash of the tokens ``data[starts[i]:ends[i]]`` as the int32 it keeps:
     FNV-1a over the bytes read as int8 (``h ^ uint32_t(int8_t(c))``), computed byte
     position by byte position over all tokens at once (longest first, so the tokens still
-    going are a prefix)."""
-    if len(starts) == 0:
-        return np.zeros(0, dtype=np.int32)
-    lengths = ends - starts
-    order = np.argsort(-lengths, kind="stable")
-    sorted_starts, sorted_lengths = starts[order], lengths[order]
-    signed = np.frombuffer(data, dtype=np.int8).astype(np.int32).view(np.uint32)
-    h = np.full(len(starts), FNV_OFFSET, dtype=np.uint32)
-    descending = -sorted_lengths  # ascending, for searchsorted
-    for k in range(int(sorted_lengths[0])):
-        going = int(np.searchsorted(descending, -k, side="left"))  # tokens longer than k
-        h[:going] = (h[:going] ^ signed[sorted_starts[:going] + k]) * FNV_PRIME
-    out = np.empty(len(starts), dtype=np.int32)
-    out[order] = h.view(np.int32)
-    return out
+    going are a prefix: ``io.fnv.fnv1a_many``)."""
+    return fnv1a_many(np.frombuffer(data, dtype=np.uint8), starts, ends - starts, fasttext=True).view(np.int32)
 
 
 class BagEncoder:

@@ -23,10 +23,9 @@ import numba
 import numpy as np
 
 from wordvec.errors import WordvecError
+from wordvec.io.fnv import FASTTEXT_FNV_OFFSET, FASTTEXT_FNV_PRIME, fasttext_fnv1a
 
 BOW, EOW = "<", ">"
-FNV32_OFFSET = np.uint32(2166136261)
-FNV32_PRIME = np.uint32(16777619)
 
 
 def check_ngram_settings(min_n, max_n, bucket):
@@ -41,11 +40,11 @@ def check_ngram_settings(min_n, max_n, bucket):
 @numba.njit(inline="always")
 def _fnv1a_int8(buf, start, end):
     """fastText's Dictionary::hash of ``buf[start:end]``: 32-bit FNV-1a over int8 bytes."""
-    h = np.uint32(2166136261)
+    h = np.uint32(FASTTEXT_FNV_OFFSET)
     for i in range(start, end):
         byte = np.int64(buf[i])
         signed = byte - 256 if byte >= 128 else byte  # int8_t(c)
-        h = np.uint32((h ^ np.uint32(signed & 0xFFFFFFFF)) * np.uint32(16777619))
+        h = np.uint32((h ^ np.uint32(signed & 0xFFFFFFFF)) * np.uint32(FASTTEXT_FNV_PRIME))
     return h
 
 
@@ -124,8 +123,4 @@ def ngrams(word, min_n, max_n):
 def fasttext_hash(text):
     """fastText's 32-bit hash of ``text`` (UTF-8), in plain Python: the specification
     that the compiled :func:`_fnv1a_int8` is tested against."""
-    h = 2166136261
-    for byte in text.encode("utf-8"):
-        signed = byte - 256 if byte >= 128 else byte
-        h = ((h ^ (signed & 0xFFFFFFFF)) * 16777619) & 0xFFFFFFFF
-    return h
+    return fasttext_fnv1a(text.encode("utf-8"))

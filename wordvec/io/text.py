@@ -14,10 +14,6 @@ MAX_TOKEN_BYTES = 100  # longer tokens are cut here (at a character boundary), a
 MAX_WORD_BYTES = 1 << 20  # a "word" of a vector file longer than this is not a word: the file is not vectors
 WHITESPACE_BYTES = tuple(ch.encode() for ch in WHITESPACE)
 _TOKEN = re.compile(r"[^ \t\n\v\f\r]+")
-# 64-bit FNV-1a, the hash of a token's bytes in every vocabulary table: the compiled ones
-# (``wordvec.kernels.tokens``, ``kernels.wordtable``) and the NumPy word table's
-# (``wordvec.vectors.wordtable``), which must probe the same slots
-FNV_OFFSET, FNV_PRIME = 14695981039346656037, 1099511628211
 
 
 def split_tokens(text):

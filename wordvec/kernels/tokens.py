@@ -16,10 +16,10 @@ The table is a handful of plain arrays so that Numba can use it without jitclass
 import numba
 import numpy as np
 
-from wordvec.io import text
+from wordvec.io import fnv
 from wordvec.io.text import MAX_TOKEN_BYTES  # the one limit, shared with the Python tokenizer
 
-FNV_OFFSET, FNV_PRIME = np.uint64(text.FNV_OFFSET), np.uint64(text.FNV_PRIME)  # defined once, in io.text
+FNV_OFFSET, FNV_PRIME = np.uint64(fnv.FNV_OFFSET), np.uint64(fnv.FNV_PRIME)  # defined once, in io.fnv
 NEWLINE = 10
 
 # Positions in the int64 ``state`` array shared with the Python side.

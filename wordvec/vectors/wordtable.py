@@ -24,12 +24,10 @@ from wordvec.errors import FormatError, WordvecError
 from wordvec.io import formats
 from wordvec.io.arrays import read_array
 from wordvec.io.atomic import saved_directory
-from wordvec.io.text import FNV_OFFSET, FNV_PRIME
+from wordvec.io.fnv import fnv1a64, fnv1a_many
 
 WORD_SLOTS = "word_slots.npy"  # the hash table, beside formats.WORD_BYTES / WORD_OFFSETS
-MASK64 = (1 << 64) - 1
 CHECKED_ROWS = 64  # rows looked up again when a table is read from disk (a stale table shows)
-FEW_WORDS = 64  # words left hashing after the shorter ones are done: finished one by one in Python
 
 
 def _kernels():
@@ -40,52 +38,19 @@ def _kernels():
     return wordtable
 
 
-def fnv1a(key):
-    """``kernels.fnv1a`` of the bytes ``key``, in Python."""
-    h = FNV_OFFSET
-    for byte in key:
-        h = ((h ^ byte) * FNV_PRIME) & MASK64
-    return h
-
-
 def slot_count(n_words):
     """Table size: a power of two at least twice the words (load factor <= 1/2)."""
     return 1 << max(3, int(2 * max(1, n_words) - 1).bit_length())
 
 
 def fnv1a_rows(blob, offsets, chunk=1 << 16):
-    """``fnv1a`` of every word (uint64), vectorised across words ``chunk`` at a time (so
-    the temporaries stay small): step k mixes in byte k of each word longer than k (the
-    words sorted longest first, so those are a prefix), and the last ``FEW_WORDS`` long ones
-    are finished in Python."""
+    """The 64-bit FNV-1a of every word (uint64, ``io.fnv.fnv1a_many``), ``chunk`` words at
+    a time (so the temporaries stay small)."""
     hashes = np.empty(len(offsets) - 1, dtype=np.uint64)
     for first in range(0, len(hashes), chunk):
         part = offsets[first:first + chunk + 1]
-        hashes[first:first + len(part) - 1] = _fnv1a_chunk(blob, part)
+        hashes[first:first + len(part) - 1] = fnv1a_many(blob, part[:-1], np.diff(part))
     return hashes
-
-
-def _fnv1a_chunk(blob, offsets):
-    lengths = np.diff(offsets)
-    order = np.argsort(-lengths, kind="stable")
-    longest_first, starts = lengths[order], offsets[:-1][order]
-    hashes = np.full(len(lengths), FNV_OFFSET, dtype=np.uint64)
-    prime = np.uint64(FNV_PRIME)
-    longer = len(lengths) - np.cumsum(np.bincount(lengths, minlength=1))  # longer[k]: words longer than k
-    k = 0
-    while k < len(longer) and longer[k] > FEW_WORDS:
-        active = int(longer[k])
-        hashes[:active] ^= blob[starts[:active] + k]
-        hashes[:active] *= prime  # wraps modulo 2**64, as the compiled hash does
-        k += 1
-    for i in range(int(longer[k]) if k < len(longer) else 0):  # the few long words: their remaining bytes
-        h = int(hashes[i])
-        for byte in blob[starts[i] + k:starts[i] + longest_first[i]].tobytes():
-            h = ((h ^ byte) * FNV_PRIME) & MASK64
-        hashes[i] = h
-    out = np.empty_like(hashes)
-    out[order] = hashes
-    return out
 
 
 def build_slots(blob, offsets, slots):
@@ -197,7 +162,7 @@ class WordTable:
     def find_bytes(self, key):
         """Row of the word whose UTF-8 bytes are ``key``, or -1."""
         slots, mask = self.slots, len(self.slots) - 1
-        at = fnv1a(key) & mask
+        at = fnv1a64(key) & mask
         for _ in range(len(slots)):
             held = int(slots[at])
             if held == 0:
