@@ -33,12 +33,21 @@ lr) steps, so no Hogwild race enters; only the order and the learning rates diff
   in .venv, in this process) with 1 and 2 threads and the seed (its own initial rows).
 
 Reported per schedule: P@1 on the test file, mean over the seeds.
+
+``--overlap``: do wordvec's two compiled threads (``kernels.train_streams``, called as
+``run_epochs`` calls it, from a helper thread) overlap in time at all? A copy of the
+kernel logs, for every document a stream trains, how many documents the other stream has
+trained so far; a document is "merged" when the other stream had started and not yet
+finished its epoch. Reported per corpus (SST, and the first N documents of imdb): tokens
+per thread per epoch, milliseconds per epoch, and the fraction of documents merged
+(token-clock merging, as the simulation and ``kernels.train_interleaved`` do, gives ~1).
 """
 
 import argparse
 import json
 import os
 import sys
+import threading
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -176,13 +185,7 @@ def fasttext_2(line_bytes, doc_tokens, epochs, lr0, random=None, threads=2):
 def prepared(task, setting, scratch):
     """Dictionary, encoded training documents and per-line byte lengths of one task."""
     train, test = prepare(task, scratch)
-    config, _ = config_from_options(dict(COMMON, **SETTINGS[setting], verbose=0))
-    scan = scan_text(train)
-    dictionary = build_dictionary(scan, config.label, config.min_count, config.min_count_label, config.word_ngrams,
-                                  config.bucket, config.minn, config.maxn, source=str(train))
-    encoded = encode(dictionary, scan)
-    dictionary.forget_lookups()
-    dictionary, sources = compact_buckets(dictionary, encoded)
+    config, dictionary, encoded, sources = encoded_corpus(train, setting)
     line_bytes = np.array([len(line) + 1 for line in train.read_bytes().split(b"\n")[:-1]], dtype=np.int64)
     if len(line_bytes) != encoded.n_docs:
         raise SystemExit(f"{train}: {len(line_bytes)} lines but {encoded.n_docs} documents")
@@ -231,6 +234,97 @@ def p_at_1(config, dictionary, encoded, sources, seed, test, steps=None, drift=T
     return model.test(test)[1]
 
 
+@numba.njit(parallel=True, cache=False)
+def logged_streams(W_in, W_out, rows, row_offsets, labels, label_offsets, doc_tokens, positions, budgets, loss_kind,
+                   points, codes, lengths, lr0, tokens_before, total_tokens, states, docs_done, seen):
+    """``kernels.train_streams`` for 2 streams, one document at a time, logging in
+    ``seen[t, i]`` how many documents the other stream had trained when stream t began
+    its i-th document (``docs_done``: the streams' live counts, shared)."""
+    n_docs = doc_tokens.shape[0]
+    for t in numba.prange(2):
+        h = np.zeros(W_in.shape[1], dtype=W_in.dtype)
+        grad = np.zeros(W_in.shape[1], dtype=W_in.dtype)
+        scores = np.zeros(W_out.shape[0], dtype=np.float64)
+        done = 0
+        while done < budgets[t]:
+            if positions[t] >= n_docs:
+                positions[t] = 0
+            d = positions[t]
+            seen[t, docs_done[t]] = docs_done[1 - t]
+            lr = lr0 * max(0.0, 1.0 - (tokens_before + 2 * done) / total_tokens)
+            kernels.train_document(W_in, W_out, rows, row_offsets, labels, label_offsets, d, loss_kind, points,
+                                   codes, lengths, lr, states[t:t + 1], h, grad, scores)
+            positions[t] = d + 1
+            done += doc_tokens[d]
+            docs_done[t] += 1
+
+
+def overlap_of_threads(config, dictionary, encoded, sources, seed):
+    """Train as run_epochs does (2 threads, drift), logging; returns per-epoch (ms, merged)."""
+    W_in = uniform_rows(dictionary.n_rows, config.dim, seed, sources)
+    W_out = np.zeros((len(dictionary.labels), config.dim), dtype=np.float32)
+    tree = Classifier(dictionary, W_in, W_out, config).hs_tree()
+    per_epoch = int(encoded.doc_tokens.sum())
+    total, share = config.epoch * per_epoch, per_epoch / 2
+    positions = np.array(thread_starts(encoded.doc_tokens, 2), dtype=np.int64)
+    states = np.arange(1, 3, dtype=np.uint64) + np.uint64(seed * 7919)
+    drift, epochs = np.random.default_rng(seed), []
+    numba.set_num_threads(2)
+    for epoch in range(config.epoch):
+        if epoch > 0:
+            drift_positions(positions, encoded.n_docs, drift)
+        budgets = np.full(2, int(round(share * (epoch + 1))) - int(round(share * epoch)), np.int64)
+        docs_done = np.zeros(2, np.int64)
+        seen = np.full((2, encoded.n_docs * 2 + 2), -1, np.int64)
+        args = (W_in, W_out, encoded.rows, encoded.row_offsets, encoded.labels, encoded.label_offsets,
+                encoded.doc_tokens, positions, budgets, kernels.LOSS_CODES[config.loss], tree.points, tree.codes,
+                tree.lengths, config.lr, epoch * per_epoch, total, states, docs_done, seen)
+        started = time.perf_counter()
+        worker = threading.Thread(target=logged_streams, args=args)
+        worker.start()
+        worker.join()
+        seconds = time.perf_counter() - started
+        merged = sum(int(np.sum((seen[t, :docs_done[t]] > 0) & (seen[t, :docs_done[t]] < docs_done[1 - t])))
+                     for t in range(2))
+        epochs.append((1000 * seconds, merged / docs_done.sum()))
+    return epochs
+
+
+def measure_overlap(args, record):
+    """--overlap: the fraction of documents merged, per corpus, over the seeds."""
+    imdb_train, _ = prepare("imdb", Path(args.scratch))
+    corpora = {task: prepare(task, Path(args.scratch))[0] for task in args.tasks}
+    for n in args.imdb_docs:
+        part = Path(args.scratch) / f"imdb-first-{n}.train"
+        with imdb_train.open("rb") as src:
+            part.write_bytes(b"".join(line for _, line in zip(range(n), src)))
+        corpora[f"imdb-first-{n}"] = part
+    for name, path in corpora.items():
+        for setting in args.settings:
+            config, dictionary, encoded, sources = encoded_corpus(path, setting)
+            epochs = [e for seed in args.seeds for e in overlap_of_threads(config, dictionary, encoded, sources,
+                                                                         seed)[1:]]  # epoch 1 compiles
+            row = {"corpus": name, "setting": setting, "docs": encoded.n_docs,
+                   "tokens_per_thread_epoch": int(encoded.doc_tokens.sum()) // 2,
+                   "ms_per_epoch_median": float(np.median([ms for ms, _ in epochs])),
+                   "merged_fraction_mean": float(np.mean([m for _, m in epochs])),
+                   "epochs_with_no_merging": int(sum(m == 0 for _, m in epochs)), "epochs": len(epochs)}
+            record["overlap"].append(row)
+            print(json.dumps(row), flush=True)
+
+
+def encoded_corpus(train, setting):
+    """Config, dictionary, encoded documents and row sources of a training file, as train does."""
+    config, _ = config_from_options(dict(COMMON, **SETTINGS[setting], verbose=0))
+    scan = scan_text(train)
+    dictionary = build_dictionary(scan, config.label, config.min_count, config.min_count_label, config.word_ngrams,
+                                  config.bucket, config.minn, config.maxn, source=str(train))
+    encoded = encode(dictionary, scan)
+    dictionary.forget_lookups()
+    dictionary, sources = compact_buckets(dictionary, encoded)
+    return config, dictionary, encoded, sources
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tasks", nargs="+", default=["sst2", "sst5"])
@@ -238,10 +332,16 @@ def main():
     parser.add_argument("--seeds", nargs="+", type=int, default=[1, 2, 3, 4, 5])
     parser.add_argument("--scratch", default="/tmp/wordvec-bench-classify")
     parser.add_argument("--out", default=str(HERE / "results" / f"classify-schedule-{time.strftime('%Y%m%d')}.json"))
+    parser.add_argument("--overlap", action="store_true", help="measure whether the compiled threads overlap")
+    parser.add_argument("--imdb-docs", nargs="*", type=int, default=[2000, 8000, 25000],
+                        help="with --overlap: also the first N documents of imdb")
     args = parser.parse_args()
     record = {"benchmark": "diag_classify_schedule", "argv": sys.argv, "settings": COMMON, "versions": versions(),
               "started": time.strftime("%Y-%m-%d %H:%M:%S %Z"), "load_before": os.getloadavg(), "runs": [],
-              "means": []}
+              "means": [], "overlap": []}
+    if args.overlap:
+        measure_overlap(args, record)
+        args.tasks = []
     for task in args.tasks:
         for setting in args.settings:
             config, dictionary, encoded, sources, line_bytes, train, test = prepared(task, setting, Path(args.scratch))

@@ -183,6 +183,88 @@ def test_one_stream_equals_train_range_wrapping_around():
     np.testing.assert_allclose(W_out, R_out, rtol=1e-12)
 
 
+def _stream_steps(tokens, position, budget, lr0, tokens_before, total, n_streams):
+    """One stream of train_streams, alone: its (document, lr, tokens) steps, wrapping at the end."""
+    steps, done = [], 0
+    while done < budget:
+        position = 0 if position >= len(tokens) else position
+        steps.append((position, lr0 * max(0.0, 1 - (tokens_before + n_streams * done) / total), int(tokens[position])))
+        done += int(tokens[position])
+        position += 1
+    return steps, position
+
+
+def _token_clock_merge(streams):
+    """The sequential merge of the schedule simulation (benchmarks/diag_classify_schedule.py):
+    the stream that has read the fewest tokens goes next, ties to the lower stream."""
+    merged, heads, clock = [], [0] * len(streams), [0] * len(streams)
+    while any(heads[t] < len(s) for t, s in enumerate(streams)):
+        t = min((u for u, s in enumerate(streams) if heads[u] < len(s)), key=lambda u: clock[u])
+        doc, lr, n = streams[t][heads[t]]
+        merged.append((t, doc, lr))
+        heads[t] += 1
+        clock[t] += n
+    return merged
+
+
+@pytest.mark.parametrize("loss", ["softmax", "hs", "ova"])
+def test_interleaved_streams_take_the_token_clock_merge_of_reference_steps(loss):
+    """Three streams (one wrapping around, budgets unequal, documents of uneven length):
+    the kernel trains exactly the merged steps, each with its stream's lr and random state."""
+    bags, labels = _corpus(14, 8)
+    labels[5] = [1, 3]  # softmax and hs draw one of several labels with the stream's random state
+    tokens = np.array([len(b) + 1 + (i % 4) for i, b in enumerate(bags)], dtype=np.int64)
+    rows, row_offsets = _csr(bags)
+    flat_labels, label_offsets = _csr(labels)
+    W_in, W_out = _matrices(15)
+    R_in, R_out = W_in.copy(), W_out.copy()
+    starts, budgets = [0, 9, 4], [30, 27, 12]
+    total, before, lr0 = 4 * int(tokens.sum()), 50, 0.4
+    positions, states = np.array(starts, np.int64), np.array([11, 12, 13], np.uint64)
+    counters = [np.zeros(3), np.zeros(3, np.int64), np.zeros(3, np.int64)]
+    K.train_interleaved(W_in, W_out, rows, row_offsets, flat_labels, label_offsets, tokens, positions,
+                        np.array(budgets, np.int64), K.LOSS_CODES[loss], TREE.points, TREE.codes, TREE.lengths, lr0,
+                        before, total, states, *counters)
+    solo = [_stream_steps(tokens, s, b, lr0, before, total, 3) for s, b in zip(starts, budgets)]
+    merged = _token_clock_merge([steps for steps, _ in solo])
+    assert len({t for t, _, _ in merged[:6]}) == 3  # the streams really alternate
+    assert positions.tolist() == [end for _, end in solo]
+    assert counters[2].tolist() == [sum(n for _, _, n in steps) for steps, _ in solo]
+    expected, reference_states = np.zeros(3), [np.array([s], np.uint64) for s in (11, 12, 13)]
+    for t, d, lr in merged:
+        if not len(bags[d]):
+            continue
+        if loss == "ova":
+            expected[t] += C.sgd_step(R_in, R_out, bags[d], lr, loss, targets=labels[d])
+        else:
+            pick = labels[d][0]
+            if len(labels[d]) > 1:  # the stream's own LCG, as the kernel draws it
+                pick = labels[d][K.lcg_next(reference_states[t]) % len(labels[d])]
+            expected[t] += C.sgd_step(R_in, R_out, bags[d], lr, loss, **_reference_labels(loss, [pick]))
+    np.testing.assert_allclose(counters[0], expected, rtol=1e-10)
+    np.testing.assert_allclose(W_in, R_in, rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(W_out, R_out, rtol=1e-9, atol=1e-12)
+
+
+def test_one_interleaved_stream_equals_train_streams():
+    bags, labels = _corpus(10, 9)
+    tokens = np.array([len(b) + 2 for b in bags], dtype=np.int64)
+    rows, row_offsets = _csr(bags)
+    flat_labels, label_offsets = _csr(labels)
+    W_in, W_out = _matrices(16)
+    R_in, R_out = W_in.copy(), W_out.copy()
+    args = (rows, row_offsets, flat_labels, label_offsets, tokens)
+    rest = (np.array([int(tokens.sum()) + 7], np.int64), K.SOFTMAX, TREE.points, TREE.codes, TREE.lengths, 0.3, 10,
+            3 * int(tokens.sum()))
+    one, other = np.array([6], np.int64), np.array([6], np.int64)
+    counted = [np.zeros(1), np.zeros(1, np.int64), np.zeros(1, np.int64)]
+    K.train_interleaved(W_in, W_out, *args, one, *rest, np.array([5], np.uint64), *counted)
+    K.train_streams(R_in, R_out, *args, other, *rest, np.array([5], np.uint64), *[np.zeros_like(c) for c in counted])
+    assert one[0] == other[0] and counted[2][0] >= rest[0][0]
+    np.testing.assert_allclose(W_in, R_in, rtol=1e-12)
+    np.testing.assert_allclose(W_out, R_out, rtol=1e-12)
+
+
 def _fasttext_sigmoid(x):
     """loss.cc's table, transcribed: t[i] = σ(i·16/512 − 8) in float32, index int((x + 8)·32)."""
     table = [np.float32(1 / (1 + np.exp(-(np.float32(i * 16.0) / 512 - 8)))) for i in range(513)]

@@ -16,6 +16,7 @@ from wordvec.io import fasttext_bin
 from wordvec.kernels.quantize import nearest_centroids as compiled_nearest
 from wordvec.math import product_quantizer as pq
 from wordvec.models.classifier import Classifier, train_supervised
+from wordvec.models import classifier_training
 from wordvec.models.classifier_training import drift_positions, thread_starts
 
 FAST = dict(dim=16, epoch=8, lr=0.5, threads=2, verbose=0)
@@ -134,6 +135,38 @@ def test_drift_sends_every_thread_but_the_first_to_a_random_document():
     again = np.array([3, 20, 40], dtype=np.int64)
     drift_positions(again, n_docs, np.random.default_rng(1999))
     assert again[1:].tolist() == seen[-1].tolist()  # the seed decides
+
+
+def _recording_kernels(monkeypatch):
+    """Wrap the two epoch kernels so that the test sees which one each epoch called."""
+    calls = []
+    for name in ("train_interleaved", "train_streams"):
+        def recorded(*args, _kernel=getattr(classifier_training.kernels, name), _name=name):
+            calls.append(_name)
+            return _kernel(*args)
+        monkeypatch.setattr(classifier_training.kernels, name, recorded)
+    return calls
+
+
+def test_small_corpora_interleave_their_threads_streams_reproducibly(corpus, monkeypatch):
+    """36k tokens an epoch (18k per thread, under INTERLEAVE_BELOW): both threads' streams
+    run merged on one thread, so two runs with 2 threads give the same model bit for bit."""
+    calls = _recording_kernels(monkeypatch)
+    first = Classifier.train(corpus[0], seed=3, **FAST)
+    again = Classifier.train(corpus[0], seed=3, **FAST)
+    loading = ["train_interleaved", "train_streams"]  # load_kernels: both, on a two-line model
+    assert calls == (loading + ["train_interleaved"] * FAST["epoch"]) * 2
+    np.testing.assert_array_equal(first.W_in, again.W_in)
+    np.testing.assert_array_equal(first.W_out, again.W_out)
+    assert first.test(corpus[1])[1] >= 0.95
+
+
+def test_large_corpora_keep_their_parallel_threads(corpus, monkeypatch):
+    """A corpus over the limit (here lowered to 1000 tokens per thread) keeps train_streams."""
+    calls = _recording_kernels(monkeypatch)
+    monkeypatch.setattr(classifier_training, "INTERLEAVE_BELOW", 1000)
+    Classifier.train(corpus[0], seed=3, **dict(FAST, epoch=2))
+    assert calls[2:] == ["train_streams"] * 2
 
 
 def test_fasttext_keyword_names(corpus):

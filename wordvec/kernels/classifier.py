@@ -179,6 +179,19 @@ def document_step(W_in, W_out, rows, row_begin, row_end, labels, label_begin, la
 
 
 @jit
+def train_document(W_in, W_out, rows, row_offsets, labels, label_offsets, d, loss_kind, points, codes, lengths, lr,
+                   state, h, grad, scores):
+    """Document ``d``'s step (``document_step``); returns (loss, examples): (0, 0) for a
+    document with no input row or no label, which is skipped, as fastText does."""
+    r0, r1 = row_offsets[d], row_offsets[d + 1]
+    l0, l1 = label_offsets[d], label_offsets[d + 1]
+    if r1 == r0 or l1 == l0:
+        return 0.0, 0
+    return document_step(W_in, W_out, rows, r0, r1, labels, l0, l1, loss_kind, points, codes, lengths, lr, state,
+                         h, grad, scores), 1
+
+
+@jit
 def train_range(W_in, W_out, rows, row_offsets, labels, label_offsets, doc_tokens, doc_begin, doc_end,
                 token_budget, loss_kind, points, codes, lengths, lr0, tokens_before, total_tokens, n_threads, state):
     """Train documents from ``doc_begin`` on, until ``token_budget`` tokens are read or
@@ -199,14 +212,11 @@ def train_range(W_in, W_out, rows, row_offsets, labels, label_offsets, doc_token
         progress = (tokens_before + n_threads * tokens) / total_tokens
         lr = lr0 * max(0.0, 1.0 - progress)
         tokens += doc_tokens[d]
-        r0, r1 = row_offsets[d], row_offsets[d + 1]
-        l0, l1 = label_offsets[d], label_offsets[d + 1]
+        step_loss, step_examples = train_document(W_in, W_out, rows, row_offsets, labels, label_offsets, d,
+                                                  loss_kind, points, codes, lengths, lr, state, h, grad, scores)
+        loss += step_loss
+        examples += step_examples
         d += 1
-        if r1 == r0 or l1 == l0:
-            continue
-        loss += document_step(W_in, W_out, rows, r0, r1, labels, l0, l1, loss_kind, points, codes, lengths,
-                              lr, state, h, grad, scores)
-        examples += 1
     return loss, examples, tokens, d
 
 
@@ -319,7 +329,8 @@ def train_streams(W_in, W_out, rows, row_offsets, labels, label_offsets, doc_tok
     document ``positions[t]`` on, wrapping around at the end (fastText's trainThread).
     Progress goes to ``out_tokens[t]`` as it happens (the caller polls it for the progress
     line); ``positions`` is advanced in place. Threads interleave document by document,
-    as fastText's do, instead of one Python call after another."""
+    as fastText's do, instead of one Python call after another, when the epoch is long
+    enough for them to overlap in time (else ``train_interleaved``)."""
     n_streams = positions.shape[0]
     n_docs = doc_tokens.shape[0]
     for t in numba.prange(n_streams):
@@ -335,3 +346,44 @@ def train_streams(W_in, W_out, rows, row_offsets, labels, label_offsets, doc_tok
             out_loss[t] += part[0]
             out_examples[t] += part[1]
             out_tokens[t] += part[2]
+
+
+@jit
+def train_interleaved(W_in, W_out, rows, row_offsets, labels, label_offsets, doc_tokens, positions, budgets,
+                      loss_kind, points, codes, lengths, lr0, tokens_before, total_tokens, states, out_loss,
+                      out_examples, out_tokens):
+    """``train_streams``'s streams on the calling thread, merged by token clock: the stream
+    that has read the fewest tokens in this call trains its next document (ties: the
+    lower stream). Each stream keeps everything ``train_streams`` gives it: its position
+    (wrapping around), token budget, learning rate from its own tokens × streams, and
+    random state ``states[t]``; only the order of the documents differs, and it is the
+    order threads running at the same pace per token would give, every run the same.
+
+    For epochs too short for threads to overlap: a thread of ``train_streams`` trains an
+    SST epoch in a few milliseconds, about as long as waking the second thread, and
+    replayed runs show the two streams trained one after the other, each epoch merging
+    no documents at all (see ``classifier_training.run_epochs``)."""
+    n_streams, n_docs = positions.shape[0], doc_tokens.shape[0]
+    D = W_in.shape[1]
+    h = np.zeros(D, dtype=W_in.dtype)
+    grad = np.zeros(D, dtype=W_in.dtype)
+    scores = np.zeros(W_out.shape[0], dtype=np.float64)
+    done = np.zeros(n_streams, dtype=np.int64)
+    while True:
+        t = -1
+        for s in range(n_streams):
+            if done[s] < budgets[s] and (t < 0 or done[s] < done[t]):
+                t = s
+        if t < 0:
+            return
+        if positions[t] >= n_docs:
+            positions[t] = 0
+        d = positions[t]
+        lr = lr0 * max(0.0, 1.0 - (tokens_before + n_streams * done[t]) / total_tokens)
+        loss, examples = train_document(W_in, W_out, rows, row_offsets, labels, label_offsets, d, loss_kind,
+                                        points, codes, lengths, lr, states[t:t + 1], h, grad, scores)
+        positions[t] = d + 1
+        done[t] += doc_tokens[d]
+        out_loss[t] += loss
+        out_examples[t] += examples
+        out_tokens[t] += doc_tokens[d]

@@ -274,7 +274,9 @@ def train_classifier(path, config, valid=None):
 def load_kernels(config):
     """Load the compiled kernels of a training run by training a two-line model, then hand
     LLVM's pages back (``wordvec.memory``): loading them touches ~50 MB of LLVM, which
-    otherwise stays resident beside the data (genre unigrams' peak: 242 -> ~195 MB)."""
+    otherwise stays resident beside the data (genre unigrams' peak: 242 -> ~195 MB). Both
+    epoch kernels (threads, and streams interleaved on one thread: which one runs depends
+    on the corpus's size, not known yet); the second loads in ~10 ms."""
     lines = [f"{config.label}a x y", f"{config.label}b y z"]
     tiny = replace(config, dim=2, epoch=1, threads=1, verbose=0, pretrained_vectors=None, min_count=1,
                    min_count_label=0, bucket=max(1, min(config.bucket, 16)) if config.bucket else 0)
@@ -283,6 +285,7 @@ def load_kernels(config):
     encoded = encode(dictionary, scan)
     model = Classifier(dictionary, uniform_rows(dictionary.n_rows, 2, 0), np.zeros((2, 2), np.float32), tiny)
     run_epochs(model, encoded)
+    run_epochs(model, encoded, interleave_below=0)
     release_compiler_pages()
 
 

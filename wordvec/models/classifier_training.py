@@ -82,15 +82,33 @@ def drift_positions(positions, n_docs, rng):
         positions[1:] = rng.integers(n_docs, size=len(positions) - 1)
 
 
-def run_epochs(model, encoded, valid=None):
+# Below this many tokens per thread per epoch, the threads' streams run interleaved on one
+# thread (kernels.train_interleaved) instead of on OS threads (see run_epochs).
+INTERLEAVE_BELOW = 200_000
+
+
+def run_epochs(model, encoded, valid=None, interleave_below=None):
     """Hogwild SGD as fastText's trainThread: thread t starts at t / n of the data and reads
     on, wrapping around at the end, until every thread has read its share (epochs × tokens
     / threads); so each thread sees the whole data, as in fastText, not a fixed part of it.
     Before each later epoch every thread but the first moves to a random document
     (``drift_positions``): fastText's unsynchronised threads end up at arbitrary distances.
-    One "epoch" below is 1 / epochs of every thread's share (for the loss and validation)."""
+    One "epoch" below is 1 / epochs of every thread's share (for the loss and validation).
+
+    Small corpora (under ``interleave_below`` tokens per thread per epoch, by default
+    ``INTERLEAVE_BELOW``) run the same streams interleaved by token clock on one thread
+    (``kernels.train_interleaved``): the order threads running at one pace per token would
+    give, and the order the simulation of this schedule trains in. Real threads do not get there on so short an epoch:
+    logged 2-thread runs (benchmarks/diag_classify_schedule.py --overlap, record
+    classify-thread-overlap-20261126.json, 3 seeds × 9 epochs) merged only 70-75 % of an
+    SST unigram epoch's documents with the other thread's (an epoch: 74-90k tokens per
+    thread, 8-11 ms; 5 of 27 epochs merged none: one thread ran after the other), and
+    imdb's first 1000 documents (125k tokens per thread) 56 % (7 of 27 epochs none); from
+    246k tokens per thread (imdb's first 2000 documents) every epoch merged, and the full
+    imdb (2.4M) 96 %. Large corpora keep their parallel threads."""
     config = model.config
     tree = model.hs_tree()
+    interleave_below = INTERLEAVE_BELOW if interleave_below is None else interleave_below
     tokens_per_epoch = int(encoded.doc_tokens.sum())
     if tokens_per_epoch == 0 or len(encoded.labels) == 0:
         raise WordvecError("the training data has no labelled documents")
@@ -107,7 +125,7 @@ def run_epochs(model, encoded, valid=None):
         budgets = np.full(config.threads, int(round(share * (epoch + 1))) - int(round(share * epoch)), np.int64)
         counters = [np.zeros(config.threads), np.zeros(config.threads, np.int64), np.zeros(config.threads, np.int64)]
         _run_streams(model, encoded, tree, positions, budgets, epoch * tokens_per_epoch, total, states, counters,
-                     progress)
+                     progress, interleaved=share < interleave_below)
         loss = float(counters[0].sum() / max(1, counters[1].sum()))
         if not np.isfinite(loss):
             raise WordvecError(f"the loss diverged in epoch {epoch + 1} (lr {config.lr} is too high)")
@@ -118,18 +136,21 @@ def run_epochs(model, encoded, valid=None):
     progress.close()
 
 
-def _run_streams(model, encoded, tree, positions, budgets, tokens_before, total, states, counters, progress):
+def _run_streams(model, encoded, tree, positions, budgets, tokens_before, total, states, counters, progress,
+                 interleaved=False):
     """One epoch of all threads in one compiled call (run in a helper thread: the kernel
-    releases the GIL, so this thread can refresh the progress line meanwhile)."""
+    releases the GIL, so this thread can refresh the progress line meanwhile); with
+    ``interleaved``, all streams on that one thread, merged by token clock."""
     failure = []
+    train = kernels.train_interleaved if interleaved else kernels.train_streams
 
     def work():
         try:
-            numba.set_num_threads(min(len(positions), numba.config.NUMBA_NUM_THREADS))
-            kernels.train_streams(model.W_in, model.W_out, encoded.rows, encoded.row_offsets, encoded.labels,
-                                  encoded.label_offsets, encoded.doc_tokens, positions, budgets, model.loss_code,
-                                  tree.points, tree.codes, tree.lengths, model.config.lr, tokens_before, total, states,
-                                  *counters)
+            if not interleaved:
+                numba.set_num_threads(min(len(positions), numba.config.NUMBA_NUM_THREADS))
+            train(model.W_in, model.W_out, encoded.rows, encoded.row_offsets, encoded.labels, encoded.label_offsets,
+                  encoded.doc_tokens, positions, budgets, model.loss_code, tree.points, tree.codes, tree.lengths,
+                  model.config.lr, tokens_before, total, states, *counters)
         except BaseException as error:  # re-raised in the calling thread
             failure.append(error)
 
