@@ -1,5 +1,5 @@
 """The readers' second thread (wordvec.vectors.background): the matrix's pages populated
-from its end while the parser writes from its start, compressed files decompressed ahead
+from its start ahead of the parser, compressed files decompressed ahead
 (gzip by zlib itself); what the readers give is unchanged, errors in the thread reach the
 caller, and no thread outlives a load."""
 
@@ -23,21 +23,49 @@ def anonymous_resident_mb():
 
 
 @pytest.mark.skipif(not hasattr(mmap, "MAP_ANONYMOUS"), reason="anonymous maps are a POSIX thing")
-def test_pages_ahead_populates_from_the_end_down_to_the_parser(monkeypatch):
+def test_pages_ahead_populates_the_whole_matrix_from_its_start(monkeypatch):
     monkeypatch.setattr(background, "STEP_BYTES", 1 << 20)
     steps = 6
     matrix = reading.mapped_empty((steps * background.STEP_BYTES // 4,), np.float32)
     before = anonymous_resident_mb()
-    written = 2 * background.STEP_BYTES  # the parser has written two steps: those are left alone
-    pages = background.PagesAhead(matrix, lambda: written)
+    pages = background.PagesAhead(matrix)
     if pages.thread is not None:
         pages.thread.join()  # (close() would stop it early: the parser is done)
+        assert pages.done == matrix.nbytes
+    calls = []
+    pages.madvise = lambda *args: calls.append(args)
+    pages.before_writing(matrix.nbytes)  # the parser finds its pages there: no call of its own
     pages.close()
+    assert not calls
     grown = anonymous_resident_mb() - before
     step_mb = background.STEP_BYTES / 2**20
-    if pages.thread is not None:  # Linux >= 5.14: the steps from the end down to the parser's + 1
-        assert (steps - 3) * step_mb - 1 <= grown <= (steps - 2) * step_mb + 1, grown
+    if pages.thread is not None:  # Linux >= 5.14: every step
+        assert steps * step_mb - 1 <= grown <= steps * step_mb + 1, grown
     assert not matrix.any()  # populated pages are fresh zero pages: nothing written
+
+
+@pytest.mark.skipif(not hasattr(mmap, "MAP_ANONYMOUS"), reason="anonymous maps are a POSIX thing")
+def test_pages_ahead_skips_what_the_parser_populated(monkeypatch):
+    """A parser ahead of the thread populates its own block; the thread goes on past it."""
+    monkeypatch.setattr(background, "STEP_BYTES", 1 << 20)
+    matrix = reading.mapped_empty((4 * background.STEP_BYTES // 4,), np.float32)
+    started = threading.Thread.start
+    monkeypatch.setattr(threading.Thread, "start", lambda thread: None)  # the thread waits for the parser
+    pages = background.PagesAhead(matrix)
+    if pages.thread is None:
+        return  # no MADV_POPULATE_WRITE here: nothing to test
+    advised = []
+    madvise = pages.madvise
+    pages.madvise = lambda address, length, advice: advised.append((address - pages.base, length)) or \
+        madvise(address, length, advice)
+    pages.before_writing(3 * background.STEP_BYTES // 2)  # the parser's first block, before the thread's
+    started(pages.thread)
+    pages.thread.join()
+    pages.close()
+    step = background.STEP_BYTES
+    assert advised[0] == (0, 3 * step // 2)
+    assert advised[1:] == [(3 * step // 2, step), (5 * step // 2, step), (7 * step // 2, step // 2)]  # past the parser's
+    assert not matrix.any()
 
 
 def test_readers_give_the_same_with_the_pages_thread_on_every_page(tmp_path, monkeypatch):

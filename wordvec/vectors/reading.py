@@ -123,7 +123,10 @@ def _ready_kernels():
 
 def mapped_empty(shape, dtype):
     """``np.empty(shape, dtype)``; a big one gets its own anonymous map (page-aligned, so
-    ``background.PagesAhead`` can populate it, and handed back whole when it goes)."""
+    ``background.PagesAhead`` can populate it, and handed back whole when it goes).
+    Not ``MADV_HUGEPAGE`` (2 MB pages, 500x fewer faults): measured A/B on a 500k-row
+    ``.bin``, it took 0.59-1.35 s against 0.65-0.72 s, 1.1-1.6 s on fresh memory (the
+    kernel compacting memory to find the huge pages)."""
     nbytes = int(np.prod(shape, dtype=np.int64)) * np.dtype(dtype).itemsize
     if nbytes < BLOCK_BYTES or not hasattr(mmap, "MAP_ANONYMOUS"):
         return np.empty(shape, dtype=dtype)
@@ -195,6 +198,15 @@ def _keep_first(path, word_bytes, vectors):
     return table, vectors[: len(keep)]
 
 
+def _words_and_rows(path, sink, matrix):
+    """``_keep_first`` of the parsed rows, once the parse's freed buffers (file blocks,
+    decompressed chunks, per-block words: malloc keeps their pages) are handed back: the
+    word table's build is the load's last and highest point (measured, a 500k-row
+    ``.bin.gz``: 658 MB peak before, 647 MB after; 1.151x the matrix before, 1.131x)."""
+    release_free_heap()
+    return _keep_first(path, sink.words(), matrix)
+
+
 def _result(table, vectors, want_table):
     return (table if want_table else table.words()), vectors, None
 
@@ -227,9 +239,8 @@ class _BlockSink:
         self.rows, self.word_bytes, self.pages = 0, _WordBytes(path), None
 
     def pages_ahead(self):
-        """The matrix's pages populated from its end in a second thread, down to these rows."""
-        row_nbytes = self.matrix.itemsize * self.matrix.shape[1]
-        self.pages = background.PagesAhead(self.matrix, lambda: self.rows * row_nbytes)
+        """The matrix's pages populated in a second thread, ahead of the rows written."""
+        self.pages = background.PagesAhead(self.matrix)
         return self.pages
 
     def destination(self, capacity):
@@ -463,7 +474,7 @@ def _read_text(path, handle, header, limit, dtype):
     matrix = sink.matrix[: sink.rows]  # a headerless file's trailing blank lines were counted
     if not header and sink.rows == 0:
         raise FormatError(path, None, "no vectors in the file")
-    return _keep_first(path, sink.words(), matrix)
+    return _words_and_rows(path, sink, matrix)
 
 
 def _parse_text_blocks(path, stream, sink, dims, wanted):
@@ -526,7 +537,7 @@ def _read_binary(path, handle, limit, dtype, compiled):
     finally:
         pages.close()
         stream.close()
-    return _keep_first(path, sink.words(), sink.matrix)
+    return _words_and_rows(path, sink, sink.matrix)
 
 
 def _next_block(stream, at_eof):
