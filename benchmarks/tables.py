@@ -321,7 +321,7 @@ def load_queries_table(words=3000000):
 
 # ----------------------------------------------------------------------------- classify (issue 26)
 
-CLASSIFY_RECORD = "classify-20261126-drift"  # the current one; earlier ones keep their tables
+CLASSIFY_RECORD = "classify-20261127-interleaved-rerun"  # the current one; earlier ones keep their tables
 
 
 def _classify_rows(record):
@@ -417,6 +417,29 @@ def classify_predict_table(name):
                         f"each predict {min(loads):.1f}–{max(loads):.1f} on 2 cores; models of the first seed."]
 
 
+def _seeds_cells(record, task, setting):
+    """(seeds, fastText's cell, wordvec's cell, Δ cell) of one task and setting over many
+    seeds, or None with fewer than two seeds of either system."""
+    p = {system: [run["p_at_1"] for run in _runs(record, task=task, setting=setting, system=system)]
+         for system in ("fasttext", "wordvec")}
+    if len(p["fasttext"]) < 2 or len(p["wordvec"]) < 2:
+        return None
+    cells = [f"{statistics.mean(v):.4f} ± {statistics.stdev(v):.4f} ({min(v):.4f}–{max(v):.4f})"
+             for v in (p["fasttext"], p["wordvec"])]
+    error = (statistics.variance(p["fasttext"]) / len(p["fasttext"])
+             + statistics.variance(p["wordvec"]) / len(p["wordvec"])) ** 0.5
+    delta = statistics.mean(p["wordvec"]) - statistics.mean(p["fasttext"])
+    return len(p["wordvec"]), *cells, f"{100 * delta:+.2f} (± {100 * error:.2f})"
+
+
+def _seeds_provenance(record, name):
+    started, finished = record["started"][:16], record.get("finished", "?")[11:16]
+    threads = record["settings"]["threads"]
+    return (f"Record `benchmarks/results/{name}.json`: commit `{record['versions']['commit'][:7]}`, "
+            f"{started}–{finished} UTC, {threads} training thread{'s' if threads > 1 else ''}; sd: the "
+            "seeds' standard deviation; standard error of the difference of the means.")
+
+
 def classify_seeds_table(name, task="sst2"):
     """benchmarks/README: SST P@1 over many seeds, both systems and settings: is the
     difference of the means larger than its standard error?"""
@@ -424,22 +447,44 @@ def classify_seeds_table(name, task="sst2"):
     lines = ["| setting | seeds | P@1 fastText: mean ± sd (min–max) | P@1 wordvec: mean ± sd (min–max) "
              "| Δ points (± standard error) |", "|---|---|---|---|---|"]
     for setting in ("unigrams", "bigrams"):
-        p = {system: [run["p_at_1"] for run in _runs(record, task=task, setting=setting, system=system)]
-             for system in ("fasttext", "wordvec")}
-        if len(p["fasttext"]) < 2 or len(p["wordvec"]) < 2:
-            continue
-        cells = [f"{statistics.mean(v):.4f} ± {statistics.stdev(v):.4f} ({min(v):.4f}–{max(v):.4f})"
-                 for v in (p["fasttext"], p["wordvec"])]
-        error = (statistics.variance(p["fasttext"]) / len(p["fasttext"])
-                 + statistics.variance(p["wordvec"]) / len(p["wordvec"])) ** 0.5
-        delta = statistics.mean(p["wordvec"]) - statistics.mean(p["fasttext"])
-        lines.append(f"| {setting} | {len(p['wordvec'])} | {cells[0]} | {cells[1]} | "
-                     f"{100 * delta:+.2f} (± {100 * error:.2f}) |")
-    started, finished = record["started"][:16], record.get("finished", "?")[11:16]
-    threads = record["settings"]["threads"]
-    return lines + ["", f"Record `benchmarks/results/{name}.json`: commit `{record['versions']['commit'][:7]}`, "
-                        f"{started}–{finished} UTC, {threads} training thread{'s' if threads > 1 else ''}; sd: the "
-                        "seeds' standard deviation; standard error of the difference of the means."]
+        cells = _seeds_cells(record, task, setting)
+        if cells is not None:
+            lines.append(f"| {setting} | " + " | ".join(str(cell) for cell in cells) + " |")
+    return lines + ["", _seeds_provenance(record, name)]
+
+
+def classify_seeds_tasks_table(name):
+    """benchmarks/README: ``classify_seeds_table`` for every task and setting of a record."""
+    record = load_record(name)
+    lines = ["| task | setting | seeds | P@1 fastText: mean ± sd (min–max) | P@1 wordvec: mean ± sd (min–max) "
+             "| Δ points (± standard error) |", "|---|---|---|---|---|---|"]
+    for task in sorted({run["task"] for run in record["runs"]}):
+        for setting in ("unigrams", "bigrams"):
+            cells = _seeds_cells(record, task, setting)
+            if cells is not None:
+                lines.append(f"| {task} | {setting} | " + " | ".join(str(cell) for cell in cells) + " |")
+    return lines + ["", _seeds_provenance(record, name)]
+
+
+CLASSIFY_OVERLAP_RECORD = "classify-thread-overlap-20261126"
+
+
+def classify_overlap_table():
+    """benchmarks/README: do wordvec's two compiled threads overlap in time on a corpus
+    (diag_classify_schedule.py --overlap)?"""
+    record = load_record(CLASSIFY_OVERLAP_RECORD)
+    lines = ["| corpus | setting | documents | tokens per thread per epoch | ms per epoch (median) "
+             "| documents merged with the other thread's | epochs merging none |", "|---|---|---|---|---|---|---|"]
+    for row in record["overlap"]:
+        lines.append(f"| {row['corpus']} | {row['setting']} | {row['docs']} | {row['tokens_per_thread_epoch']} | "
+                     f"{row['ms_per_epoch_median']:.1f} | {100 * row['merged_fraction_mean']:.0f} % | "
+                     f"{row['epochs_with_no_merging']} of {row['epochs']} |")
+    return lines + ["", f"Record `benchmarks/results/{CLASSIFY_OVERLAP_RECORD}.json`: code of commit "
+                        f"`{record['versions']['commit'][:7]}` and the interleaved-streams change, uncommitted (the threads "
+                        f"run a logging copy of train_streams, which it leaves unchanged), {record['started'][:16]}–"
+                        f"{record.get('finished', '?')[11:16]} UTC, 1-min load {record['load_before'][0]:.1f} before, "
+                        f"{record['load_after'][0]:.1f} after (own 2 threads); epochs 2-10 of seeds 1-3 (the first "
+                        "compiles)."]
 
 
 CLASSIFY_SCHEDULE_RECORD = "classify-schedule-20261126"
@@ -491,6 +536,13 @@ TABLES = {"headline": headline_table, "word2vec-runs": word2vec_runs_table,
           "evaluate": evaluate_table, "estimate": estimate_table, "count": count_table, "subword": subword_table,
           "load-3000000-queries": load_queries_table,
           "classify": classify_table, "classify-summary": classify_summary_table,
+          "classify-20261126-drift": lambda: classify_table("classify-20261126-drift"),
+          "classify-thread-overlap": classify_overlap_table,
+          "classify-sst-seeds-interleaved": lambda: classify_seeds_tasks_table("classify-sst-seeds-20261127-interleaved"),
+          "classify-sst-bigrams-seeds-interleaved":
+              lambda: classify_seeds_tasks_table("classify-sst-bigrams-seeds-20261127-interleaved"),
+          "classify-sst2-30seeds-interleaved":
+              lambda: classify_seeds_tasks_table("classify-sst2-30seeds-20261127-interleaved"),
           "classify-20261126": lambda: classify_table("classify-20261126"),
           "classify-20261126-predict": lambda: classify_table("classify-20261126-predict"),
           "classify-20261126-predict-scan": lambda: classify_table("classify-20261126-predict-scan"),
