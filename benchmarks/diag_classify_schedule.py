@@ -27,8 +27,8 @@ lr) steps, so no Hogwild race enters; only the order and the learning rates diff
   random (each next step goes to thread 0 or 1 with probability 1/2, seeded): uneven
   speeds, as fastText's threads race.
 - ``wordvec_real``: wordvec's own training (``run_epochs``) from the same initial rows;
-  ``wordvec_real_no_drift``: the same without ``drift_positions``. Up to commit 7b794b3
-  that ran both threads at once (Hogwild, ``train_streams``); since, an SST epoch's
+  ``wordvec_real_no_drift``: the same without ``drift_positions``. Before commit 7b794b3
+  that ran both threads at once (Hogwild, ``train_streams``); from it on, an SST epoch's
   streams run merged by token clock on one thread (``train_interleaved``), so
   ``wordvec_real`` is ``wordvec_2_drift`` exactly.
 - ``fasttext_real_1``/``fasttext_real_2``: fastText 0.9.2 itself (the ``fasttext`` module
