@@ -27,8 +27,12 @@ the page cache, each binary load twice in a row ("first", "again": see stage_loa
     # or the load stage in parts, each complete per format (the record keeps the others' rows):
     flock /tmp/wordvec-bench.lock .venv/bin/python benchmarks/bench_load.py --words 3000000 \
         --stages load --formats bin,bin.gz
+    # only some limits ("all": the whole file), into a record of its own:
+    flock /tmp/wordvec-bench.lock .venv/bin/python benchmarks/bench_load.py --words 3000000 \
+        --stages load --formats txt,vec --limits 500000 --record load-20261127
 
-The record (JSON) goes to benchmarks/results/load-<words>.json (stages merged in).
+The record (JSON) goes to benchmarks/results/load-<words>.json, or --record NAME.json
+(stages merged in).
 The vectors are not isotropic noise: each row is a cluster centre (2,000 centres, picked
 Zipf-like) plus a 64-d low-rank part plus small noise, so nearest neighbours mean something,
 as in trained embeddings (an approximate index on pure 300-d noise measures nothing useful).
@@ -562,13 +566,15 @@ def main():
     parser.add_argument("--text-runs", type=int, default=1, help="each .txt/.vec load this many times")
     parser.add_argument("--formats", help="load only these (e.g. bin,bin.gz), keeping the record's other rows")
     parser.add_argument("--limit", type=int, default=500000)
+    parser.add_argument("--limits", help='the loads to time, e.g. "all,500000" (default: all and --limit)')
+    parser.add_argument("--record", help="record name in benchmarks/results (default load-WORDS)")
     parser.add_argument("--gensim-full-text", action="store_true", help="also gensim on the whole .txt/.vec")
     parser.add_argument("--gensim-queries", type=int, default=200)
     parser.add_argument("--vectors", help="trained vectors for the int8 stage")
     parser.add_argument("--out", default=str(OUT))
     parser.add_argument("--report", action="store_true", help="print the record's tables and stop")
     args = parser.parse_args()
-    record_path = RESULTS / f"load-{args.words}.json"
+    record_path = RESULTS / f"{args.record or f'load-{args.words}'}.json"
     record = load_record(record_path)
     if args.report:
         print(report(record))
@@ -580,7 +586,8 @@ def main():
     paths = write_files(args.words, Path(args.out))
     record["files"] = {ext: {"path": os.path.relpath(p, ROOT), "bytes": p.stat().st_size} for ext, p in paths.items()}
     print(f"files ready in {time.perf_counter() - t:.0f} s", flush=True)
-    limits = [None] + ([args.limit] if args.limit < args.words else [])
+    limits = ([None if limit == "all" else int(limit) for limit in args.limits.split(",")] if args.limits
+              else [None] + ([args.limit] if args.limit < args.words else []))
     for stage in filter(None, args.stages.split(",")):
         load_before = os.getloadavg()
         start = time.perf_counter()
@@ -589,9 +596,10 @@ def main():
             version = {key: record["system"][key] for key in ("commit", "reader_code")}
             rows = stage_load(chosen, limits, args.gensim_full_text or args.words <= 500000, args.runs,
                               args.text_runs, version)
-            if args.formats:  # the other formats' rows stay (stage_load's rows name their commit)
+            if args.formats or args.limits:  # the other loads' rows stay (stage_load's rows name their commit)
                 earlier = record.get("stages", {}).get("load", {}).get("rows", [])
-                rows = rows + [row for row in earlier if row.get("format") not in chosen and not row.get("baseline")]
+                rows = rows + [row for row in earlier if not row.get("baseline")
+                               and (row.get("format") not in chosen or row.get("limit") not in limits)]
         elif stage == "mmap":
             rows = stage_mmap(paths, max(args.runs, 3))
         elif stage == "search":

@@ -1,6 +1,7 @@
-"""benchmarks/README's loading table (issue 28), from bench_load.py's record.
+"""benchmarks/README's loading tables (issue 28), one per bench_load.py record.
 
-``tables(load_record)`` gives tables.py the entry ``load-3000000``: each file and limit,
+``tables(load_record)`` gives tables.py one entry per record of RECORDS (the table is
+named after its record, never mixing two): each file and limit,
 wordvec against gensim 4.4.0, whole processes, each load run twice in a row ("first",
 then "again" right after the same load freed its memory: see bench_load.stage_load for
 why the two differ on this machine).  Every row must come from one commit (the load
@@ -34,23 +35,23 @@ def _peak(runs):
     return f"{row['peak_rss_mb']:.0f} ({row['peak_rss_mb'] / row['matrix_mb']:.2f})"
 
 
-def _provenance(rows, words):
+def _provenance(rows, name):
     """Where the rows come from; they must all have measured one reader (bench_load.reader_code:
     the committed loading files), whatever else others committed between two invocations."""
     codes = {row.get("reader_code") for row in rows}
     if len(codes) != 1 or None in codes:
-        raise ValueError(f"load-{words}.json: the load rows measured different code {sorted(map(str, codes))}: "
+        raise ValueError(f"{name}.json: the load rows measured different code {sorted(map(str, codes))}: "
                          "re-measure them at one commit")
     commits = sorted({row["commit"][:7] for row in rows})
     timed = [row for row in rows if not row.get("baseline")]
     loads = [row["load_before"] for row in timed]
     times = sorted(row["when"] for row in timed)
-    return (f"`load-{words}.json`, commit {' and '.join(commits)} (the same loading code, "
+    return (f"`{name}.json`, commit {' and '.join(commits)} (the same loading code, "
             f"{codes.pop()}), runs {times[0][:5]}–{times[-1][:5]} UTC, "
             f"1-min load {min(loads):.1f}–{max(loads):.1f} before each run")
 
 
-def files_table(record, words):
+def files_table(record, name):
     rows = record["stages"]["load"]["rows"]
     lines = ["| file | limit | wordvec wall s (CPU): first · again | gensim wall s (CPU): first · again "
              "| speed-up wall: first · again | wordvec peak MB (× matrix) | gensim peak MB (× matrix) |",
@@ -65,9 +66,14 @@ def files_table(record, words):
                                  f"| {_ratios(ours, theirs)} | {_peak(ours)} | {_peak(theirs)} |")
     base = {row["system"]: row["peak_rss_mb"] for row in rows if row.get("baseline")}
     return lines + ["", f"Imports alone: wordvec {base['wordvec']:.0f} MB, gensim {base['gensim']:.0f} MB. "
-                        f"{_provenance(rows, words)}."]
+                        f"{_provenance(rows, name)}."]
 
 
-def tables(load_record, words=3000000):
+# load-3000000: session 13's (its 3M text rows stand: gensim takes ~12 min a file there);
+# load-20261127: session 14's, every limit=500000 row and the whole binary files
+RECORDS = ("load-3000000", "load-20261127")
+
+
+def tables(load_record):
     """{table name: a function giving its lines} (see the module doc)."""
-    return {f"load-{words}": lambda: files_table(load_record(f"load-{words}"), words)}
+    return {name: (lambda name=name: files_table(load_record(name), name)) for name in RECORDS}

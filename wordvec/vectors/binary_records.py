@@ -106,17 +106,18 @@ def copy_vectors(buf, records, row_bytes, dest):
     C-contiguous) by fancy indexes over a view of ``buf`` with a row at every byte, under
     COPY_BYTES at a time (the index's temporary stays in the cache, and below malloc's
     128 KB mmap threshold: never fresh memory).  Returns True if every value copied is
-    finite (the sum of each piece, taken while it is in the cache), False if some may not be."""
+    finite (``np.isfinite`` of each piece while it is in the cache: measured, 0.018 s per
+    500k x 300 against 0.032 s for a float32 sum, which also overflowed on huge values),
+    False if some is not."""
     if records.rows == 0:
         return True
     row = np.dtype((np.void, row_bytes))
     every_start = np.ndarray((len(buf) - row_bytes + 1,), dtype=row, buffer=buf, strides=(1,))
     rows = dest[:records.rows].view(row).reshape(records.rows)
     step, finite = max(1, COPY_BYTES // row_bytes), True
-    with np.errstate(over="ignore", invalid="ignore"):
-        for first in range(0, records.rows, step):
-            rows[first:first + step] = every_start[records.word_end[first:first + step] + 1]
-            finite &= bool(np.isfinite(np.add.reduce(dest[first:first + step], axis=None, dtype=np.float32)))
+    for first in range(0, records.rows, step):
+        rows[first:first + step] = every_start[records.word_end[first:first + step] + 1]
+        finite = finite and bool(np.isfinite(dest[first:first + step]).all())
     return finite
 
 
