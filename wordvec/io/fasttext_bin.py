@@ -31,7 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from wordvec.errors import FormatError
-from wordvec.io.atomic import atomic_write
+from wordvec.io.atomic import Writeback, atomic_write
 
 MAGIC = 793712314
 VERSION = 12
@@ -378,9 +378,10 @@ def write_fasttext(path, model):
         out.write(struct.pack("<12i", *(int(model.args[name]) for name in INT_ARGS)))
         out.write(struct.pack("<d", float(model.args["t"])))
         _write_dictionary(out, model)
+        writeback = Writeback(out)  # the matrices of a bigram model are 800 MB
         for matrix in (model.input, model.output):
             out.write(struct.pack("<?", isinstance(matrix, QuantizedMatrix)))
-            _write_matrix(out, matrix)
+            _write_matrix(out, matrix, writeback)
 
 
 def _write_dictionary(out, model):
@@ -403,17 +404,19 @@ def _write_dictionary(out, model):
 WRITE_ROWS = 1 << 12  # rows per write: the file layer may copy a write (4096 rows x dim 100: 1.6 MB)
 
 
-def _write_matrix(out, matrix):
+def _write_matrix(out, matrix, writeback):
     if isinstance(matrix, GatheredRows):
         out.write(struct.pack("<qq", *matrix.shape))
         for start in range(0, matrix.shape[0], WRITE_ROWS):  # bounded temporary copies
             out.write(np.ascontiguousarray(matrix.values[matrix.index[start:start + WRITE_ROWS]], dtype="<f4").data)
+            writeback()
         return
     if not isinstance(matrix, QuantizedMatrix):
         matrix = np.ascontiguousarray(matrix, dtype="<f4")
         out.write(struct.pack("<qq", *matrix.shape))
         for start in range(0, matrix.shape[0], WRITE_ROWS):  # the rows' own memory, no copy
             out.write(memoryview(matrix[start:start + WRITE_ROWS]).cast("B"))
+            writeback()
         return
     out.write(struct.pack("<?qqi", matrix.qnorm, matrix.rows, matrix.cols, matrix.codes.size))
     out.write(np.ascontiguousarray(matrix.codes, dtype=np.uint8).tobytes())
