@@ -9,6 +9,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
+from wordvec.cli import main
 from wordvec.data.label_stream import BagEncoder, fnv1a_hashes
 from wordvec.data.labels import TokenScan, build_dictionary, encode, scan_text, token_hashes
 from wordvec.errors import FormatError
@@ -155,3 +156,30 @@ def test_predict_and_test_never_import_numba(train_file, tmp_path, children, com
     assert child.returncode == 0, err
     assert "False numba imported" in err
     assert len(out.splitlines()) == (800 if command == "predict" else 3)
+
+
+def test_best_labels_are_top_k_of_one():
+    rng = np.random.default_rng(0)
+    probabilities = rng.integers(0, 4, (500, 5)) / 4.0  # many ties, some rows all zero
+    empty = rng.random(500) < 0.1
+    for threshold in (0.0, 0.5, 1.0):
+        best = classifier_predict.best_labels(probabilities, empty, threshold)
+        expected = [ids[0] if ids else -1 for ids, _ in classifier_predict.top_k(probabilities, empty, 1, threshold)]
+        assert best.tolist() == expected
+    assert classifier_predict.best_labels(np.zeros((3, 0)), np.zeros(3, bool)).tolist() == [-1, -1, -1]
+
+
+@pytest.mark.parametrize("maxn", [0, 3])  # the NumPy predictor, and the compiled one for character n-grams
+def test_predict_lines_are_the_top_labels(train_file, tmp_path, capsys, maxn):
+    model = tmp_path / "m.bin"
+    Classifier.train(train_file, word_ngrams=2, bucket=5000, minn=min(maxn, 2), maxn=maxn, **FAST).save(model)
+    text = tmp_path / "text.txt"
+    text.write_bytes(train_file.read_bytes()[:20000] + odd_text(200, 2))
+    for threshold in ("0", "0.6"):
+        assert main(["-q", "classify", "predict", str(model), str(text), "--threshold", threshold]) == 0
+        lines = capsys.readouterr().out.split("\n")
+        assert main(["-q", "classify", "predict", str(model), str(text), "--threshold", threshold,
+                     "--probabilities"]) == 0
+        expected = [line.split(" ")[0] for line in capsys.readouterr().out.split("\n")]  # top_k's first label
+        assert lines == expected
+        assert any(lines[:-1]) and (threshold == "0" or not all(lines[:-1]))  # and lines without one below 0.6

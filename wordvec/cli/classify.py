@@ -22,7 +22,7 @@ import numpy as np
 from wordvec.cli.common import nonnegative_float, nonnegative_int, positive_float, positive_int
 from wordvec.data.label_stream import text_blocks
 from wordvec.models.classifier_config import ClassifierConfig
-from wordvec.models.classifier_predict import Meter, file_meter, load_predictor
+from wordvec.models.classifier_predict import Meter, best_labels, file_meter, load_predictor
 
 DEFAULTS = ClassifierConfig()
 
@@ -188,14 +188,27 @@ def run_predict(args):
     out = sys.stdout
     names = predictor.labels
     for block in blocks:
+        encoded = predictor.encode(block)
+        if args.k == 1 and not args.probabilities:  # fastText's default: one label a line, all lines at once
+            out.write(_best_lines(predictor, encoded, names, args.threshold))
+            continue
         lines = []
-        for ids, probabilities in predictor.top_k(predictor.encode(block), args.k, args.threshold):
+        for ids, probabilities in predictor.top_k(encoded, args.k, args.threshold):
             if args.probabilities:
                 lines.append(" ".join(f"{names[i]} {_g6(p)}" for i, p in zip(ids, probabilities)))
             else:
                 lines.append(" ".join(names[i] for i in ids))
         out.write("\n".join(lines) + "\n")
     return 0
+
+
+def _best_lines(predictor, encoded, names, threshold):
+    """The lines of ``predict -k 1``: each document's best label (an empty line for none),
+    chosen and named by array operations (a tuple of lists per document was ~2 ms of
+    SST's 1,821 sentences)."""
+    best = best_labels(predictor.probabilities(encoded), np.diff(encoded.row_offsets) == 0, threshold)
+    named = np.array(names + [""], dtype=object)  # -1: the empty name after the labels
+    return "\n".join(named[best].tolist()) + "\n"
 
 
 def _g6(value):

@@ -85,8 +85,9 @@ class TokenIndex:
         produce (empty, or holding whitespace or NUL) is left out: no text looks it up."""
         starts, ends = np.asarray(starts, dtype=np.int64), np.asarray(ends, dtype=np.int64)
         codes, lengths = np.asarray(codes, dtype=np.int64), ends - starts
-        bad = np.flatnonzero(BYTE_CLASS.take(np.frombuffer(data, dtype=np.uint8)) != WORD)
-        possible = (lengths > 0) & (np.searchsorted(bad, starts) == np.searchsorted(bad, ends))  # no bad byte inside
+        bad_before = np.zeros(len(data) + 1, dtype=np.int32)  # bad bytes before each offset
+        np.cumsum(BYTE_CLASS.take(np.frombuffer(data, dtype=np.uint8)) != WORD, out=bad_before[1:])
+        possible = (lengths > 0) & (bad_before[starts] == bad_before[ends])  # no bad byte inside
         short = np.flatnonzero(possible & (lengths <= KEY_BYTES))
         self.long = {}
         for i in np.flatnonzero(possible & (lengths > KEY_BYTES)).tolist():
@@ -97,9 +98,12 @@ class TokenIndex:
         self.key0 = np.zeros(1 << bits, dtype=np.uint64)  # 0: an empty slot (a token's first byte is not 0)
         self.key1 = np.zeros(1 << bits, dtype=np.uint64)
         self.code = np.full(1 << bits, -1, dtype=np.int64)
-        self._insert(w0, w1)
+        slot = self._insert(w0, w1)
+        if np.count_nonzero(self.key0) == len(short):  # every key in a slot of its own: no token listed twice
+            self.code[slot] = codes[short]
+            return
         last = np.full(len(self.code), -1, dtype=np.int64)  # per slot: the last listing of its key
-        np.maximum.at(last, self._find(w0, w1), np.arange(len(short)))
+        np.maximum.at(last, slot, np.arange(len(short)))
         filled = last >= 0
         self.code[filled] = codes[short[last[filled]]]
 
@@ -120,7 +124,7 @@ class TokenIndex:
 
     def _insert(self, w0, w1):
         """Place every key in the first free slot from its own on (all at once, a probe
-        step per round); equal keys end in one slot."""
+        step per round); equal keys end in one slot. Returns each key's slot."""
         slot = self._slots(w0, w1)
         owner = np.zeros(len(self.key0), dtype=np.int64)
         # of several claimants of a free slot one wins (NumPy writes the last one last): the
@@ -134,6 +138,7 @@ class TokenIndex:
             same = (self.key0[s] == w0[waiting]) & (self.key1[s] == w1[waiting])
             waiting = waiting[~same]
             slot[waiting] = (slot[waiting] + 1) & self.mask
+        return slot
 
     def _find(self, w0, w1):
         """The slot of each key: the one holding it, or the empty one that ends its probe."""

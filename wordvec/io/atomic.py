@@ -20,7 +20,6 @@ import logging
 import os
 import shutil
 import sys
-import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -155,9 +154,13 @@ def _temporary_owner(entry_name, name):
 def _remove(path):
     with contextlib.suppress(OSError):
         if os.path.isdir(path) and not os.path.islink(path):
-            shutil.rmtree(path, ignore_errors=True)
+            _remove_tree(path)
         else:
             os.unlink(path)
+
+
+def _remove_tree(path):
+    shutil.rmtree(path, ignore_errors=True)
 
 
 def remove_stale_temporaries(directory, name):
@@ -232,17 +235,18 @@ def atomic_directory(path, check_replaceable=None):
             if path.exists() or path.is_symlink():
                 if check_replaceable is not None:
                     check_replaceable(path)
-                old = Path(tempfile.mkdtemp(prefix=f".{path.name}.old-{os.getpid()}-", dir=parent))
+                old = parent / f".{path.name}.old-{os.getpid()}-{os.urandom(8).hex()}"
+                old.mkdir(mode=0o700)  # as tempfile.mkdtemp, whose import (with random's) predict would pay
                 os.replace(path, old)  # replaces the empty placeholder directory
                 os.replace(tmp, path)
             else:
                 os.replace(tmp, path)
             fsync_directory(parent)
             for old in old_saves(path):  # ours, and any a crash left behind: path is complete now
-                shutil.rmtree(old, ignore_errors=True)
+                _remove_tree(old)
     except BaseException as error:
         if not _is_clash(error, tmp):
-            shutil.rmtree(tmp, ignore_errors=True)
+            _remove_tree(tmp)
         raise
 
 

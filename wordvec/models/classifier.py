@@ -218,7 +218,7 @@ def check_supervised(model, path):
 
 
 class CompiledPredictor:
-    """``classifier_predict.Predictor``'s interface (``labels``, ``encode``, ``top_k``) on
+    """``classifier_predict.Predictor``'s interface (``labels``, ``encode``, ``probabilities``, ``top_k``) on
     the compiled path: for models with character n-grams, which the NumPy one leaves out."""
 
     def __init__(self, model):
@@ -233,6 +233,9 @@ class CompiledPredictor:
 
     def encode(self, block):
         return self._encoder.encode(block if block.endswith(b"\n") else block + b"\n")
+
+    def probabilities(self, encoded):
+        return self.model.probabilities(encoded)
 
     def top_k(self, encoded, k=1, threshold=0.0):
         return self.model.top_k(encoded, k, threshold)

@@ -92,7 +92,7 @@ class Predictor:
         word_offsets = positions[offsets]  # a bag holds its words, then its n-grams
         sums = forward.segment_sums(self._word_scores(rows[is_word]), word_offsets, axis=1)
         if len(word_offsets) and word_offsets[-1] < len(rows):
-            grams, where = _unique(rows[~is_word], inverse=True)
+            grams, where = _unique(rows[~is_word])
             scores = np.ascontiguousarray(self._scores_of(grams).T)
             sums += forward.segment_sums(scores.take(where, axis=1), offsets - word_offsets, axis=1)
         counts = np.diff(offsets)
@@ -101,9 +101,10 @@ class Predictor:
         return sums.T
 
     def _word_scores(self, rows):
-        new = rows[~self._scored[rows]]
+        new = np.zeros(len(self._scored), dtype=bool)  # the distinct rows not scored yet, in order:
+        new[rows] = True  # marked, not sorted (argsort: ~1.7 ms of SST's 35k rows)
+        new = np.flatnonzero(new > self._scored)
         if len(new):
-            new = _unique(new)
             self._scores[:, new] = self._scores_of(new).T
             self._scored[new] = True
         return self._scores.take(rows, axis=1)
@@ -119,14 +120,12 @@ class Predictor:
         return top_k(self.probabilities(encoded), np.diff(encoded.row_offsets) == 0, k, threshold)
 
 
-def _unique(values, inverse=False):
-    """The distinct values, sorted (and the index of each value among them), as np.unique,
+def _unique(values):
+    """The distinct values, sorted, and the index of each value among them, as np.unique,
     which would import numpy.ma (15 ms of a predict process)."""
     order = np.argsort(values, kind="stable")
     ordered = values[order]
     first = np.concatenate(([True], ordered[1:] != ordered[:-1]))
-    if not inverse:
-        return ordered[first]
     where = np.empty(len(values), dtype=np.intp)
     where[order] = np.cumsum(first) - 1
     return ordered[first], where
@@ -143,6 +142,17 @@ def load_predictor(path):
         return None
     return Predictor(parts.dictionary, parts.W_in, parts.W_out, parts.config.get("loss", "softmax"),
                      source=str(path))
+
+
+def best_labels(probabilities, empty, threshold=0.0):
+    """:func:`top_k` with k = 1 as one array, for many documents at once: per document the
+    label id of the highest probability (the first of equal ones, as top_k's stable sort),
+    or -1 for none (below ``threshold``, or an ``empty`` document)."""
+    if probabilities.shape[1] == 0:
+        return np.full(len(probabilities), -1, dtype=np.intp)
+    best = probabilities.argmax(axis=1)
+    kept = ~empty & (np.take_along_axis(probabilities, best[:, None], axis=1)[:, 0] >= threshold)
+    return np.where(kept, best, -1)
 
 
 def top_k(probabilities, empty, k=1, threshold=0.0):
