@@ -2,6 +2,9 @@
 
     flock /tmp/wordvec-bench.lock .venv/bin/python benchmarks/diag_load_variants.py \
         [--words 3000000] [--limit 500000] [--rounds 3] [--record load-variants-20261127]
+    # the whole file (--limit 0), two of the variants:
+    flock /tmp/wordvec-bench.lock .venv/bin/python benchmarks/diag_load_variants.py --limit 0 \
+        --variants "as is,from the end" --record load-variants-3m-20261127
 
 wordvec's ``load_vectors(synthetic-WORDS.bin, limit=LIMIT)`` (bench_load.py's file and
 child process: wall and CPU from wait4, peak its own VmHWM), four ways, interleaved, each
@@ -105,20 +108,22 @@ def run_variant(name, path, limit, run):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--words", type=int, default=3000000)
-    parser.add_argument("--limit", type=int, default=500000)
+    parser.add_argument("--limit", type=int, default=500000, help="rows to load (0: the whole file)")
+    parser.add_argument("--variants", default=",".join(VARIANTS), help="which of the variants, comma-separated")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--record", default="load-variants-20261127")
     args = parser.parse_args()
     path = OUT / f"synthetic-{args.words}.bin"
     if not path.exists():
         raise SystemExit(f"{path} is missing: run bench_load.py --words {args.words} --stages '' first")
-    record = records.Record(args.record, note=f"load_vectors({path.name}, limit={args.limit}), whole child "
+    limit, variants = args.limit or None, args.variants.split(",")
+    record = records.Record(args.record, note=f"load_vectors({path.name}, limit={limit}), whole child "
                                               "processes, variants interleaved; see the script's doc")
     for round_number in range(args.rounds):
-        for name in VARIANTS:
+        for name in variants:
             time.sleep(COLD_PAUSE_SECONDS)
             for run in ("first", "again"):
-                row = record.add_run(round=round_number, **run_variant(name, path, args.limit, run))
+                row = record.add_run(round=round_number, **run_variant(name, path, limit, run))
                 print(f"{name:16} {run:6} wall {row['wall_seconds']:.3f} s  user {row['user_seconds']:.3f}  "
                       f"sys {row['sys_seconds']:.3f}  peak {row['peak_rss_mb']:.1f} MB", flush=True)
     print(record.save())

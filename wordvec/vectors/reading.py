@@ -124,9 +124,9 @@ def _ready_kernels():
 def mapped_empty(shape, dtype):
     """``np.empty(shape, dtype)``; a big one gets its own anonymous map (page-aligned, so
     ``background.PagesAhead`` can populate it, and handed back whole when it goes).
-    Not ``MADV_HUGEPAGE`` (2 MB pages, 500x fewer faults): measured A/B on a 500k-row
-    ``.bin``, it took 0.59-1.35 s against 0.65-0.72 s, 1.1-1.6 s on fresh memory (the
-    kernel compacting memory to find the huge pages)."""
+    Not ``MADV_HUGEPAGE`` (2 MB pages, 500x fewer faults): a 500k-row ``.bin`` took
+    0.59-1.32 s with it against 0.60-0.65 s, 1.09-1.32 s on fresh memory (the kernel
+    compacting memory for the huge pages; ``benchmarks/diag_load_variants.py``)."""
     nbytes = int(np.prod(shape, dtype=np.int64)) * np.dtype(dtype).itemsize
     if nbytes < BLOCK_BYTES or not hasattr(mmap, "MAP_ANONYMOUS"):
         return np.empty(shape, dtype=dtype)
