@@ -78,8 +78,10 @@ DEFERRED_OWN_IMPORTS = {
     "wordvec/models/classifier.py",
     # `classify predict`/`test` run on NumPy alone (models.classifier_predict): the compiled
     # classifier (Numba, ~0.6 s of a predict process) is imported only to train, quantize,
-    # or read a model with character n-grams
+    # or read a model with character n-grams; the training config (~1 ms) only to train
     "wordvec/cli/classify.py",
+    # the Huffman tree of an hs model's labels: ~0.5 ms of every other predict process
+    "wordvec/models/classifier_predict.py",
     # loading a small word2vec .bin and querying it runs on NumPy alone (vectors.reading,
     # binary_records): Numba's import and the cached kernels cost ~0.3 s and ~50 MB of the
     # process, so the compiled readers, the compiled word table and search's many-query

@@ -9,12 +9,13 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from wordvec.cli import main
+from wordvec.cli import build_parser, main
 from wordvec.data.label_stream import BagEncoder, fnv1a_hashes
 from wordvec.data.labels import TokenScan, build_dictionary, encode, scan_text, token_hashes
 from wordvec.errors import FormatError
 from wordvec.models import classifier_predict
 from wordvec.models.classifier import Classifier
+from wordvec.models.classifier_files import load_parts
 from wordvec.models.classifier_predict import Predictor, file_meter, load_predictor
 from wordvec.models.classifier_training import compact_buckets
 
@@ -139,7 +140,7 @@ def test_character_ngram_models_take_the_compiled_path(train_file, tmp_path):
 
 PROBE = """
 import sys
-from wordvec.cli import main
+from wordvec.cli import build_parser, main
 status = main(sys.argv[1:])
 print("numba" in sys.modules, "numba imported", file=sys.stderr)
 sys.exit(status)
@@ -183,3 +184,31 @@ def test_predict_lines_are_the_top_labels(train_file, tmp_path, capsys, maxn):
         expected = [line.split(" ")[0] for line in capsys.readouterr().out.split("\n")]  # top_k's first label
         assert lines == expected
         assert any(lines[:-1]) and (threshold == "0" or not all(lines[:-1]))  # and lines without one below 0.6
+
+
+def test_a_files_joined_words_are_the_dictionarys(train_file, tmp_path):
+    """read_fasttext hands the words it joined to decode to the lookups (joined_tokens):
+    the same bytes and ranges the dictionary would make from its tokens."""
+    Classifier.train(train_file, **FAST).save(tmp_path / "m.bin")
+    dictionary = load_parts(tmp_path / "m.bin").dictionary
+    data, starts, ends = dictionary.joined_tokens
+    assert [data[s:e] for s, e in zip(starts.tolist(), ends.tolist())] == dictionary.token_bytes
+    assert len(dictionary.token_bytes) == dictionary.nwords + len(dictionary.labels)
+    fresh = replace(dictionary)  # the cached properties not copied: built from the str tokens
+    assert "joined_tokens" not in fresh.__dict__
+    rebuilt = fresh.joined_tokens
+    assert rebuilt[0] == data
+    np.testing.assert_array_equal(rebuilt[1], starts)
+    np.testing.assert_array_equal(rebuilt[2], ends)
+
+
+def classify_commands(parser):
+    classify = parser._subparsers._group_actions[0].choices["classify"]
+    return list(classify._subparsers._group_actions[0].choices)
+
+
+def test_a_line_naming_a_classify_command_builds_only_its_parser():
+    every = ["train", "test", "predict", "quantize", "info"]
+    assert classify_commands(build_parser(["classify"])) == every
+    assert classify_commands(build_parser(["classify"], argv=["-q", "classify", "predict", "m.bin", "-"])) == ["predict"]
+    assert classify_commands(build_parser(["classify"], argv=["classify", "nonsense"])) == every  # for the error

@@ -70,9 +70,11 @@ Run `wordvec COMMAND --help` for the options of each command.
 """
 
 
-def build_parser(commands=None):
+def build_parser(commands=None, argv=()):
     """The whole command line, with the parsers of `commands` (names; None: all of them) built
-    by their modules; every other command is only its name and help line."""
+    by their modules; every other command is only its name and help line. ``argv``, the
+    command line to parse, lets a module with several subcommands build only the one it
+    names (``classify``)."""
     parser = Parser(
         prog="wordvec", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter
     )
@@ -89,17 +91,18 @@ def build_parser(commands=None):
                 subparsers.add_parser(name, help=command.help)
         elif name not in subparsers.choices:  # the module adds all its commands at once
             module = importlib.import_module(f"wordvec.cli.{command.module}")
-            module.register(_TableHelp(subparsers))
+            module.register(_TableHelp(subparsers, argv))
     for command in subparsers.choices.values():  # accept -v / -q after the command too
         _add_verbosity(command, default=argparse.SUPPRESS)
     return parser
 
 
 class _TableHelp:
-    """The subparsers as a command module sees them: each command's help line comes from COMMANDS."""
+    """The subparsers as a command module sees them: each command's help line comes from
+    COMMANDS; ``argv`` is the command line being parsed (empty when building them all)."""
 
-    def __init__(self, subparsers):
-        self._subparsers = subparsers
+    def __init__(self, subparsers, argv=()):
+        self._subparsers, self.argv = subparsers, list(argv)
 
     def add_parser(self, name, **options):
         return self._subparsers.add_parser(name, help=COMMANDS[name].help, **options)
@@ -134,7 +137,7 @@ def main(argv=None):
     ``python -m wordvec``), which ends when the command returns."""
     entry_point = argv is None
     argv = sys.argv[1:] if argv is None else list(argv)
-    parser = build_parser(commands=[_named_command(argv)])
+    parser = build_parser(commands=[_named_command(argv)], argv=argv)
     if argv and argv[0] in FOREIGN_COMMAND_LINES:
         args = parser.parse_args(argv[:1])
         args.arguments = argv[1:]

@@ -14,46 +14,52 @@ native directory / ``.wv``; ``-o`` picks the format by the name the same way.
 
 import argparse
 import importlib
-import json
 import sys
 
 import numpy as np
 
 from wordvec.cli.common import nonnegative_float, nonnegative_int, positive_float, positive_int
 from wordvec.data.label_stream import text_blocks
-from wordvec.models.classifier_config import ClassifierConfig
 from wordvec.models.classifier_predict import Meter, best_labels, file_meter, load_predictor
-
-DEFAULTS = ClassifierConfig()
 
 
 def register(subparsers):
     parser = subparsers.add_parser("classify", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="classify_command", metavar="COMMAND", required=True)
-    _register_train(commands)
-    _register_test(commands)
-    _register_predict(commands)
-    _register_quantize(commands)
-    _register_info(commands)
+    named = _named_subcommand(getattr(subparsers, "argv", ()))
+    for name, add in SUBCOMMANDS.items():
+        if named is None or name == named:  # a line that names one needs only its parser (~1.5 ms of a predict)
+            add(commands)
+
+
+def _named_subcommand(argv):
+    """The classify subcommand ``argv`` names, or None (none, or an unknown one: then all
+    are built, for the help and the error)."""
+    words = [word for word in argv if not word.startswith("-")]  # classify's options take no value
+    named = words[1] if len(words) > 1 and words[0] == "classify" else None
+    return named if named in SUBCOMMANDS else None
 
 
 def _register_train(commands):
+    # deferred: its dataclass and checks are ~1 ms of every predict process, which never trains
+    from wordvec.models.classifier_config import ClassifierConfig
+    defaults = ClassifierConfig()
     sub = commands.add_parser("train", help="train a classifier on fastText-format lines (__label__x words ...)")
     sub.add_argument("train", metavar="TRAIN", help="training file or directory (plain, .gz, .bz2, .xz)")
     sub.add_argument("-o", "--output", required=True, metavar="MODEL",
                      help="MODEL.bin: fastText's format; a directory or NAME.wv: wordvec's native format")
     sub.add_argument("--valid", metavar="FILE", help="report P@1 on this file after every epoch")
-    sub.add_argument("--lr", type=positive_float, default=DEFAULTS.lr, help="learning rate (default 0.1)")
-    sub.add_argument("--epoch", type=positive_int, default=DEFAULTS.epoch, help="epochs (default 5)")
-    sub.add_argument("--dim", type=positive_int, default=DEFAULTS.dim, help="vector size (default 100)")
+    sub.add_argument("--lr", type=positive_float, default=defaults.lr, help="learning rate (default 0.1)")
+    sub.add_argument("--epoch", type=positive_int, default=defaults.epoch, help="epochs (default 5)")
+    sub.add_argument("--dim", type=positive_int, default=defaults.dim, help="vector size (default 100)")
     sub.add_argument("--word-ngrams", type=positive_int, default=1, help="word n-grams up to N (default 1)")
     sub.add_argument("--min-count", type=nonnegative_int, default=1, help="minimal word count (default 1)")
     sub.add_argument("--min-count-label", type=nonnegative_int, default=0, help="minimal label count (default 0)")
     sub.add_argument("--minn", type=nonnegative_int, default=0, help="shortest character n-gram (default 0: none)")
     sub.add_argument("--maxn", type=nonnegative_int, default=0, help="longest character n-gram (default 0: none)")
-    sub.add_argument("--bucket", type=nonnegative_int, default=DEFAULTS.bucket, help="n-gram buckets (default 2000000)")
+    sub.add_argument("--bucket", type=nonnegative_int, default=defaults.bucket, help="n-gram buckets (default 2000000)")
     sub.add_argument("--loss", choices=("softmax", "hs", "ova"), default="softmax", help="output layer (default softmax)")
-    sub.add_argument("--threads", type=positive_int, default=DEFAULTS.threads, help="training threads (default 2)")
+    sub.add_argument("--threads", type=positive_int, default=defaults.threads, help="training threads (default 2)")
     sub.add_argument("--label", default="__label__", help="label prefix (default __label__)")
     sub.add_argument("--pretrained-vectors", metavar="VEC", help="initialise word rows from these vectors (.vec, ...)")
     sub.add_argument("--seed", type=nonnegative_int, default=0, help="random seed (default 0)")
@@ -140,6 +146,7 @@ def run_info(args):
 
 
 def run_train(args):
+    from wordvec.models.classifier_config import ClassifierConfig  # see _register_train
     config = ClassifierConfig(lr=args.lr, dim=args.dim, epoch=args.epoch, word_ngrams=args.word_ngrams,
                               min_count=args.min_count, min_count_label=args.min_count_label, minn=args.minn,
                               maxn=args.maxn, bucket=args.bucket, loss=args.loss, threads=args.threads,
@@ -157,6 +164,7 @@ def run_test(args):
     predictor = _predictor(args.model)
     meter = file_meter(predictor, args.test, args.k, args.threshold)
     if args.json:
+        import json  # only here: ~1 ms of every predict and test process otherwise
         print(json.dumps({"N": meter.n, f"P@{args.k}": meter.precision, f"R@{args.k}": meter.recall}))
         return 0
     if args.per_label:
@@ -223,6 +231,10 @@ def _stdin_blocks(handle):
             return
         rest = handle.readline()
         yield block + rest if block.endswith(b"\n") or not rest else block + rest
+
+
+SUBCOMMANDS = {"train": _register_train, "test": _register_test, "predict": _register_predict,
+               "quantize": _register_quantize, "info": _register_info}
 
 
 def run_quantize(args):

@@ -119,6 +119,7 @@ class FastTextModel:
     input: object           # float32 ndarray or QuantizedMatrix
     output: object
     raw_words: list = None  # the words as the file's bytes (read_fasttext): lookups need no re-encoding
+    joined_words: tuple = None  # (data, starts, ends): raw_words joined by newlines, word i data[starts[i]:ends[i]]
 
     @property
     def nwords(self):
@@ -177,12 +178,12 @@ class _Reader:
 
     def entries(self, size, what):
         """``size`` dictionary entries (NUL-ended word, int64 count, int8 type) as (words,
-        counts, types), found by one regular expression per block read (C speed: a Python
+        their lengths, counts, types), found by one regular expression per block read (C speed: a Python
         loop took ~1 µs an entry, 0.15 s of every `predict` with a 150k-word model). The
         block is cut after the last NUL that has its 9 bytes, so from the first entry on
         every match starts where the previous one ended and none fails (linear time on
         any file); what follows the cut is kept for the next block."""
-        words, tails = [], []
+        words, sizes, tails = [], [], []
         buffer, pos = self.buffer, self.buffer_pos
         while len(words) < size:
             end = buffer.rfind(b"\0", pos, max(pos, len(buffer) - ENTRY_TAIL + 1)) + ENTRY_TAIL
@@ -191,6 +192,7 @@ class _Reader:
                 lengths = np.fromiter(map(len, found), dtype=np.int64, count=len(found))
                 after = pos + np.cumsum(lengths + ENTRY_TAIL)  # where each entry ends
                 tails.append(np.frombuffer(buffer, dtype=np.uint8)[(after - 9)[:, None] + np.arange(9)])
+                sizes.append(lengths)
                 words += found
                 pos = int(after[-1])
             if len(words) == size:
@@ -203,7 +205,8 @@ class _Reader:
             self.pos += len(chunk)
         self.buffer, self.buffer_pos = buffer, pos
         table = np.concatenate(tails) if tails else np.zeros((0, 9), dtype=np.uint8)
-        return words, table[:, :8].copy().view("<i8").ravel().astype(np.int64), table[:, 8].copy()
+        lengths = np.concatenate(sizes) if sizes else np.zeros(0, dtype=np.int64)
+        return words, lengths, table[:, :8].copy().view("<i8").ravel().astype(np.int64), table[:, 8].copy()
 
     def array(self, dtype, count, what, mmap=False):
         """``count`` values; with ``mmap`` a read-only map of the file instead of a copy
@@ -237,8 +240,8 @@ def read_fasttext(path, mmap=False):
         if version not in (11, 12):
             reader.fail(f"unsupported version {version} (fastText writes 12)")
         args = _read_args(reader, version)
-        words, counts, types, ntokens, prune_index, raw_words = _read_dictionary(reader)
-        model = FastTextModel(args, words, counts, types, ntokens, prune_index, None, None, raw_words)
+        words, counts, types, ntokens, prune_index, raw_words, joined = _read_dictionary(reader)
+        model = FastTextModel(args, words, counts, types, ntokens, prune_index, None, None, raw_words, joined)
         quantized_input = _read_bool(reader, "the input matrix flag")
         model.input = _read_matrix(reader, quantized_input, "the input matrix")
         quantized_output = _read_bool(reader, "the output matrix flag")
@@ -280,7 +283,7 @@ def _read_dictionary(reader):
         reader.fail(f"dictionary sizes disagree (size {size}, {nwords} words, {nlabels} labels)")
     if size * 10 > reader.left():  # each entry takes at least NUL + int64 + int8
         reader.fail(f"the dictionary claims {size} entries, more than the file can hold")
-    raw_words, counts, types = reader.entries(size, "the dictionary")
+    raw_words, lengths, counts, types = reader.entries(size, "the dictionary")
     bad = np.flatnonzero((types > 1) | (counts < 0))
     if len(bad):
         i = bad[0]
@@ -293,15 +296,17 @@ def _read_dictionary(reader):
         if np.any(pairs[:, 1] < 0) or np.any(pairs[:, 1] >= max(prune_size, 1)) or np.any(pairs[:, 0] < 0):
             reader.fail("the pruned n-gram index has an out-of-range entry")
         prune_index = dict(zip(pairs[:, 0].tolist(), pairs[:, 1].tolist()))
-    words = _decoded(raw_words)
-    return words, counts, types, int(ntokens), prune_index, raw_words
+    data = b"\n".join(raw_words)  # decoded below; predict's token lookup reads the same bytes
+    ends = np.cumsum(lengths + 1) - 1
+    words = _decoded(raw_words, data)
+    return words, counts, types, int(ntokens), prune_index, raw_words, (data, ends - lengths, ends)
 
 
-def _decoded(raw_words):
-    """The words as str (surrogateescape), decoded in one call: joined by newlines, which
-    fastText's words never hold (a file whose words do is decoded word by word). Per
-    word, 150k words took 15 ms of every `predict`."""
-    words = b"\n".join(raw_words).decode("utf-8", "surrogateescape").split("\n") if raw_words else []
+def _decoded(raw_words, joined):
+    """The words as str (surrogateescape), decoded in one call from ``joined``, the words
+    joined by newlines, which fastText's words never hold (a file whose words do is
+    decoded word by word). Per word, 150k words took 15 ms of every `predict`."""
+    words = joined.decode("utf-8", "surrogateescape").split("\n") if raw_words else []
     if len(words) != len(raw_words):
         words = [w.decode("utf-8", "surrogateescape") for w in raw_words]
     return words

@@ -9,7 +9,6 @@ Both directions go through :class:`ClassifierParts`, the fields a ``Classifier``
 of, so this module does not depend on the class (which imports it).
 """
 
-import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -96,6 +95,8 @@ def from_fasttext(ft):
                                  args["bucket"], args["minn"], args["maxn"], ft.prune_index)
     if ft.raw_words is not None:  # the tokens' bytes from the file (no re-encoding of 150k words)
         dictionary.__dict__["token_bytes"] = ft.raw_words
+    if ft.joined_words is not None:  # joined as the reader joined them to decode (~7 ms of a genre predict)
+        dictionary.__dict__["joined_tokens"] = ft.joined_words
     quantized = ft.input if isinstance(ft.input, QuantizedMatrix) else None
     W_in = quantized.dense() if quantized is not None else ft.input
     W_out = ft.output.dense() if isinstance(ft.output, QuantizedMatrix) else ft.output
@@ -147,6 +148,7 @@ def load_native(path, mmap=False):
     if not marker.is_file():
         raise WordvecError(f"{path} is not a wordvec classifier directory (no {NATIVE_MARKER})")
     try:
+        import json  # only here: a .bin's readers (predict: ~1 ms of its process) never need it
         meta = json.loads(marker.read_text(encoding="utf-8"))
         if meta.get("format") != NATIVE_FORMAT:
             raise ValueError("not a classifier")

@@ -19,7 +19,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from wordvec.data.huffman import build_huffman
 from wordvec.data.label_stream import BagEncoder, text_blocks
 from wordvec.errors import FormatError, WordvecError
 from wordvec.math import classifier_predict as forward
@@ -39,7 +38,7 @@ class Predictor:
             raise WordvecError("the NumPy predictor handles models without character n-grams")
         self.dictionary, self.W_in, self.W_out, self.loss = dictionary, W_in, W_out, loss
         self.fasttext_sigmoid, self.source = fasttext_sigmoid, source
-        self.tree = build_huffman(dictionary.label_counts) if loss == "hs" else None
+        self.tree = _huffman_tree(dictionary.label_counts) if loss == "hs" else None
         self._W_out64 = W_out.astype(np.float64)
         # every word row's scores (a row per label), filled as rows are first used (calloc'd:
         # untouched pages cost nothing)
@@ -118,6 +117,11 @@ class Predictor:
 
     def top_k(self, encoded, k=1, threshold=0.0):
         return top_k(self.probabilities(encoded), np.diff(encoded.row_offsets) == 0, k, threshold)
+
+
+def _huffman_tree(label_counts):
+    from wordvec.data.huffman import build_huffman  # hs models only: ~0.5 ms of every other predict process
+    return build_huffman(label_counts)
 
 
 def _unique(values):
