@@ -13,7 +13,7 @@ Pieces are listed in corpus order; merging per-piece results in that order repro
 import dataclasses
 import os
 
-from wordvec.data.corpus import Corpus, _OPENERS, list_files
+from wordvec.data.corpus import COMPRESSED_SUFFIXES, Corpus, list_files
 
 SEPARATORS = {"line": b"\n", "space": b" \n\t\r\x0b\x0c"}
 MIN_PIECE_BYTES = 1 << 20
@@ -39,7 +39,7 @@ def plan_pieces(source, pieces, at="line"):
     target = max(MIN_PIECE_BYTES, sum(sizes) // max(1, pieces))
     planned = []
     for path, size in zip(paths, sizes):
-        compressed = os.path.splitext(path)[1].lower() in _OPENERS
+        compressed = os.path.splitext(path)[1].lower() in COMPRESSED_SUFFIXES
         if compressed or size <= target:
             planned.append(Piece(path))
             continue

@@ -17,7 +17,6 @@ import fcntl
 import functools
 import logging
 import os
-import shutil
 import sys
 from pathlib import Path
 
@@ -160,6 +159,7 @@ def _remove(path):
 
 
 def _remove_tree(path):
+    import shutil  # here: it imports zlib, bz2 and lzma (~2 ms of every process that only reads models)
     shutil.rmtree(path, ignore_errors=True)
 
 
