@@ -402,6 +402,23 @@ def classify_summary_table():
     return lines + ["", _classify_provenance(record)]
 
 
+def classify_speed_table(names):
+    """README, benchmarks/README: the speed targets from records that together cover the
+    tasks: whole-process training time, peak memory, predict docs/s (first seed's models)."""
+    lines = ["| task | setting | seeds | train wall s fastText / wordvec | training speed-up | peak RSS MB "
+             "fastText / wordvec | predict docs/s fastText / wordvec (wordvec's share) |", "|---|---|---|---|---|---|---|"]
+    notes = []
+    for name in names:
+        record = load_record(name)
+        for row in _classify_rows(record):
+            f, w = row["fasttext"], row["wordvec"]
+            predict, _ = _predict_cells(f, w)
+            lines.append(f"| {row['task']} | {row['setting']} | {row['seeds']} | {f['wall']:.2f} / {w['wall']:.2f} | "
+                         f"{_ratio(f['wall'], w['wall'])} | {f['rss']:.0f} / {w['rss']:.0f} | {predict} |")
+        notes.append(_classify_provenance(record, name))
+    return lines + [""] + notes
+
+
 def classify_predict_table(name):
     """README: predict throughput of a record (one thread, the test file in, labels out), per
     task and setting, the first seed's models."""
@@ -537,6 +554,10 @@ TABLES = {"headline": headline_table, "word2vec-runs": word2vec_runs_table,
           "load-3000000-queries": load_queries_table,
           "classify": classify_table, "classify-summary": classify_summary_table,
           "classify-20261126-drift": lambda: classify_table("classify-20261126-drift"),
+          "classify-sst-seeds-writeback": lambda: classify_table("classify-sst-seeds-20261126-writeback"),
+          "classify-writeback": lambda: classify_table("classify-20261126-writeback"),
+          "classify-speed-writeback":
+              lambda: classify_speed_table(("classify-sst-seeds-20261126-writeback", "classify-20261126-writeback")),
           "classify-thread-overlap": classify_overlap_table,
           "classify-sst-seeds-interleaved": lambda: classify_seeds_tasks_table("classify-sst-seeds-20261127-interleaved"),
           "classify-sst-bigrams-seeds-interleaved":
