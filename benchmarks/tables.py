@@ -556,8 +556,10 @@ TABLES = {"headline": headline_table, "word2vec-runs": word2vec_runs_table,
           "classify-20261126-drift": lambda: classify_table("classify-20261126-drift"),
           "classify-sst-seeds-writeback": lambda: classify_table("classify-sst-seeds-20261126-writeback"),
           "classify-writeback": lambda: classify_table("classify-20261126-writeback"),
-          "classify-speed-writeback":
-              lambda: classify_speed_table(("classify-sst-seeds-20261126-writeback", "classify-20261126-writeback")),
+          "classify-sst-seeds-predict5": lambda: classify_table("classify-sst-seeds-20261126-predict5"),
+          "classify-predict5": lambda: classify_table("classify-20261126-predict5"),
+          "classify-speed":
+              lambda: classify_speed_table(("classify-sst-seeds-20261126-predict5", "classify-20261126-predict5")),
           "classify-thread-overlap": classify_overlap_table,
           "classify-sst-seeds-interleaved": lambda: classify_seeds_tasks_table("classify-sst-seeds-20261127-interleaved"),
           "classify-sst-bigrams-seeds-interleaved":
