@@ -406,7 +406,8 @@ def classify_speed_table(names):
     """README, benchmarks/README: the speed targets from records that together cover the
     tasks: whole-process training time, peak memory, predict docs/s (first seed's models)."""
     lines = ["| task | setting | seeds | train wall s fastText / wordvec | training speed-up | peak RSS MB "
-             "fastText / wordvec | predict docs/s fastText / wordvec (wordvec's share) |", "|---|---|---|---|---|---|---|"]
+             "fastText / wordvec | predict docs/s fastText / wordvec (wordvec's share) |",
+             "|---|---|---|---|---|---|---|"]
     notes = []
     for name in names:
         record = load_record(name)

@@ -210,5 +210,6 @@ def classify_commands(parser):
 def test_a_line_naming_a_classify_command_builds_only_its_parser():
     every = ["train", "test", "predict", "quantize", "info"]
     assert classify_commands(build_parser(["classify"])) == every
-    assert classify_commands(build_parser(["classify"], argv=["-q", "classify", "predict", "m.bin", "-"])) == ["predict"]
+    named = build_parser(["classify"], argv=["-q", "classify", "predict", "m.bin", "-"])
+    assert classify_commands(named) == ["predict"]
     assert classify_commands(build_parser(["classify"], argv=["classify", "nonsense"])) == every  # for the error
