@@ -402,22 +402,19 @@ def classify_summary_table():
     return lines + ["", _classify_provenance(record)]
 
 
-def classify_speed_table(names):
-    """README, benchmarks/README: the speed targets from records that together cover the
-    tasks: whole-process training time, peak memory, predict docs/s (first seed's models)."""
+def classify_speed_table(name):
+    """README, benchmarks/README: the speed targets from one record: whole-process training
+    time, peak memory, predict docs/s (first seed's models)."""
+    record = load_record(name)
     lines = ["| task | setting | seeds | train wall s fastText / wordvec | training speed-up | peak RSS MB "
              "fastText / wordvec | predict docs/s fastText / wordvec (wordvec's share) |",
              "|---|---|---|---|---|---|---|"]
-    notes = []
-    for name in names:
-        record = load_record(name)
-        for row in _classify_rows(record):
-            f, w = row["fasttext"], row["wordvec"]
-            predict, _ = _predict_cells(f, w)
-            lines.append(f"| {row['task']} | {row['setting']} | {row['seeds']} | {f['wall']:.2f} / {w['wall']:.2f} | "
-                         f"{_ratio(f['wall'], w['wall'])} | {f['rss']:.0f} / {w['rss']:.0f} | {predict} |")
-        notes.append(_classify_provenance(record, name))
-    return lines + [""] + notes
+    for row in _classify_rows(record):
+        f, w = row["fasttext"], row["wordvec"]
+        predict, _ = _predict_cells(f, w)
+        lines.append(f"| {row['task']} | {row['setting']} | {row['seeds']} | {f['wall']:.2f} / {w['wall']:.2f} | "
+                     f"{_ratio(f['wall'], w['wall'])} | {f['rss']:.0f} / {w['rss']:.0f} | {predict} |")
+    return lines + ["", _classify_provenance(record, name)]
 
 
 def classify_predict_table(name):
@@ -559,8 +556,8 @@ TABLES = {"headline": headline_table, "word2vec-runs": word2vec_runs_table,
           "classify-writeback": lambda: classify_table("classify-20261126-writeback"),
           "classify-sst-seeds-predict5": lambda: classify_table("classify-sst-seeds-20261126-predict5"),
           "classify-predict5": lambda: classify_table("classify-20261126-predict5"),
-          "classify-speed":
-              lambda: classify_speed_table(("classify-sst-seeds-20261126-predict5", "classify-20261126-predict5")),
+          "classify-speed-sst": lambda: classify_speed_table("classify-sst-seeds-20261126-predict5"),
+          "classify-speed-docs": lambda: classify_speed_table("classify-20261126-predict5"),
           "classify-thread-overlap": classify_overlap_table,
           "classify-sst-seeds-interleaved": lambda: classify_seeds_tasks_table("classify-sst-seeds-20261127-interleaved"),
           "classify-sst-bigrams-seeds-interleaved":
