@@ -65,12 +65,16 @@ def _csr(lists):
     return data, offsets
 
 
+def _documents(bags, labels):
+    """(rows, row_offsets, labels, label_offsets): the documents as the kernels take them."""
+    return (*_csr(bags), *_csr(labels))
+
+
 @pytest.mark.parametrize("loss", ["softmax", "hs", "ova"])
 def test_train_range_equals_reference_steps_with_decaying_lr(loss):
     bags, labels = _corpus(12, 5)
     tokens = np.array([len(b) + 2 for b in bags], dtype=np.int64)
-    rows, row_offsets = _csr(bags)
-    flat_labels, label_offsets = _csr(labels)
+    rows, row_offsets, flat_labels, label_offsets = _documents(bags, labels)
     W_in, W_out = _matrices(9)
     R_in, R_out = W_in.copy(), W_out.copy()
     total, before, lr0 = 3 * int(tokens.sum()), 40, 0.4
@@ -151,8 +155,7 @@ def test_uniform_fill_of_some_rows_stores_their_values_in_order_and_leaves_the_r
 def test_train_range_stops_at_its_token_budget():
     bags, labels = _corpus(12, 6)
     tokens = np.full(12, 5, dtype=np.int64)
-    rows, row_offsets = _csr(bags)
-    flat_labels, label_offsets = _csr(labels)
+    rows, row_offsets, flat_labels, label_offsets = _documents(bags, labels)
     W_in, W_out = _matrices(10)
     result = K.train_range(W_in, W_out, rows, row_offsets, flat_labels, label_offsets, tokens, 2, 12, 12, K.SOFTMAX,
                            TREE.points, TREE.codes, TREE.lengths, 0.1, 0, 100, 1, np.array([1], np.uint64))
@@ -162,8 +165,7 @@ def test_train_range_stops_at_its_token_budget():
 def test_one_stream_equals_train_range_wrapping_around():
     bags, labels = _corpus(10, 7)
     tokens = np.array([len(b) + 2 for b in bags], dtype=np.int64)
-    rows, row_offsets = _csr(bags)
-    flat_labels, label_offsets = _csr(labels)
+    rows, row_offsets, flat_labels, label_offsets = _documents(bags, labels)
     W_in, W_out = _matrices(14)
     R_in, R_out = W_in.copy(), W_out.copy()
     budget, start, total = int(tokens.sum()) + 7, 6, 2 * int(tokens.sum())
@@ -214,8 +216,7 @@ def test_interleaved_streams_take_the_token_clock_merge_of_reference_steps(loss)
     bags, labels = _corpus(14, 8)
     labels[5] = [1, 3]  # softmax and hs draw one of several labels with the stream's random state
     tokens = np.array([len(b) + 1 + (i % 4) for i, b in enumerate(bags)], dtype=np.int64)
-    rows, row_offsets = _csr(bags)
-    flat_labels, label_offsets = _csr(labels)
+    rows, row_offsets, flat_labels, label_offsets = _documents(bags, labels)
     W_in, W_out = _matrices(15)
     R_in, R_out = W_in.copy(), W_out.copy()
     starts, budgets = [0, 9, 4], [30, 27, 12]
@@ -249,8 +250,7 @@ def test_interleaved_streams_take_the_token_clock_merge_of_reference_steps(loss)
 def test_one_interleaved_stream_equals_train_streams():
     bags, labels = _corpus(10, 9)
     tokens = np.array([len(b) + 2 for b in bags], dtype=np.int64)
-    rows, row_offsets = _csr(bags)
-    flat_labels, label_offsets = _csr(labels)
+    rows, row_offsets, flat_labels, label_offsets = _documents(bags, labels)
     W_in, W_out = _matrices(16)
     R_in, R_out = W_in.copy(), W_out.copy()
     args = (rows, row_offsets, flat_labels, label_offsets, tokens)

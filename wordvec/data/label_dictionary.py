@@ -11,6 +11,8 @@ from itertools import islice
 
 import numpy as np
 
+from wordvec.io.text import joined_lines
+
 EOS = "</s>"
 
 
@@ -76,10 +78,7 @@ class LabelDictionary:
     def joined_tokens(self):
         """(data, starts, ends): the words' then the labels' bytes joined by newlines, token i
         being ``data[starts[i]:ends[i]]`` (for lookups and hashes over all tokens at once)."""
-        tokens = self.token_bytes
-        lengths = np.fromiter(map(len, tokens), dtype=np.int64, count=len(tokens))
-        ends = np.cumsum(lengths + 1) - 1
-        return b"\n".join(tokens), ends - lengths, ends
+        return joined_lines(self.token_bytes)
 
     @cached_property
     def word_index(self):

@@ -25,6 +25,7 @@ from wordvec.data.corpus import list_files, open_binary
 from wordvec.data.label_dictionary import EOS, Encoded, to_bytes
 from wordvec.data.token_lookup import TokenIndex, scan
 from wordvec.io.fnv import fnv1a_many
+from wordvec.io.text import joined_lines
 
 EOS_BYTES = to_bytes(EOS)
 NGRAM_MULTIPLIER = np.uint64(116049371)
@@ -55,9 +56,7 @@ def text_blocks(path):
 
 def fnv1a_hashes(tokens):
     """fastText's hash of each token (bytes) as the int32 it keeps (:func:`fnv1a_of_ranges`)."""
-    lengths = np.fromiter(map(len, tokens), dtype=np.int64, count=len(tokens))
-    ends = np.cumsum(lengths)
-    return fnv1a_of_ranges(b"".join(tokens), ends - lengths, ends)
+    return fnv1a_of_ranges(*joined_lines(tokens))
 
 
 def fnv1a_of_ranges(data, starts, ends):

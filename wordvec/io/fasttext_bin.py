@@ -32,6 +32,7 @@ import numpy as np
 
 from wordvec.errors import FormatError
 from wordvec.io.atomic import Writeback, atomic_write
+from wordvec.io.text import joined_lines
 
 MAGIC = 793712314
 VERSION = 12
@@ -296,10 +297,9 @@ def _read_dictionary(reader):
         if np.any(pairs[:, 1] < 0) or np.any(pairs[:, 1] >= max(prune_size, 1)) or np.any(pairs[:, 0] < 0):
             reader.fail("the pruned n-gram index has an out-of-range entry")
         prune_index = dict(zip(pairs[:, 0].tolist(), pairs[:, 1].tolist()))
-    data = b"\n".join(raw_words)  # decoded below; predict's token lookup reads the same bytes
-    ends = np.cumsum(lengths + 1) - 1
-    words = _decoded(raw_words, data)
-    return words, counts, types, int(ntokens), prune_index, raw_words, (data, ends - lengths, ends)
+    joined = joined_lines(raw_words, lengths)  # decoded below; predict's token lookup reads the same bytes
+    words = _decoded(raw_words, joined[0])
+    return words, counts, types, int(ntokens), prune_index, raw_words, joined
 
 
 def _decoded(raw_words, joined):

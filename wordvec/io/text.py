@@ -9,6 +9,8 @@ here, which is why it sits below all three.
 
 import re
 
+import numpy as np
+
 WHITESPACE = " \t\n\v\f\r"
 MAX_TOKEN_BYTES = 100  # longer tokens are cut here (at a character boundary), as word2vec.c's MAX_STRING
 MAX_WORD_BYTES = 1 << 20  # a "word" of a vector file longer than this is not a word: the file is not vectors
@@ -25,3 +27,13 @@ def split_tokens(text):
 def is_token(word):
     """True if ``word`` could come out of the tokenizer: non-empty, no ``WHITESPACE``."""
     return bool(word) and _TOKEN.fullmatch(word) is not None
+
+
+def joined_lines(tokens, lengths=None):
+    """(data, starts, ends): the byte strings ``tokens`` joined by newlines, token i being
+    ``data[starts[i]:ends[i]]``, for work over all of them at once (decoding, hashing,
+    lookups); ``lengths`` (int64, the tokens' lengths) if the caller has them."""
+    if lengths is None:
+        lengths = np.fromiter(map(len, tokens), dtype=np.int64, count=len(tokens))
+    ends = np.cumsum(lengths + 1) - 1
+    return b"\n".join(tokens), ends - lengths, ends
