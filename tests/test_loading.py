@@ -133,7 +133,7 @@ def block_bytes(request, monkeypatch):
 
 
 @pytest.mark.parametrize("kind", ["text", "binary", "glove"])
-def test_readers_equal_the_reference(tmp_path, block_bytes, kind, binary_reader):
+def test_readers_equal_the_reference(tmp_path, block_bytes, kind, reader_kernels):
     words, vectors = random_vectors()
     path = tmp_path / f"v.{kind}"
     if kind == "binary":
@@ -159,7 +159,7 @@ TEXT_VARIANTS = {
 
 
 @pytest.mark.parametrize("name", sorted(TEXT_VARIANTS))
-def test_text_variants_read_as_the_reference_reads_them(tmp_path, block_bytes, name):
+def test_text_variants_read_as_the_reference_reads_them(tmp_path, block_bytes, name, reader_kernels):
     path = tmp_path / "v.txt"
     path.write_bytes(TEXT_VARIANTS[name])
     fast, slow = reading.read_word2vec_text(path, header=None), formats.read_word2vec_text(path, header=None)
@@ -167,7 +167,7 @@ def test_text_variants_read_as_the_reference_reads_them(tmp_path, block_bytes, n
     np.testing.assert_array_equal(fast[1], slow[1])
 
 
-def test_binary_with_duplicates_keeps_the_first(tmp_path, block_bytes, binary_reader):
+def test_binary_with_duplicates_keeps_the_first(tmp_path, block_bytes, reader_kernels):
     words, vectors = random_vectors(20, 3)
     formats.write_word2vec_binary(tmp_path / "v.bin", words + [words[3]], np.vstack([vectors, vectors[:1] + 1]))
     got_words, got, _ = reading.read_word2vec_binary(tmp_path / "v.bin")
@@ -176,7 +176,7 @@ def test_binary_with_duplicates_keeps_the_first(tmp_path, block_bytes, binary_re
 
 
 @pytest.mark.parametrize("kind", ["text", "binary"])
-def test_limit_and_float16(tmp_path, block_bytes, kind, binary_reader):
+def test_limit_and_float16(tmp_path, block_bytes, kind, reader_kernels):
     words, vectors = random_vectors(200, 5)
     vectors = np.clip(vectors, -6e4, 6e4)
     path = tmp_path / "v.bin"
@@ -200,7 +200,7 @@ def test_float16_refuses_values_beyond_its_range(tmp_path):
 
 @pytest.mark.parametrize("opener,suffix", [(gzip.open, ".gz"), (bz2.open, ".bz2"), (lzma.open, ".xz")])
 @pytest.mark.parametrize("name", ["v.bin", "v.txt", "v.vec"])
-def test_compressed_files_load_like_plain_ones(tmp_path, opener, suffix, name, binary_reader):
+def test_compressed_files_load_like_plain_ones(tmp_path, opener, suffix, name, reader_kernels):
     words, vectors = random_vectors(50, 4)
     plain = tmp_path / name
     if name.endswith(".bin"):
@@ -229,12 +229,19 @@ print("numba" in sys.modules, "numba imported", file=sys.stderr)
 """
 
 
-@pytest.mark.parametrize("name,limit", [("v.bin", "all"), ("v.bin.gz", "50"), ("cut.bin", "all")])
-def test_a_small_binary_file_loads_without_numba(tmp_path, children, name, limit):
+@pytest.mark.parametrize("name,limit", [("v.bin", "all"), ("v.bin.gz", "50"), ("cut.bin", "all"), ("v.txt", "all"),
+                                        ("v.txt.gz", "50"), ("v.glove", "all")])
+def test_a_vector_file_loads_without_numba(tmp_path, children, name, limit):
+    """A .bin under COMPILED_FROM_BYTES of matrix (NumPy) and every text file (the C parser)."""
+    if ".bin" not in name and reading.text_row_parser().__name__ != "wordvec.io._text_rows":
+        pytest.skip("the C text parser wordvec.io._text_rows was not built (no C compiler at install)")
     words, vectors = random_vectors(300, 7)
     formats.write_word2vec_binary(tmp_path / "v.bin", words, vectors)
+    formats.write_word2vec_text(tmp_path / "v.txt", words, vectors)
+    formats.write_word2vec_text(tmp_path / "v.glove", words, vectors, header=False)
     data = (tmp_path / "v.bin").read_bytes()
     (tmp_path / "v.bin.gz").write_bytes(gzip.compress(data))
+    (tmp_path / "v.txt.gz").write_bytes(gzip.compress((tmp_path / "v.txt").read_bytes()))
     (tmp_path / "cut.bin").write_bytes(data[:-9])
     child = children.popen([sys.executable, "-c", NUMPY_ONLY, str(tmp_path / name), limit],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

@@ -48,7 +48,7 @@ def failure(*argv):
     return result
 
 
-def test_binary_cut_mid_row(files, tmp_path, binary_reader):
+def test_binary_cut_mid_row(files, tmp_path, reader_kernels):
     words, _ = table()
     data = (files / "good.bin").read_bytes()
     start = len(f"{ROWS} {DIMS}\n") + sum(len(w) + 2 + 4 * DIMS for w in words[:29000])  # of row 29,001
@@ -67,7 +67,7 @@ def test_real_process_exits_2_on_a_cut_binary(files, tmp_path):
 
 
 @pytest.mark.parametrize("name", ["more.bin", "more.vec"])
-def test_header_promising_more_rows_than_the_file_holds(files, tmp_path, name, binary_reader):
+def test_header_promising_more_rows_than_the_file_holds(files, tmp_path, name, reader_kernels):
     source = files / ("good.bin" if name.endswith(".bin") else "good.vec")
     data = source.read_bytes().replace(f"{ROWS} {DIMS}\n".encode(), b"9000000 4\n", 1)
     (tmp_path / name).write_bytes(data)
@@ -88,7 +88,7 @@ def test_ragged_row_far_into_a_vec(files, tmp_path):
 
 @pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
 @pytest.mark.parametrize("name", ["bad.bin", "bad.vec"])
-def test_nan_and_inf_rows(tmp_path, bad, name, binary_reader):
+def test_nan_and_inf_rows(tmp_path, bad, name, reader_kernels):
     words, vectors = table(5000)
     vectors[4321, 2] = bad
     write = formats.write_word2vec_binary if name.endswith(".bin") else formats.write_word2vec_text
@@ -104,7 +104,7 @@ def test_a_number_that_is_not_a_number_far_in(files, tmp_path):
 
 
 @pytest.mark.parametrize("name", ["dup.bin", "dup.vec"])
-def test_duplicate_words_keep_the_first_vector(tmp_path, caplog, name, binary_reader):
+def test_duplicate_words_keep_the_first_vector(tmp_path, caplog, name, reader_kernels):
     words, vectors = table(3000)
     words[2500] = words[10]
     write = formats.write_word2vec_binary if name.endswith(".bin") else formats.write_word2vec_text
@@ -120,7 +120,7 @@ HTML = b"<!DOCTYPE html>\n<html><head><title>404 Not Found</title></head>\n<body
 
 
 @pytest.mark.parametrize("name", ["page.bin", "page.txt", "page.vec", "page.bin.gz"])
-def test_an_html_page_saved_as_vectors(tmp_path, name, binary_reader):
+def test_an_html_page_saved_as_vectors(tmp_path, name, reader_kernels):
     if name.endswith(".gz"):
         with gzip.open(tmp_path / name, "wb") as handle:
             handle.write(HTML)
@@ -130,7 +130,7 @@ def test_an_html_page_saved_as_vectors(tmp_path, name, binary_reader):
     assert "line" in line
 
 
-def test_a_damaged_gzip_is_one_sentence(files, tmp_path, binary_reader):
+def test_a_damaged_gzip_is_one_sentence(files, tmp_path, reader_kernels):
     with gzip.open(tmp_path / "v.bin.gz", "wb") as handle:
         handle.write((files / "good.bin").read_bytes())
     data = bytearray((tmp_path / "v.bin.gz").read_bytes())
@@ -151,10 +151,14 @@ def _same_or_both_refuse(fast, reference):
     np.testing.assert_array_equal(got[1], expected[1])
 
 
-@pytest.mark.parametrize("kind", ["binary", "binary-numpy", "text", "glove"])
+@pytest.mark.parametrize("kind", ["binary", "binary-numpy", "text", "text-numba", "glove", "glove-numba"])
 def test_damaged_files_read_as_the_reference_reads_them(tmp_path_factory, kind, monkeypatch):
+    """(text and glove: the C parser where it was built; -numba: the Numba kernel)"""
     monkeypatch.setattr(reading, "BLOCK_BYTES", 97)  # rows across blocks, everywhere
     monkeypatch.setattr(reading, "use_compiled", lambda compiled, matrix_bytes: kind != "binary-numpy")
+    if kind.endswith("-numba"):
+        monkeypatch.setattr(reading, "text_row_parser", reading._compiled)
+    kind = kind.removesuffix("-numba")
     words, vectors = table(40, 3)
     root = tmp_path_factory.mktemp("fuzz")
     source = root / "v"

@@ -336,16 +336,6 @@ def gather_word_parts(buf, word_start, word_end, rows, blob, lengths):
     return used, valid
 
 
-@numba.njit(cache=True, nogil=True)
-def count_lines(buf):
-    """Number of newline bytes in ``buf``."""
-    total = 0
-    for byte in buf:
-        if byte == NEWLINE:
-            total += 1
-    return total
-
-
 FLOAT32_EXPONENT = 0x7F800000  # all exponent bits set: infinity or NaN
 
 

@@ -14,8 +14,12 @@ Binary files too small for the compiled kernels to pay for themselves (under
 ``COMPILED_FROM_BYTES`` of matrix, unless Numba is loaded already) are read in NumPy
 alone (``wordvec.vectors.binary_records``, the same rules and errors): Numba's import and
 the kernels' loading take ~0.3 s and leave ~50 MB in the process, a tenth of a 500k x 300
-matrix, which no file of that size repays.  Text is always parsed by the compiled kernels:
-NumPy parses decimal numbers at 25-75 ns each (``np.fromstring``), 3-5x slower than they do.
+matrix, which no file of that size repays.  Text needs a compiled float parser (NumPy
+parses decimal numbers at 25-75 ns each, ``np.fromstring``, 3-5x slower): its rows are read by
+the C twin of the Numba kernel (``wordvec.io._text_rows``, built at install by setup.py), and
+the rest of the load is NumPy's as for a small binary file, so no text load imports Numba
+either (a 500k-row file: 1.12x the matrix at its peak, against 1.19x with Numba loaded).
+Where no C compiler was found at install, the Numba kernel parses them instead.
 
 They follow the rules of the simple pure-Python readers in ``wordvec.io.formats`` (the
 reference: a word is everything before the first space, duplicate words keep the first
@@ -57,6 +61,31 @@ def _compiled():
     from wordvec.kernels import parse
 
     return parse
+
+
+def text_row_parser():
+    """The module whose ``parse_text_rows`` (and error codes) read text rows: the C twin
+    ``wordvec.io._text_rows`` where it was built (setup.py; no Numba in the process),
+    else ``wordvec.kernels.parse`` -- the same rows, floats and errors."""
+    try:
+        from wordvec.io import _text_rows
+    except ImportError:  # installed without a C compiler
+        return _compiled()
+    return _text_rows
+
+
+def _words_with_spaces(buf, word_start, word_end):
+    """``buf[word_start[i]:word_end[i]]`` for each row, each followed by a space, in one
+    array (what ``_WordBytes.add`` takes), gathered in NumPy."""
+    lengths = word_end - word_start
+    room = lengths + 1
+    at = np.cumsum(room) - room  # where each word starts in the arena
+    word = np.repeat(np.arange(len(lengths)), room)  # the word of each arena byte
+    offset = np.arange(len(word)) - at[word]
+    inside = offset < lengths[word]
+    arena = np.full(len(word), SPACE, dtype=np.uint8)
+    arena[inside] = buf[(word_start[word] + offset)[inside]]
+    return arena
 
 
 def use_compiled(compiled, matrix_bytes):
@@ -138,9 +167,10 @@ class _WordBytes:
     """The words of the parsed rows as UTF-8 bytes and offsets, block by block.
 
     A block's words arrive as their bytes and lengths, already checked by the compiled
-    ``parse.is_utf8`` (``add_valid``); a block with bad bytes arrives as ``b"w1 w2 ... wn "``
-    (``add``: no word contains a space, so no UTF-8 sequence spans two words) and is
-    decoded with U+FFFD in their place and re-encoded (counted, reported once)."""
+    ``parse.is_utf8`` (``add_valid``), or as ``b"w1 w2 ... wn "`` (``add``: every block
+    gathered without Numba, and a block with bad bytes; no word contains a space, so no
+    UTF-8 sequence spans two words), checked here, and if need be decoded with U+FFFD in
+    place of the bad bytes and re-encoded (counted, reported once)."""
 
     def __init__(self, path):
         self.path, self.parts, self.lengths, self.bad = path, [], [], 0
@@ -232,7 +262,8 @@ def _check_block_finite(path, block, line_of_first_row, word_of, problem="contai
 
 class _BlockSink:
     """Where parsed rows go: straight into the final matrix (float32), or through a float32
-    staging block into a float16 one; also keeps each block's words as bytes."""
+    staging block into a float16 one; also keeps each block's words as bytes.  ``compiled``:
+    the NaN/inf check and the words' gathering by the Numba kernels, else by NumPy."""
 
     def __init__(self, path, matrix, first_line, compiled=True):
         self.path, self.matrix, self.first_line, self.compiled = path, matrix, first_line, compiled
@@ -269,6 +300,10 @@ class _BlockSink:
     def accept(self, buf, dest, rows, word_start, word_end):
         """Check and keep ``rows`` parsed rows whose words are ``buf[word_start:word_end]``."""
         self.check(buf, dest, rows, word_start, word_end)
+        if not self.compiled:
+            self.word_bytes.add(_words_with_spaces(buf, word_start[:rows], word_end[:rows]))
+            self.rows += rows
+            return
         parse = _compiled()
         blob, lengths = np.empty(int((word_end[:rows] - word_start[:rows]).sum()), np.uint8), np.empty(rows, np.int32)
         used, valid = parse.gather_word_parts(buf, word_start, word_end, rows, blob, lengths)
@@ -412,14 +447,13 @@ def _rest_is_blank(handle, tail):
 
 def _count_text_rows(path, stop_at):
     """Lines holding data in a headerless file (newlines, plus an unterminated last line)."""
-    parse = _compiled()
     total, last = 0, b"\n"
     with open_bytes(path) as handle:
         while total < stop_at:
             block = handle.read(BLOCK_BYTES)
             if not block:
                 break
-            total += parse.count_lines(np.frombuffer(block, dtype=np.uint8))
+            total += block.count(b"\n")
             last = block[-1:]
     return min(stop_at, total + (last != b"\n"))
 
@@ -458,10 +492,12 @@ def _read_text(path, handle, header, limit, dtype):
         n_words = _count_text_rows(path, float("inf") if limit is None else limit)
         unread, first_line = first, 1
     wanted = n_words if limit is None else min(limit, n_words)
-    sink = _BlockSink(path, _allocate(path, wanted, dims, dtype), first_line)
+    parser = text_row_parser()
+    compiled = parser.__name__ == "wordvec.kernels.parse"  # Numba loaded: its kernels do the rest too
+    sink = _BlockSink(path, _allocate(path, wanted, dims, dtype, compiled), first_line, compiled)
     stream, pages = _stream(handle, unread), sink.pages_ahead()
     try:
-        _parse_text_blocks(path, stream, sink, dims, wanted)
+        _parse_text_blocks(path, stream, sink, dims, wanted, parser)
         line_no = first_line + sink.rows
         if header and sink.rows < wanted:  # named by its last line, as the reference reader does
             raise FormatError(path, line_no - 1, f"file ends after {sink.rows} of the {n_words} vectors "
@@ -477,9 +513,9 @@ def _read_text(path, handle, header, limit, dtype):
     return _words_and_rows(path, sink, matrix)
 
 
-def _parse_text_blocks(path, stream, sink, dims, wanted):
-    """Parse rows block by block until ``wanted`` rows, a blank tail or the end of the file."""
-    parse = _compiled()
+def _parse_text_blocks(path, stream, sink, dims, wanted, parse):
+    """Parse rows block by block (``parse``: ``text_row_parser()``) until ``wanted`` rows,
+    a blank tail or the end of the file."""
     at_eof = False
     with np.errstate(over="ignore"):  # overflow -> inf -> the NaN/inf error
         while sink.rows < wanted and not at_eof:
