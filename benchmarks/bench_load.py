@@ -373,7 +373,8 @@ print(json.dumps({'backend': backend, 'rows': len(kv), 'queries': n_queries, 'M'
 READER_FILES = ("wordvec/vectors/reading.py", "wordvec/vectors/binary_records.py", "wordvec/vectors/background.py",
                 "wordvec/vectors/files.py",
                 "wordvec/vectors/keyed.py", "wordvec/vectors/wordtable.py", "wordvec/kernels/parse.py",
-                "wordvec/kernels/wordtable.py", "wordvec/io/formats.py", "benchmarks/bench_load.py")
+                "wordvec/kernels/wordtable.py", "wordvec/io/formats.py", "wordvec/io/text_rows.c", "setup.py",
+                "benchmarks/bench_load.py")
 
 
 def reader_code():
@@ -385,6 +386,14 @@ def reader_code():
     return hashlib.sha1(blobs.encode()).hexdigest()[:12]
 
 
+def text_parser():
+    """The module that parses text rows in this install (the C twin, or Numba's where no C
+    compiler was found): a record says which one its text rows ran."""
+    from wordvec.vectors import reading
+
+    return reading.text_row_parser().__name__
+
+
 def system_info():
     import gensim
 
@@ -393,7 +402,7 @@ def system_info():
                                 capture_output=True, text=True, cwd=ROOT).stdout.strip())
     return {"commit": commit, "reader_code": reader_code(), "wordvec_tree_dirty": dirty, "python": platform.python_version(),
             "numpy": np.__version__, "numba": numba.__version__, "gensim": gensim.__version__,
-            "machine": platform.machine(), "cpus": os.cpu_count(),
+            "text_parser": text_parser(), "machine": platform.machine(), "cpus": os.cpu_count(),
             "memory_gb": round(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30, 1)}
 
 
