@@ -71,7 +71,7 @@ def files_table(record, name):
 
 # load-3000000: session 13's (its 3M text rows stand: gensim takes ~12 min a file there);
 # load-20261127: session 14's, every limit=500000 row and the whole binary files
-RECORDS = ("load-3000000", "load-20261127", "load-20261127-bin3m-s14")
+RECORDS = ("load-3000000", "load-20261127", "load-20261127-bin3m-s14", "load-20261127-ctext")
 
 
 def tables(load_record):
