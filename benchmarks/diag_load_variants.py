@@ -25,6 +25,7 @@ import os
 import sys
 import time
 from pathlib import Path
+from unittest import mock
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -90,17 +91,9 @@ VARIANTS = {"as is": ("", {}), "from the end": (FROM_THE_END, {}), "huge pages":
 
 def run_variant(name, path, limit, run):
     prelude, env = VARIANTS[name]
-    saved = {key: os.environ.get(key) for key in env}
-    os.environ.update(env)
-    try:
+    with mock.patch.dict(os.environ, env):  # the child's environment; restored after
         speed, load = warm(path), os.getloadavg()[0]
         result = measured(prelude + LOAD["wordvec"], path, limit, "plain")
-    finally:
-        for key, value in saved.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
     return {"system": "wordvec", "config": name, "run": run, "load_before": load, "warm_read_gb_per_s": speed,
             **result}
 

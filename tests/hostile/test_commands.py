@@ -12,6 +12,7 @@ parallel; the rest call ``wordvec.cli.main`` in-process.
 import concurrent.futures
 import lzma
 import os
+from unittest import mock
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -358,16 +359,8 @@ def _run(case, directory):
     env = {k: _format(v, directory) for k, v in case.env.items()}
     if case.subprocess:
         return run_cli(*argv, env=env, timeout=300)
-    saved = {k: os.environ.get(k) for k in env}
-    os.environ.update(env)
-    try:
+    with mock.patch.dict(os.environ, env):  # restored after, whatever the command did to it
         return run_main(*argv)
-    finally:
-        for key, value in saved.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
 
 
 @pytest.fixture(scope="module")
