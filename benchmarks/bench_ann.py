@@ -170,7 +170,7 @@ def direction_stats(matrix, sample=200000):
 
 
 def stage_matrix(args):
-    from wordvec.models.word2vec import Word2Vec
+    from wordvec.models.word2vec.model import Word2Vec
 
     started = time.perf_counter()
     model = Word2Vec(corpus_file=str(CORPUS), sg=0, vector_size=DIMS, min_count=5, epochs=1, workers=2,

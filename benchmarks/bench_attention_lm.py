@@ -19,8 +19,8 @@ import numpy as np
 
 from bench_lm import FIGURES, OUT, dino_split, ngram_baselines, plt, word_split
 from wordvec.data.lm_data import LMVocab, read_lines
-from wordvec.models.attention_lm import AttentionLM
-from wordvec.models.rnnlm import RNNLM
+from wordvec.models.lm.attention import AttentionLM
+from wordvec.models.lm.rnn import RNNLM
 
 
 def save(name, obj):

@@ -100,7 +100,7 @@ def child(args):
                     hs=0, min_count=2, sample=0, epochs=args.epochs, workers=2, seed=args.seed, alpha=0.025)
     out = Path(args.out)
     if args.system == "wordvec":
-        from wordvec.models.doc2vec import Doc2Vec
+        from wordvec.models.doc2vec.model import Doc2Vec
 
         model = Doc2Vec(corpus_file=str(out / f"{args.dataset}.all.txt"), **settings)
         vectors = model.dv.vectors

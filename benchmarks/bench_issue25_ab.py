@@ -32,7 +32,7 @@ from trees import run_in_tree
 HERE = Path(__file__).resolve().parent
 CHILD = """
 import json, resource, sys, time
-from wordvec.models.word2vec import Word2Vec
+from wordvec.models.word2vec.model import Word2Vec
 options = json.loads(sys.argv[2])
 model = Word2Vec(corpus_file=sys.argv[1], epochs=1, progress=False, **options)
 cpu = time.process_time()

@@ -30,7 +30,7 @@ CONFIGS = {"sg-ns": dict(sg=1, hs=0, negative=5, alpha=0.025),
            "cbow-hs": dict(sg=0, hs=1, negative=0, alpha=0.05)}
 CHILD = """
 import json, sys, time
-from wordvec.models.word2vec import Word2Vec
+from wordvec.models.word2vec.model import Word2Vec
 options = json.loads(sys.argv[2])
 model = Word2Vec(corpus_file=sys.argv[1], epochs=1, progress=False, **options)
 cpu = time.process_time()

@@ -22,7 +22,7 @@ import numpy as np
 
 from wordvec.errors import TrainingError
 from wordvec.data.lm_data import LMVocab, read_lines
-from wordvec.models.rnnlm import RNNLM
+from wordvec.models.lm.rnn import RNNLM
 
 ROOT = Path(__file__).resolve().parent
 DATA = ROOT.parents[1] / "shared" / "data"

@@ -30,7 +30,7 @@ CHILD = """
 import hashlib, json, sys, time
 import numpy as np
 from wordvec.data.lm_data import LMVocab
-from wordvec.models.rnnlm import RNNLM
+from wordvec.models.lm.rnn import RNNLM
 if sys.argv[6] == "cli":  # the process setting `wordvec` makes: freed buffers go back to the OS
     from wordvec.memory import return_freed_buffers
     return_freed_buffers()
@@ -80,7 +80,7 @@ def output_layer_floor(rounds=20):
 
     import numpy as np
 
-    from wordvec.models.lm_training import blas_threads
+    from wordvec.models.lm.training import blas_threads
 
     rng = np.random.default_rng(0)
     P, W = rng.normal(size=(512, 128)).astype(np.float32), rng.normal(size=(10_000, 128)).astype(np.float32)

@@ -20,8 +20,8 @@ import numpy as np
 
 from wordvec.data.encode import encode_corpus
 from wordvec.kernels import word2vec as kernels
-from wordvec.models.word2vec import Word2Vec
-from wordvec.models.word2vec_epochs import EpochRunner
+from wordvec.models.word2vec.model import Word2Vec
+from wordvec.models.word2vec.epochs import EpochRunner
 
 DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "corpus"
 

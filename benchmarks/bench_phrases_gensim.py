@@ -1,4 +1,4 @@
-"""gensim's Phrases class under wordvec (wordvec.models.phrases) against gensim 4.4 itself.
+"""gensim's Phrases class under wordvec (wordvec.models.phrases.model) against gensim 4.4 itself.
 
     flock /tmp/wordvec-bench.lock .venv/bin/python benchmarks/bench_phrases_gensim.py
     .venv/bin/python benchmarks/bench_phrases_gensim.py --tokens 557000 --threshold 100

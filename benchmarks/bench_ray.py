@@ -67,7 +67,7 @@ def evaluate(wv):
 def train(mode, sync_every, settings, ray_workers=2, hot_rows=None, hot_sync_every=None):
     from wordvec.data.corpus import Corpus
     from wordvec.data.encode import encode_corpus
-    from wordvec.models.word2vec import Word2Vec
+    from wordvec.models.word2vec.model import Word2Vec
 
     corpus_path = plain_corpus()
     load_before = load()
@@ -108,7 +108,7 @@ def sync_bytes(sync_every, min_count, sync):
     from wordvec.data.corpus import Corpus
     from wordvec.distributed import cluster, counting, training
     from wordvec.data.encode import encode_corpus
-    from wordvec.models.word2vec import Word2Vec
+    from wordvec.models.word2vec.model import Word2Vec
 
     corpus_path = plain_corpus()
     settings = {**SETTINGS, "epochs": 1, "min_count": min_count}

@@ -29,7 +29,7 @@ import numpy as np
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from wordvec.models.lm_training import blas_threads  # noqa: E402
+from wordvec.models.lm.training import blas_threads  # noqa: E402
 from wordvec.vectors.keyed import KeyedVectors
 from wordvec.vectors.files import load_vectors  # noqa: E402
 

@@ -30,7 +30,7 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 CHILD = """
 import json, sys
-from wordvec.models.word2vec import Word2Vec
+from wordvec.models.word2vec.model import Word2Vec
 model = Word2Vec(corpus_file=sys.argv[1], epochs=1, progress=False, **json.loads(sys.argv[2]))
 for _ in range(2):
     model.train(epochs=1)

@@ -66,8 +66,8 @@ from bench_classify import COMMON, SETTINGS, prepare, versions  # noqa: E402
 from wordvec.data.labels import build_dictionary, encode, scan_text  # noqa: E402
 from wordvec.kernels import classifier as kernels  # noqa: E402
 from wordvec.models import classifier_training  # noqa: E402
-from wordvec.models.classifier import Classifier, config_from_options  # noqa: E402
-from wordvec.models.classifier_training import (compact_buckets, drift_positions, run_epochs,  # noqa: E402
+from wordvec.models.classifier.model import Classifier, config_from_options  # noqa: E402
+from wordvec.models.classifier.training import (compact_buckets, drift_positions, run_epochs,  # noqa: E402
                                                 thread_starts, uniform_rows)
 
 LR_UPDATE_RATE = 100

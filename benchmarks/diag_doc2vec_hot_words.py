@@ -1,5 +1,5 @@
 """Diagnostic for issue 27's genre gap: do the per-thread replica rows of the frequent words
-(``wordvec.models.doc2vec.HOT_WORDS``) cost PV-DBOW accuracy on genre?
+(``wordvec.models.doc2vec.model.HOT_WORDS``) cost PV-DBOW accuracy on genre?
 
     flock /tmp/wordvec-bench.lock .venv/bin/python benchmarks/diag_doc2vec_hot_words.py \
         --data /tmp/d2vg/bench --seeds 1,2,3,4,5 [--hot 1024,0] [--record NAME]

@@ -75,13 +75,13 @@ DEFERRED_OWN_IMPORTS = {
     "wordvec/cli/__init__.py",
     # classify's --pretrained-vectors reader: wordvec.vectors loads SciPy, 0.45 s and ~30 MB of
     # every `wordvec classify` process otherwise
-    "wordvec/models/classifier.py",
+    "wordvec/models/classifier/model.py",
     # `classify predict`/`test` run on NumPy alone (models.classifier_predict): the compiled
     # classifier (Numba, ~0.6 s of a predict process) is imported only to train, quantize,
     # or read a model with character n-grams; the training config (~1 ms) only to train
     "wordvec/cli/classify.py",
     # the Huffman tree of an hs model's labels: ~0.5 ms of every other predict process
-    "wordvec/models/classifier_predict.py",
+    "wordvec/models/classifier/predict.py",
     # loading a small word2vec .bin and querying it runs on NumPy alone (vectors.reading,
     # binary_records): Numba's import and the cached kernels cost ~0.3 s and ~50 MB of the
     # process, so the compiled readers, the compiled word table and search's many-query

@@ -11,8 +11,8 @@ from wordvec.cli import main
 from wordvec.math.gradcheck import check_gradient
 from wordvec.data.lm_data import LMVocab
 from wordvec.math.softmax_ce import IGNORE
-from wordvec.models.attention_lm import AttentionLM
-from wordvec.models.rnnlm import RNNLM
+from wordvec.models.lm.attention import AttentionLM
+from wordvec.models.lm.rnn import RNNLM
 
 V, B, T = 7, 3, 5
 

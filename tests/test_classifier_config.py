@@ -7,8 +7,8 @@ import pytest
 
 from wordvec.cli import main
 from wordvec.errors import WordvecError
-from wordvec.models.classifier import config_from_options
-from wordvec.models.classifier_config import ClassifierConfig
+from wordvec.models.classifier.model import config_from_options
+from wordvec.models.classifier.config import ClassifierConfig
 
 BAD = [
     ("dim", 0), ("dim", 10**9), ("dim", "100"), ("dim", 2.0), ("epoch", 0), ("word_ngrams", 0),

@@ -15,9 +15,9 @@ from wordvec.errors import WordvecError
 from wordvec.io import fasttext_bin
 from wordvec.kernels.quantize import nearest_centroids as compiled_nearest
 from wordvec.math import product_quantizer as pq
-from wordvec.models.classifier import Classifier, train_supervised
-from wordvec.models import classifier_training
-from wordvec.models.classifier_training import drift_positions, thread_starts
+from wordvec.models.classifier.model import Classifier, train_supervised
+from wordvec.models.classifier import training as classifier_training
+from wordvec.models.classifier.training import drift_positions, thread_starts
 
 FAST = dict(dim=16, epoch=8, lr=0.5, threads=2, verbose=0)
 

@@ -9,15 +9,16 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from wordvec.cli import build_parser, main
+from wordvec.cli import build_parser
+from wordvec.cli import main
 from wordvec.data.label_stream import BagEncoder, fnv1a_hashes
 from wordvec.data.labels import TokenScan, build_dictionary, encode, scan_text, token_hashes
 from wordvec.errors import FormatError
-from wordvec.models import classifier_predict
-from wordvec.models.classifier import Classifier
-from wordvec.models.classifier_files import load_parts
-from wordvec.models.classifier_predict import Predictor, file_meter, load_predictor
-from wordvec.models.classifier_training import compact_buckets
+from wordvec.models.classifier import predict as classifier_predict
+from wordvec.models.classifier.model import Classifier
+from wordvec.models.classifier.files import load_parts
+from wordvec.models.classifier.predict import Predictor, file_meter, load_predictor
+from wordvec.models.classifier.training import compact_buckets
 
 FAST = dict(dim=12, epoch=4, lr=0.5, threads=1, verbose=0)
 # odd text: every separator fastText knows (\v \f \0 \r \t), bytes that are not UTF-8, a
@@ -140,7 +141,8 @@ def test_character_ngram_models_take_the_compiled_path(train_file, tmp_path):
 
 PROBE = """
 import sys
-from wordvec.cli import build_parser, main
+from wordvec.cli import build_parser
+from wordvec.cli import main
 status = main(sys.argv[1:])
 print("numba" in sys.modules, "numba imported", file=sys.stderr)
 sys.exit(status)

@@ -8,7 +8,7 @@ import sys
 import numpy as np
 import pytest
 
-from wordvec.cli import fasttext_cli as command
+from wordvec.cli.foreign import fasttext as command
 from wordvec.cli import main
 from wordvec.data import synthetic
 from wordvec.io import fasttext_bin

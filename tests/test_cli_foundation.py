@@ -8,11 +8,13 @@ import numpy as np
 import pytest
 
 from wordvec.data import synthetic
-from wordvec.cli import COMMANDS, build_parser, main
+from wordvec.cli import COMMANDS
+from wordvec.cli import build_parser
+from wordvec.cli import main
 from wordvec.data.corpus import Corpus
 from wordvec.io import formats
-from wordvec.models import config
-from wordvec.models.word2vec import Word2Vec
+from wordvec.models.base import config
+from wordvec.models.word2vec.model import Word2Vec
 from wordvec.vectors.files import load_vectors
 
 
@@ -73,7 +75,7 @@ def test_train_writes_every_format_and_reports(tmp_path, capsys, small_corpus, s
 
 
 def test_train_no_shuffle_keeps_the_file_order(tmp_path, capsys, small_corpus):
-    from wordvec.models.word2vec import Word2Vec
+    from wordvec.models.word2vec.model import Word2Vec
 
     common = ["--vector-size", 8, "--epochs", 1, "--workers", 1, "--no-progress", "--no-eval"]
     for flags, name in ([], "shuffled.wv"), (["--no-shuffle"], "in_order.wv"):
@@ -84,7 +86,7 @@ def test_train_no_shuffle_keeps_the_file_order(tmp_path, capsys, small_corpus):
 
 
 def test_train_batched_and_deterministic_flags_reach_the_model(tmp_path, capsys, small_corpus):
-    from wordvec.models.word2vec import Word2Vec
+    from wordvec.models.word2vec.model import Word2Vec
 
     common = ["--model", "sg", "--vector-size", 8, "--epochs", 1, "--workers", 2, "--no-progress", "--no-eval",
               "--batched", "--deterministic"]

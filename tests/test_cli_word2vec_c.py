@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from gensim.models import KeyedVectors as GensimKeyedVectors
 
 from wordvec.cli import main
-from wordvec.cli import word2vec_c as command
+from wordvec.cli.foreign import word2vec_c as command
 from wordvec.data import synthetic
 from wordvec.errors import FormatError
 from wordvec.io import word2vec_c as c_files

@@ -7,14 +7,16 @@ import json
 import numpy as np
 import pytest
 
-from wordvec.cli import build_parser, main
-from wordvec.cli.train_options import FROM_FLAGS, config_from_flags
+from wordvec.cli import build_parser
+from wordvec.cli import main
+from wordvec.cli.train.options import FROM_FLAGS, config_from_flags
 from wordvec.data import synthetic
 from wordvec.errors import WordvecError
-from wordvec.models.config import GloVeConfig, PPMISVDConfig, Word2VecConfig
-from wordvec.models.glove import GloVe
-from wordvec.models.svd import PPMISVD
-from wordvec.models.word2vec import Word2Vec
+from wordvec.models.count.config import GloVeConfig, PPMISVDConfig
+from wordvec.models.word2vec.config import Word2VecConfig
+from wordvec.models.count.glove import GloVe
+from wordvec.models.count.svd import PPMISVD
+from wordvec.models.word2vec.model import Word2Vec
 
 # the keys of model.json's "hyperparameters" as saved before the configs existed
 SAVED_KEYS = {

@@ -33,8 +33,8 @@ from wordvec.data.corpus import Corpus  # noqa: E402
 from wordvec.distributed import counting, pieces, training  # noqa: E402
 from wordvec.data.encode import encode_corpus  # noqa: E402
 from wordvec.errors import WordvecError  # noqa: E402
-from wordvec.models.glove import GloVe  # noqa: E402
-from wordvec.models.word2vec import Word2Vec  # noqa: E402
+from wordvec.models.count.glove import GloVe  # noqa: E402
+from wordvec.models.word2vec.model import Word2Vec  # noqa: E402
 from wordvec.data.synthetic import analogy_questions, write_corpus  # noqa: E402
 from wordvec.data.vocab import Vocabulary  # noqa: E402
 

@@ -6,7 +6,7 @@ import pytest
 
 from wordvec.cli import main
 from wordvec.errors import WordvecError
-from wordvec.models.doc2vec import Doc2Vec, is_doc2vec_model
+from wordvec.models.doc2vec.model import Doc2Vec, is_doc2vec_model
 
 D = 32  # one vector size for every test: one compiled kernel
 

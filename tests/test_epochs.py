@@ -1,4 +1,4 @@
-"""The threaded-epoch driver (wordvec.models.epochs) that word2vec, its subword model,
+"""The threaded-epoch driver (wordvec.models.base.epochs) that word2vec, its subword model,
 GloVe and the deterministic mode share."""
 
 import random
@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from wordvec.models.epochs import ThreadedEpoch
+from wordvec.models.base.epochs import ThreadedEpoch
 
 
 def run(order, workers, done=0, checkpoint=None, fail_at=None):

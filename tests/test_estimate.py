@@ -9,15 +9,15 @@ import pytest
 import scipy.sparse
 
 from hostile.harness import assert_clean_failure, run_cli
-from wordvec.models import estimate
+from wordvec.models.base import estimate
 from wordvec.data import synthetic
 from wordvec.errors import WordvecError
 from wordvec.data.lm_data import LMVocab
-from wordvec.models.glove import GloVe
-from wordvec.models.rnnlm import RNNLM
-from wordvec.models.svd import PPMISVD
-from wordvec.models.window import WindowClassifier
-from wordvec.models.word2vec import Word2Vec
+from wordvec.models.count.glove import GloVe
+from wordvec.models.lm.rnn import RNNLM
+from wordvec.models.count.svd import PPMISVD
+from wordvec.models.window.model import WindowClassifier
+from wordvec.models.word2vec.model import Word2Vec
 
 SENTENCES = [["the", "king", "rules", "the", "land"], ["a", "queen", "rules", "a", "land"]] * 20
 
@@ -69,7 +69,7 @@ def test_language_model_estimate_counts_its_parameters(cell, tie):
 
 @pytest.mark.parametrize("tie", [False, True])
 def test_attention_language_model_estimate_counts_its_parameters(tie):
-    from wordvec.models.attention_lm import AttentionLM
+    from wordvec.models.lm.attention import AttentionLM
 
     vocab = LMVocab.build(["hello world", "help"], "char")
     model = AttentionLM(vocab, hidden_size=11, embedding_size=6, blocks=2, context=5, tie_embeddings=tie)

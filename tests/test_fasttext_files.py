@@ -18,8 +18,8 @@ import numpy as np
 import pytest
 
 from wordvec.data.labels import encode_lines
-from wordvec.models.classifier import Classifier
-from wordvec.models.classifier_predict import file_meter, load_predictor
+from wordvec.models.classifier.model import Classifier
+from wordvec.models.classifier.predict import file_meter, load_predictor
 
 WORDS_PER_CLASS = 25
 

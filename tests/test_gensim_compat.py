@@ -18,7 +18,7 @@ from gensim.models import fasttext as gensim_fasttext
 from gensim.test.utils import common_texts, datapath
 
 import wordvec
-from wordvec.models import fasttext as wordvec_fasttext
+from wordvec.models.word2vec import fasttext as wordvec_fasttext
 from wordvec.serve.api import ExplorerAPI
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")  # gensim's own deprecated calls

@@ -17,8 +17,8 @@ from gensim.test.utils import common_texts, datapath
 import wordvec
 from wordvec.data.synthetic import generate
 from wordvec.errors import WordvecError
-from wordvec.models.callbacks import CallbackAny2Vec
-from wordvec.models.word2vec_training import gensim_new_rows
+from wordvec.models.base.callbacks import CallbackAny2Vec
+from wordvec.models.word2vec.training import gensim_new_rows
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")  # gensim's own deprecated calls
 QUIET = {"gensim": {}, "wordvec": {"progress": False}}  # wordvec's progress bar off in tests
@@ -461,8 +461,8 @@ def test_constructor_takes_every_gensim_argument_with_gensims_default():
     import dataclasses
     import inspect
 
-    from wordvec.models.config import Word2VecConfig
-    from wordvec.models.word2vec_training import GENSIM_NO_OPS
+    from wordvec.models.word2vec.config import Word2VecConfig
+    from wordvec.models.word2vec.training import GENSIM_NO_OPS
 
     ours = {f.name: f.default for f in dataclasses.fields(Word2VecConfig)}
     ours.update(compute_loss=False, callbacks=(), trim_rule=None, sentences=None, corpus_file=None)

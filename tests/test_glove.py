@@ -11,7 +11,7 @@ from wordvec.errors import WordvecError
 from wordvec.math.gradcheck import check_gradient
 from wordvec.kernels import glove as kernels
 from wordvec.math.glove import glove_adagrad_step, glove_loss_and_gradients, glove_weight
-from wordvec.models.glove import GloVe
+from wordvec.models.count.glove import GloVe
 
 V, D = 7, 4
 

@@ -7,8 +7,8 @@ import pytest
 
 from wordvec.data.lm_data import LMVocab
 from wordvec.math import softmax_ce
-from wordvec.models.lm_training import Adam
-from wordvec.models.rnnlm import RNNLM
+from wordvec.models.lm.training import Adam
+from wordvec.models.lm.rnn import RNNLM
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])

@@ -8,9 +8,9 @@ import pytest
 from wordvec.data import synthetic
 from wordvec.errors import FormatError, WordvecError
 from wordvec.io.manifest import MANIFEST
-from wordvec.models.glove import GloVe
-from wordvec.models.svd import PPMISVD
-from wordvec.models.word2vec import Word2Vec
+from wordvec.models.count.glove import GloVe
+from wordvec.models.count.svd import PPMISVD
+from wordvec.models.word2vec.model import Word2Vec
 
 
 @pytest.fixture(scope="module")

@@ -9,8 +9,8 @@ import pytest
 from wordvec import memory
 from wordvec.kernels import tokens as token_kernels
 from wordvec.kernels import word2vec as w2v_kernels
-from wordvec.models.word2vec import Word2Vec
-from wordvec.models.word2vec_epochs import load_kernels
+from wordvec.models.word2vec.model import Word2Vec
+from wordvec.models.word2vec.epochs import load_kernels
 
 linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="uses /proc and glibc")
 

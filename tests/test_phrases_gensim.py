@@ -8,7 +8,7 @@ from gensim.models import phrases as gensim_phrases
 
 from wordvec.data.phrases import Phrases as CompiledPhrases
 from wordvec.errors import FormatError, WordvecError
-from wordvec.models import phrases as ours
+from wordvec.models.phrases import model as ours
 
 
 def planted_corpus(lines=600, seed=3):

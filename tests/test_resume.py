@@ -17,7 +17,7 @@ from hostile.harness import assert_clean_failure, run_cli
 from wordvec.data import synthetic
 from wordvec.io.checkpoint import Checkpointer, TrainingInterrupted, parse_every
 from wordvec.errors import WordvecError
-from wordvec.models.word2vec import Word2Vec
+from wordvec.models.word2vec.model import Word2Vec
 
 TRAIN = ["--workers", "1", "--seed", "7", "--vector-size", "24", "--min-count", "2", "--no-eval",
          "--no-progress"]

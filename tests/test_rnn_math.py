@@ -15,7 +15,7 @@ from wordvec.math.softmax_ce import (
     softmax_cross_entropy_backward,
     softmax_cross_entropy_forward,
 )
-from wordvec.models.lm_training import clip_by_global_norm, global_norm
+from wordvec.models.lm.training import clip_by_global_norm, global_norm
 
 T, B, D, H = 5, 3, 4, 6
 

@@ -11,8 +11,8 @@ from wordvec.errors import VocabularyError, WordvecError
 from wordvec.math.gradcheck import check_gradient
 from wordvec.data.lm_data import END_WORD, UNK, LMVocab
 from wordvec.math.softmax_ce import IGNORE
-from wordvec.models.lm_training import batchify
-from wordvec.models.rnnlm import RNNLM
+from wordvec.models.lm.training import batchify
+from wordvec.models.lm.rnn import RNNLM
 
 V, B, T = 7, 3, 5
 CHAR_LINES = ["abcab", "bca", "cabbac", "aabc"]

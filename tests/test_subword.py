@@ -205,7 +205,7 @@ def _sentences(n_docs=60, seed=0):
 @pytest.mark.parametrize("options", [dict(sg=1), dict(sg=0), dict(sg=1, hs=1, negative=0),
                                      dict(sg=0, cbow_mean=0, alpha=0.005)])
 def test_one_worker_is_bitwise_deterministic_and_trains_the_ngram_rows(options):
-    from wordvec.models.word2vec import Word2Vec
+    from wordvec.models.word2vec.model import Word2Vec
 
     a = Word2Vec(_sentences(), seed=5, **SMALL, **options)
     b = Word2Vec(_sentences(), seed=5, **SMALL, **options)
@@ -224,7 +224,7 @@ def test_subword_defaults_draw_negatives_per_pair_from_fasttexts_noise():
     leave K negatives per window (47.1% vs 57.0% analogy on wordbench-10m): the default
     must be a draw per pair, from unigram^0.5 as fastText; plain skip-gram keeps its
     shared draw from unigram^0.75."""
-    from wordvec.models.word2vec import Word2Vec
+    from wordvec.models.word2vec.model import Word2Vec
 
     default = Word2Vec(_sentences(), sg=1, seed=5, **SMALL)
     per_pair = Word2Vec(_sentences(), sg=1, seed=5, shared_negatives=False, **SMALL)
@@ -238,7 +238,7 @@ def test_subword_defaults_draw_negatives_per_pair_from_fasttexts_noise():
 
 
 def test_model_vectors_are_composed_and_unseen_words_get_ngram_vectors(tmp_path):
-    from wordvec.models.word2vec import Word2Vec
+    from wordvec.models.word2vec.model import Word2Vec
     from wordvec.vectors.subword import SubwordKeyedVectors
     from wordvec.vectors.files import load_vectors
 
@@ -272,7 +272,7 @@ def test_model_vectors_are_composed_and_unseen_words_get_ngram_vectors(tmp_path)
 
 
 def test_save_load_continues_training_like_one_run(tmp_path):
-    from wordvec.models.word2vec import Word2Vec
+    from wordvec.models.word2vec.model import Word2Vec
 
     whole = Word2Vec(_sentences(seed=2), sg=1, **{**SMALL, "epochs": 2})
     part = Word2Vec(sg=1, **{**SMALL, "epochs": 2})

@@ -9,7 +9,7 @@ from wordvec.data import synthetic
 from wordvec.cli import main
 from wordvec.errors import WordvecError
 from wordvec.kernels.sparse import csr_times_dense
-from wordvec.models.svd import PPMISVD, orthonormal_basis, ppmi, randomized_svd, transform_counts
+from wordvec.models.count.svd import PPMISVD, orthonormal_basis, ppmi, randomized_svd, transform_counts
 
 
 def random_counts(V, density, seed):

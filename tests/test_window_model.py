@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from wordvec.errors import TrainingError, WordvecError
-from wordvec.models.window import CASE_CLASSES, PAD, UNK, WindowClassifier, case_feature, window_positions
+from wordvec.models.window.model import CASE_CLASSES, PAD, UNK, WindowClassifier, case_feature, window_positions
 
 
 class FakeVectors:

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from wordvec.errors import TrainingError, WordvecError
-from wordvec.models import word2vec_epochs
-from wordvec.models.word2vec import Word2Vec
+from wordvec.models.word2vec import epochs as word2vec_epochs
+from wordvec.models.word2vec.model import Word2Vec
 from wordvec.data.synthetic import analogy_questions, write_corpus
 
 SMALL = dict(vector_size=16, window=3, min_count=1, epochs=2, workers=1, progress=False)
@@ -224,7 +224,7 @@ def test_deterministic_changes_nothing_for_one_worker_and_hogwild_uses_no_replic
 
 
 def test_shard_rounds_give_each_worker_consecutive_blocks():
-    from wordvec.models.word2vec_sync import shard_rounds
+    from wordvec.models.word2vec.sync import shard_rounds
 
     rounds = shard_rounds([5, 3, 0, 4, 1, 2, 6], workers=2, chunks_per_block=2)
     assert rounds == [[[5, 3], [0, 4]], [[1, 2], [6]]]

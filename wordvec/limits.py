@@ -6,7 +6,7 @@ bad value fails before any file is read; the model constructors check the same t
 beyond any useful setting and below the values that exhaust memory or time before a
 single word is trained (a window of 10^9 tokens allocated 7.9 GB of context buffer; a
 million negatives per pair "hang" for days); whatever passes is then held to the memory
-actually available by ``wordvec.models.estimate``.
+actually available by ``wordvec.models.base.estimate``.
 """
 
 import math

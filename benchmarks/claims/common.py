@@ -139,7 +139,7 @@ class Clock:
 
 def train_word2vec(spec):
     """word2vec on the corpus: Word2Vec(**params); evaluation; per-row update norms of W_in."""
-    from wordvec.models.word2vec import Word2Vec
+    from wordvec.models.word2vec.model import Word2Vec
 
     clock = Clock()
     model = Word2Vec(corpus_file=str(CORPUS), progress=False, **spec["params"])
@@ -155,7 +155,7 @@ def train_word2vec(spec):
 def train_glove(spec):
     """GloVe: count X once, then train epoch by epoch, evaluating at ``checkpoints`` (the
     evaluation time is not counted).  Cost = vocabulary + encoding + counting + epochs."""
-    from wordvec.models.glove import GloVe
+    from wordvec.models.count.glove import GloVe
 
     clock = Clock()
     model = GloVe(progress=False, **spec["params"])
@@ -178,8 +178,8 @@ def train_glove(spec):
 def train_svd(spec):
     """One co-occurrence count (PPMISVD's, with ``params``), then one factorisation and
     evaluation per entry of ``variants`` (PPMISVD options such as transform and eig)."""
-    from wordvec.models.count_io import count_corpus
-    from wordvec.models.svd import PPMISVD
+    from wordvec.models.count.io import count_corpus
+    from wordvec.models.count.svd import PPMISVD
 
     clock = Clock()
     counter = PPMISVD(progress=False, **spec["params"])
@@ -205,7 +205,7 @@ def train_lm(spec):
     from bench_lm import word_split
 
     from wordvec.data.lm_data import LMVocab, read_lines
-    from wordvec.models.rnnlm import RNNLM
+    from wordvec.models.lm.rnn import RNNLM
 
     p = spec["params"]
     train_path, valid_path = word_split(p["train_tokens"], p["valid_tokens"])

@@ -8,12 +8,12 @@ from wordvec.data import synthetic
 def build_all(directory, tokens=60_000):
     """Train and save one small model of each kind under ``directory``; returns {kind: path}."""
     from wordvec.data.lm_data import LMVocab
-    from wordvec.models.doc2vec import Doc2Vec
-    from wordvec.models.glove import GloVe
-    from wordvec.models.rnnlm import RNNLM
-    from wordvec.models.svd import PPMISVD
-    from wordvec.models.window import WindowClassifier
-    from wordvec.models.word2vec import Word2Vec
+    from wordvec.models.doc2vec.model import Doc2Vec
+    from wordvec.models.count.glove import GloVe
+    from wordvec.models.lm.rnn import RNNLM
+    from wordvec.models.count.svd import PPMISVD
+    from wordvec.models.window.model import WindowClassifier
+    from wordvec.models.word2vec.model import Word2Vec
 
     corpus = directory / "corpus.txt"
     synthetic.write_corpus(corpus, tokens=tokens, seed=0)

@@ -37,7 +37,7 @@ def test_word2vec_learning_rate_decays_to_min_alpha(saved):
 
 
 def test_elapsed_time_continues_across_a_resumed_run(saved, tmp_path):
-    from wordvec.models.word2vec import Word2Vec
+    from wordvec.models.word2vec.model import Word2Vec
 
     model = Word2Vec.load(saved["word2vec"])
     before = model.history[-1]["elapsed_seconds"]

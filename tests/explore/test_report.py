@@ -9,7 +9,7 @@ import pytest
 from wordvec.cli import main
 from wordvec.vectors.evaluate import evaluate_all
 from wordvec.report import build_report
-from wordvec.models.classifier import Classifier
+from wordvec.models.classifier.model import Classifier
 from wordvec.models.saved import load_keyed_vectors
 from wordvec.report.classifier import confusion_matrix, indicative_words
 
@@ -66,7 +66,7 @@ def test_report_numbers_come_from_the_model(saved):
 
 
 def test_doc2vec_report_shows_the_documents_from_the_model(saved):
-    from wordvec.models.doc2vec import Doc2Vec
+    from wordvec.models.doc2vec.model import Doc2Vec
 
     html = build_report(saved["doc2vec"], evaluate=False)
     model = Doc2Vec.load(saved["doc2vec"])

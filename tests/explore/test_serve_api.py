@@ -8,7 +8,8 @@ import urllib.request
 import numpy as np
 import pytest
 
-from wordvec.cli import build_parser, main
+from wordvec.cli import build_parser
+from wordvec.cli import main
 from wordvec.vectors.files import save_vectors
 
 
@@ -176,7 +177,7 @@ def test_the_api_serves_every_model_kind_and_vector_file(saved, kind):
 def test_the_api_serves_a_doc2vec_models_documents_by_tag(saved, capsys):
     """``wordvec serve MODEL --docs``: the keys are the documents' tags (line numbers), the
     neighbours the document vectors' own; a word model refuses --docs in one sentence."""
-    from wordvec.models.doc2vec import Doc2Vec
+    from wordvec.models.doc2vec.model import Doc2Vec
     from wordvec.models.saved import load_document_vectors
     from wordvec.serve.api import ExplorerAPI
 

@@ -87,7 +87,7 @@ def test_damaged_vector_files(base, name, file):
 
 @pytest.mark.parametrize("file", ["lm/params/W.npy", "lm/model.json", "lm/steps.npy"])
 def test_damaged_lm_checkpoints(base, file):
-    from wordvec.models.rnnlm import RNNLM
+    from wordvec.models.lm.rnn import RNNLM
 
     @SETTINGS
     @given(EDITS)

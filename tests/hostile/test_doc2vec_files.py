@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from wordvec.data.documents import build_vocabulary, encode_documents, read_documents
 from wordvec.errors import WordvecError
-from wordvec.models.doc2vec import Doc2Vec
+from wordvec.models.doc2vec.model import Doc2Vec
 from wordvec.vectors.embed import read_counts
 
 from .harness import assert_clean_failure, run_main

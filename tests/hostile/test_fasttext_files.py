@@ -9,8 +9,8 @@ from hypothesis import HealthCheck, given, settings
 
 from wordvec.errors import WordvecError
 from wordvec.io.fasttext_bin import MAGIC, read_fasttext
-from wordvec.models.classifier import Classifier
-from wordvec.models.classifier_predict import load_predictor
+from wordvec.models.classifier.model import Classifier
+from wordvec.models.classifier.predict import load_predictor
 
 from .harness import assert_clean_failure, run_main
 from .test_corrupt_files import EDITS, damage

@@ -29,7 +29,7 @@ SAVERS = {
     # a language-model checkpoint (params/, state/, steps.npy, model.json)
     "lm": """
         from wordvec.data.lm_data import LMVocab
-        from wordvec.models.rnnlm import RNNLM
+        from wordvec.models.lm.rnn import RNNLM
         model = RNNLM(LMVocab.build(["abcdefgh"], "char"), cell="lstm", hidden_size=64, embedding_size=16)
         def save(value):
             for array in model.params.values():
@@ -63,7 +63,7 @@ def _saved_value(kind, path):
 
         values = np.unique(read_native(path)[1])
     elif kind == "lm":
-        from wordvec.models.rnnlm import RNNLM
+        from wordvec.models.lm.rnn import RNNLM
 
         values = np.unique(np.concatenate([a.ravel() for a in RNNLM.load(path).params.values()]))
     else:

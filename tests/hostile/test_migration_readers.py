@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from wordvec.cli import main
 from wordvec.errors import WordvecError
 from wordvec.io import word2vec_c
-from wordvec.models.phrases import FrozenPhrases, Phrases
+from wordvec.models.phrases.model import FrozenPhrases, Phrases
 
 from .test_corrupt_files import EDITS, damage
 

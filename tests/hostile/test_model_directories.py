@@ -22,10 +22,10 @@ SMALL = dict(vector_size=8, min_count=1, epochs=1, seed=1, progress=False)
 @pytest.fixture(scope="module")
 def saved(tmp_path_factory, base):
     """One tiny saved model of each kind: {kind: (class, directory)}."""
-    from wordvec.models.glove import GloVe
-    from wordvec.models.svd import PPMISVD
-    from wordvec.models.window import WindowClassifier
-    from wordvec.models.word2vec import Word2Vec
+    from wordvec.models.count.glove import GloVe
+    from wordvec.models.count.svd import PPMISVD
+    from wordvec.models.window.model import WindowClassifier
+    from wordvec.models.word2vec.model import Word2Vec
 
     root = tmp_path_factory.mktemp("models")
     corpus = str(base / "corpus.txt")
@@ -92,7 +92,7 @@ def test_intact_model_directories_load(saved, kind, tmp_path):
 
 
 def test_a_loaded_word2vec_model_trains_on(saved, base):
-    from wordvec.models.word2vec import Word2Vec
+    from wordvec.models.word2vec.model import Word2Vec
 
     model = Word2Vec.load(saved["sg-ns"][1])
     before = model.W_in.copy()
@@ -107,7 +107,7 @@ def test_a_crash_between_the_two_renames_falls_back_to_the_newest_complete_save(
     .NAME.old-*; every loader falls back to it (with a warning) and the next save cleans up."""
     import shutil
 
-    from wordvec.models.word2vec import Word2Vec
+    from wordvec.models.word2vec.model import Word2Vec
 
     _, directory = saved["sg-ns"]
     shutil.copytree(directory, tmp_path / ".model.wv.old-123-abc")

@@ -47,7 +47,7 @@ def build(root):
     """Write every base input under ``root``; returns ``root``."""
     from wordvec.io.formats import write_word2vec_binary, write_word2vec_text
     from wordvec.data.lm_data import LMVocab
-    from wordvec.models.rnnlm import RNNLM
+    from wordvec.models.lm.rnn import RNNLM
 
     root = Path(root)
     root.mkdir(parents=True, exist_ok=True)

@@ -32,7 +32,7 @@ class Command(NamedTuple):
 # (docs/architecture.md, "Start-up").  A module may hold several commands (vectors.py).
 COMMANDS = {
     "demo": Command("demo", "train on a built-in corpus (or yours) and show the analogies learned"),
-    "train": Command("train", "learn word vectors from a corpus (word2vec, GloVe, PPMI-SVD)"),
+    "train": Command("train.command", "learn word vectors from a corpus (word2vec, GloVe, PPMI-SVD)"),
     "vocab": Command("vocab", "count the words of a corpus and show or save the vocabulary"),
     "phrases": Command("phrases", "detect phrases (word pairs that belong together) and join them in the text"),
     "similar": Command("vectors", "nearest neighbours of words by cosine similarity"),
@@ -50,8 +50,8 @@ COMMANDS = {
     "lm": Command("lm", "train, evaluate and sample language models (RNN, LSTM, attention)"),
     "report": Command("report", "write a self-contained HTML report with plots about a model or vector file"),
     "serve": Command("serve", "explore vectors in the browser: neighbours, analogies, similarity, a 2-D map"),
-    "word2vec": Command("word2vec_c", "the word2vec C tool's command line (-train FILE -output FILE -size ...)"),
-    "fasttext": Command("fasttext_cli",
+    "word2vec": Command("foreign.word2vec_c", "the word2vec C tool's command line (-train FILE -output FILE -size ...)"),
+    "fasttext": Command("foreign.fasttext",
                         "fastText's command line (skipgram|cbow|supervised|test|predict|nn|analogies|...)"),
 }
 

@@ -20,7 +20,7 @@ import numpy as np
 
 from wordvec.cli.common import nonnegative_float, nonnegative_int, positive_float, positive_int
 from wordvec.data.label_stream import text_blocks
-from wordvec.models.classifier_predict import Meter, best_labels, file_meter, load_predictor
+from wordvec.models.classifier.predict import Meter, best_labels, file_meter, load_predictor
 
 
 def register(subparsers):
@@ -42,7 +42,7 @@ def _named_subcommand(argv):
 
 def _register_train(commands):
     # deferred: its dataclass and checks are ~1 ms of every predict process, which never trains
-    from wordvec.models.classifier_config import ClassifierConfig
+    from wordvec.models.classifier.config import ClassifierConfig
     defaults = ClassifierConfig()
     sub = commands.add_parser("train", help="train a classifier on fastText-format lines (__label__x words ...)")
     sub.add_argument("train", metavar="TRAIN", help="training file or directory (plain, .gz, .bz2, .xz)")
@@ -115,10 +115,10 @@ def _register_info(commands):
 
 
 def _compiled():
-    """``wordvec.models.classifier``, imported when a command trains, quantizes or reads a
+    """``wordvec.models.classifier.model``, imported when a command trains, quantizes or reads a
     model with character n-grams: it loads Numba and the compiled kernels (~0.6 s), which
     ``predict`` and ``test`` of the other models never need (``classifier_predict``)."""
-    return importlib.import_module("wordvec.models.classifier")
+    return importlib.import_module("wordvec.models.classifier.model")
 
 
 def _predictor(path):
@@ -146,7 +146,7 @@ def run_info(args):
 
 
 def run_train(args):
-    from wordvec.models.classifier_config import ClassifierConfig  # see _register_train
+    from wordvec.models.classifier.config import ClassifierConfig  # see _register_train
     config = ClassifierConfig(lr=args.lr, dim=args.dim, epoch=args.epoch, word_ngrams=args.word_ngrams,
                               min_count=args.min_count, min_count_label=args.min_count_label, minn=args.minn,
                               maxn=args.maxn, bucket=args.bucket, loss=args.loss, threads=args.threads,

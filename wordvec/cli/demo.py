@@ -5,12 +5,12 @@ import time
 from pathlib import Path
 
 from wordvec.cli.common import ranged
-from wordvec.cli.train import default_workers
+from wordvec.cli.train.command import default_workers
 from wordvec.data import synthetic
 from wordvec.data.corpus import Corpus
 from wordvec.data.encode import default_cache_dir
 from wordvec.data.vocab import Vocabulary
-from wordvec.models.word2vec import Word2Vec
+from wordvec.models.word2vec.model import Word2Vec
 from wordvec.vectors.evaluate import evaluate_all, evaluate_analogies, format_report
 
 EPILOG = """\

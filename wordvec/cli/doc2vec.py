@@ -16,7 +16,7 @@ from wordvec.errors import WordvecError
 from wordvec.io import formats
 from wordvec.io.atomic import save_npy
 from wordvec.io.outputs import DIRECTORY, FILE, check_output
-from wordvec.models.doc2vec import Doc2Vec, is_doc2vec_model
+from wordvec.models.doc2vec.model import Doc2Vec, is_doc2vec_model
 
 EXAMPLES = """\
 examples:

@@ -20,10 +20,10 @@ from wordvec.cli.common import fraction, nonnegative_float, positive_float, rang
 from wordvec.data.lm_data import LMVocab, read_lines, require_tokens
 from wordvec.errors import WordvecError
 from wordvec.io.outputs import DIRECTORY, check_output
-from wordvec.models.attention_lm import AttentionLM
-from wordvec.models.lm_checkpoint import check_replaceable
-from wordvec.models.lm_training import blas_threads
-from wordvec.models.rnnlm import RNNLM
+from wordvec.models.lm.attention import AttentionLM
+from wordvec.models.lm.checkpoint import check_replaceable
+from wordvec.models.lm.training import blas_threads
+from wordvec.models.lm.rnn import RNNLM
 
 # Architecture options default to None so that --resume can tell "given" from "default".
 ARCHITECTURE_DEFAULTS = {"level": "char", "cell": "lstm", "hidden": 128, "embedding": 64}

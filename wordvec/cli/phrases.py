@@ -19,7 +19,7 @@ scores:
            word2phrase's scale (Mikolov et al. 2013).  gensim's default multiplies by
            |vocab| (its distinct words and pairs) instead, so our threshold T finds the
            phrases gensim finds at T * |vocab| / N; for gensim's scale itself, use
-           wordvec.models.phrases.Phrases in Python (gensim's class, same phrases)
+           wordvec.models.phrases.model.Phrases in Python (gensim's class, same phrases)
   npmi     normalised pointwise mutual information in [-1, 1], as gensim's npmi
 """
 

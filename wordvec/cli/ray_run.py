@@ -4,8 +4,8 @@ Ray cluster (``wordvec.distributed``).  Ray itself is imported only when the fla
 import time
 
 from wordvec.cli.common import nonnegative_int, positive_int
-from wordvec.cli.train_options import COUNT_MODELS, model_from_flags
-from wordvec.cli.train_output import report, save_trained
+from wordvec.cli.train.options import COUNT_MODELS, model_from_flags
+from wordvec.cli.train.output import report, save_trained
 from wordvec.data.corpus import Corpus
 from wordvec.data.encode import encode_corpus
 from wordvec.distributed import (DEFAULT_HOT_ROWS, DEFAULT_SYNC, DEFAULT_SYNC_EVERY, GLOVE_SYNC_EVERY, SYNC_MODES,

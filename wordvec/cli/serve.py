@@ -3,7 +3,7 @@
 import argparse
 
 from wordvec.cli.common import nonnegative_int
-from wordvec.models.lm_training import blas_threads
+from wordvec.models.lm.training import blas_threads
 from wordvec.models.saved import load_document_vectors, load_keyed_vectors
 from wordvec.serve import make_server
 

@@ -12,7 +12,7 @@ import os
 from wordvec.cli.common import nonnegative_float, positive_float, ranged
 from wordvec.errors import WordvecError
 from wordvec.io.outputs import DIRECTORY, check_output
-from wordvec.models.window import check_replaceable
+from wordvec.models.window.model import check_replaceable
 from wordvec.tasks.charlm import run_charlm
 from wordvec.tasks.ner import run_ner
 from wordvec.tasks.pos import run_pos

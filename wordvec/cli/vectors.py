@@ -17,7 +17,7 @@ from wordvec.errors import WordvecError
 from wordvec.io.formats import detect_format
 from wordvec.io.history import format_table
 from wordvec.io.outputs import check_vectors_output
-from wordvec.models.doc2vec import Doc2Vec, is_doc2vec_model
+from wordvec.models.doc2vec.model import Doc2Vec, is_doc2vec_model
 from wordvec.models.saved import describe, load_keyed_vectors
 from wordvec.report.page import display_word
 from wordvec.vectors import ann

@@ -1,6 +1,6 @@
 """fastText's supervised dictionary as data: words, labels, counts, n-gram settings, and
 the encoded documents (:class:`Encoded`). NumPy only, no compiled code, so that reading a
-model and predicting with it (``wordvec.models.classifier_predict``) never loads Numba;
+model and predicting with it (``wordvec.models.classifier.predict``) never loads Numba;
 ``wordvec.data.labels`` builds dictionaries and encodes text with compiled scanners,
 ``wordvec.data.label_stream`` encodes text for prediction with NumPy.
 """

@@ -56,10 +56,10 @@ from wordvec.errors import TrainingError, WordvecError
 from wordvec.kernels import glove as glove_kernels
 from wordvec.kernels import sync as sync_kernels
 from wordvec.math.row_deltas import as_rows, reference_row_deltas
-from wordvec.models import word2vec_epochs
-from wordvec.models.glove import PARAMETERS, train_entries
-from wordvec.models.word2vec import Word2Vec
-from wordvec.models.word2vec_epochs import load_kernels
+from wordvec.models.word2vec import epochs as word2vec_epochs
+from wordvec.models.count.glove import PARAMETERS, train_entries
+from wordvec.models.word2vec.model import Word2Vec
+from wordvec.models.word2vec.epochs import load_kernels
 
 log = logging.getLogger(__name__)
 

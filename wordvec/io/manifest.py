@@ -1,7 +1,7 @@
 """A saved model's description, ``model.json``: written and read in one place.
 
-Every native model directory (word2vec, GloVe, PPMI-SVD; ``wordvec.models.word2vec_io``
-and ``wordvec.models.count_io``) holds, beside its arrays, a JSON object::
+Every native model directory (word2vec, GloVe, PPMI-SVD; ``wordvec.models.word2vec.io``
+and ``wordvec.models.count.io``) holds, beside its arrays, a JSON object::
 
     {"format": TAG, "version": N, "hyperparameters": {...}, <the model's own sections>,
      "history": [...]}

@@ -43,7 +43,7 @@ on every path, change hands between the cores once per window instead of once pe
 
 Random numbers: word2vec's 64-bit linear congruential generator
 (x <- x * 25214903917 + 11 mod 2^64), using only its high bits; each chunk gets its own
-state derived from the seed (see ``wordvec.models.word2vec``), so results do not depend
+state derived from the seed (see ``wordvec.models.word2vec.model``), so results do not depend
 on which thread ran which chunk.
 
 Shapes: V vocabulary, D vector size, K negatives, L Huffman code length.
@@ -710,7 +710,7 @@ def train_chunk_compiled(corpus, doc_begin, doc_end, matrices, outputs, settings
 @jit
 def merge_replicas(W, replicas, base, begin, end):
     """Rows ``begin..end-1``: W <- W + sum_k (replicas[k] - base), the k in order; then
-    base and every replica <- W (``wordvec.models.word2vec_sync``).  Each element's
+    base and every replica <- W (``wordvec.models.word2vec.sync``).  Each element's
     result depends only on that element's operands, in a fixed order: bitwise
     reproducible however the rows are split between threads."""
     for r in range(begin, end):

@@ -1,3 +1,5 @@
-"""Trainable models: one module per model (word2vec, glove, svd, window, rnnlm,
-attention_lm, ...).  Import a model from its module or from the front door,
-``from wordvec import Word2Vec`` (see docs/architecture.md)."""
+"""Trainable models: one package per family (``word2vec``, ``classifier``, ``doc2vec``,
+``count``, ``lm``, ``window``, ``phrases``), each independent of the others, on ``base``
+(what they share); ``saved`` sits above them and tells saved models apart.  Import a model
+from its family's ``model`` module or from the front door, ``from wordvec import Word2Vec``
+(see docs/architecture.md)."""

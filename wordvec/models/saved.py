@@ -18,9 +18,9 @@ from pathlib import Path
 
 from wordvec.errors import FormatError, WordvecError
 from wordvec.io import formats
-from wordvec.models.doc2vec import Doc2Vec
-from wordvec.models.rnnlm import RNNLM
-from wordvec.models.window import WindowClassifier
+from wordvec.models.doc2vec.model import Doc2Vec
+from wordvec.models.lm.rnn import RNNLM
+from wordvec.models.window.model import WindowClassifier
 from wordvec.vectors.files import load_vectors
 from wordvec.vectors.keyed import KeyedVectors
 

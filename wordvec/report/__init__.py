@@ -30,8 +30,8 @@ import numpy as np
 
 from wordvec.io.atomic import atomic_write
 from wordvec.io.history import normalise
-from wordvec.models.lm_training import blas_threads
-from wordvec.models.rnnlm import RNNLM
+from wordvec.models.lm.training import blas_threads
+from wordvec.models.lm.rnn import RNNLM
 from wordvec.models.saved import describe, load_document_vectors, load_keyed_vectors
 from wordvec.report import classifier as classifier_report
 from wordvec.report import page, plots

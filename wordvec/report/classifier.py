@@ -17,8 +17,8 @@ import numpy as np
 
 from wordvec.data.labels import encode, scan_text
 from wordvec.io.fasttext_bin import MAGIC
-from wordvec.models.classifier import Classifier
-from wordvec.models.classifier_files import NATIVE_MARKER
+from wordvec.models.classifier.model import Classifier
+from wordvec.models.classifier.files import NATIVE_MARKER
 from wordvec.report import page, plots
 
 MAX_LABELS_SHOWN = 30

@@ -15,7 +15,7 @@ import numpy as np
 
 from wordvec.errors import WordvecError
 from wordvec.io.atomic import atomic_write
-from wordvec.models.window import WindowClassifier
+from wordvec.models.window.model import WindowClassifier
 from wordvec.tasks.data import read_lines
 
 END = "\n"

@@ -17,7 +17,7 @@ import numpy as np
 
 from wordvec.errors import TrainingError
 from wordvec.math.window import average_loss_and_gradients
-from wordvec.models.window import UNK, WindowClassifier, optimizer_step
+from wordvec.models.window.model import UNK, WindowClassifier, optimizer_step
 from wordvec.tasks.data import read_sst
 from wordvec.tasks.tagging import check_dimension, load_task_vectors, tagging_vocabulary
 

@@ -12,7 +12,7 @@ from collections import Counter
 import numpy as np
 
 from wordvec.errors import WordvecError
-from wordvec.models.window import WindowClassifier
+from wordvec.models.window.model import WindowClassifier
 from wordvec.vectors.files import load_vectors
 
 logger = logging.getLogger(__name__)

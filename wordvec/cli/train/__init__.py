@@ -1,0 +1,2 @@
+"""``wordvec train``: the command (``command``), its flags (``options``), memory plan
+(``estimate``), checkpoints, counting and output."""

@@ -1,0 +1,2 @@
+"""What every model family shares: configuration checks, the threaded epoch driver, callbacks,
+the memory estimate. Imports no family."""

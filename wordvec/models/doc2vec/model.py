@@ -1,0 +1,445 @@
+"""Doc2Vec: paragraph vectors (Le & Mikolov 2014), PV-DBOW and PV-DM, with inference.
+
+    from wordvec.models.doc2vec.model import Doc2Vec
+    model = Doc2Vec(corpus_file="docs.txt", dm=0, vector_size=100, epochs=20)
+    model.dv[0]                      # the vector of line 0 (model.dv.vectors[i]: line i)
+    model.dv.most_similar(0)         # the documents nearest to line 0
+    model.infer_vector("a new text".split())
+    model.save("docs.d2v"); Doc2Vec.load("docs.d2v")
+
+Hyperparameters keep gensim's names and defaults (``dm=1``, ``dm_mean=1``, ``epochs=10``
+...).  The maths is ``wordvec.math.doc2vec``; the compiled loops are
+``wordvec.kernels.doc2vec``.  Training runs ``workers`` threads over chunks of whole
+documents (Hogwild), the chunks in a fresh seeded order every epoch
+(``wordvec.data.schedule``), the learning rate decaying linearly over all tokens of all
+epochs.  Inference (:meth:`Doc2Vec.infer_vectors`) trains many new documents at once,
+spread over the threads, each one's random numbers a function of the seed and its words:
+the same text and seed give the same vector, every time.
+
+Documents are the lines of ``corpus_file`` (``wordvec.data.documents``), tagged by line
+number or (``tags="first-token"``) by their first token.
+"""
+
+import math
+import threading
+import time
+from dataclasses import asdict, dataclass
+from numbers import Integral
+
+import numpy as np
+
+from wordvec import limits
+from wordvec.data import documents as docs
+from wordvec.data import schedule
+from wordvec.data.vocab import Vocabulary, alias_table
+from wordvec.errors import FormatError, TrainingError, WordvecError
+from wordvec.io import formats
+from wordvec.io.atomic import saved_directory
+from wordvec.io.formats import json_safe, read_model_array
+from wordvec.io.history import append_epoch
+from wordvec.kernels import doc2vec as kernels
+from wordvec.kernels.word2vec import pack_alias_table
+from wordvec.models.base.config import library_workers
+from wordvec.vectors.keyed import KeyedVectors
+
+CHUNK_WORDS = 20_000
+# With several threads, the HOT_WORDS most frequent words train in per-thread replica
+# rows, merged after each chunk (``wordvec.kernels.doc2vec.train_documents``): two
+# threads writing "the", "a" ... into the same rows example after example spent a third
+# of their time passing those rows' cache lines between the cores.
+HOT_WORDS = 1024
+FORMAT, VERSION, MANIFEST = "wordvec-doc2vec", 1, "model.json"
+ARRAYS = {"P": "doc_vectors.npy", "W_out": "output_vectors.npy", "W_inner": "inner_vectors.npy"}
+
+
+@dataclass(frozen=True)
+class Doc2VecConfig:
+    """The hyperparameters, gensim's names and defaults."""
+    dm: int = 1                # 1 PV-DM, 0 PV-DBOW
+    vector_size: int = 100
+    window: int = 5
+    min_count: int = 5
+    negative: int = 5
+    hs: int = 0
+    sample: float = 1e-3
+    epochs: int = 10
+    dbow_words: int = 0        # PV-DBOW: also train skip-gram word vectors, interleaved
+    dm_mean: int = 1           # PV-DM: mean (1) or sum (0) of the document and context rows
+    alpha: float = 0.025
+    min_alpha: float = 0.0001
+    seed: int = 1
+    ns_exponent: float = 0.75
+    tags: str = "line"         # "line" (row i = line i) or "first-token"
+    shuffle: bool = True       # chunks in a fresh seeded order each epoch
+
+    def validate(self):
+        for name in ("vector_size", "window", "min_count", "epochs", "negative", "seed"):
+            limits.check_int(name, getattr(self, name))
+        for name in ("dm", "hs", "dbow_words", "dm_mean"):
+            if getattr(self, name) not in (0, 1):
+                raise WordvecError(f"{name} must be 0 or 1, not {getattr(self, name)!r}")
+        if not self.hs and self.negative == 0:
+            raise WordvecError("negative=0 with hs=0 leaves no output layer to train; set negative > 0 or hs=1")
+        if not (math.isfinite(self.alpha) and self.alpha > 0):
+            raise WordvecError(f"alpha must be a positive number, not {self.alpha}")
+        if not (math.isfinite(self.min_alpha) and 0 <= self.min_alpha <= self.alpha):
+            raise WordvecError(f"min_alpha must be between 0 and alpha ({self.alpha}), not {self.min_alpha}")
+        if not (math.isfinite(self.sample) and self.sample >= 0):
+            raise WordvecError(f"sample must be >= 0, not {self.sample}")
+        docs.check_tag_mode(self.tags)
+        return self
+
+    @property
+    def mode(self):
+        """The kernels' output-layer flags."""
+        return (kernels.HIERARCHICAL_SOFTMAX if self.hs else 0) | (kernels.NEGATIVE_SAMPLING if self.negative else 0)
+
+    def describe(self):
+        name = "pv-dm-" + ("mean" if self.dm_mean else "sum") if self.dm else "pv-dbow" + (
+            "+words" if self.dbow_words else "")
+        return name + "-" + "+".join(n for flag, n in ((self.hs, "hs"), (self.negative, "ns")) if flag)
+
+
+class DocumentVectors(KeyedVectors):
+    """The document vectors: a ``KeyedVectors`` whose keys are the tags (line tags are the
+    strings "0", "1", ...).  An integer ``i`` means row i wherever a key is taken (gensim's
+    ``model.dv[0]``, ``model.dv.most_similar(0)``), and a query row is never its own answer."""
+
+    def _key(self, key):
+        if isinstance(key, Integral) and not isinstance(key, bool) and key not in self.key_to_index:
+            return self.index_to_key[self.get_index(key)]
+        return key
+
+    def _query_terms(self, terms, default_weight):
+        if isinstance(terms, (str, Integral, np.ndarray)):
+            terms = [terms]
+        if terms is not None:
+            terms = [(self._key(t[0]), t[1]) if isinstance(t, tuple) else self._key(t) for t in terms]
+        return super()._query_terms(terms, default_weight)
+
+
+class Doc2Vec:
+    """Paragraph vectors: ``dm=1`` PV-DM, ``dm=0`` PV-DBOW (``dbow_words=1``: with
+    skip-gram word training).  ``.dv`` the documents, ``.wv`` the words."""
+
+    def __init__(self, corpus_file=None, documents=None, dm=1, vector_size=100, window=5, min_count=5,
+                 negative=5, hs=0, sample=1e-3, epochs=10, dbow_words=0, dm_mean=1, workers=None, seed=1,
+                 alpha=0.025, min_alpha=0.0001, ns_exponent=0.75, tags="line", shuffle=True, callbacks=()):
+        self.config = Doc2VecConfig(int(dm), vector_size, window, min_count, negative, int(hs), sample, epochs,
+                                    int(dbow_words), int(dm_mean), alpha, min_alpha, seed, ns_exponent, tags,
+                                    bool(shuffle)).validate()
+        self.workers = library_workers() if workers is None else int(workers)
+        limits.check_int("workers", self.workers)
+        self.callbacks = tuple(callbacks)
+        self.vocab = self.P = self.tags = None
+        self.W_in = self.W_out = self.W_inner = None
+        self.trained_words = self.planned_words = self.epochs_trained = 0
+        self.history = []
+        if corpus_file is not None and documents is not None:
+            raise WordvecError("pass either corpus_file or documents, not both")
+        source = corpus_file if corpus_file is not None else documents
+        if source is not None:  # build_vocab(source) then train(source), reading it once
+            vocab, encoded = docs.read_documents(source, self.config.tags, self.config.min_count)
+            self.set_vocabulary(vocab)
+            self._train_encoded(encoded)
+
+    def __getattr__(self, name):  # model.vector_size, model.dm ... as in gensim
+        config = self.__dict__.get("config")
+        if config is not None and name in Doc2VecConfig.__dataclass_fields__:
+            return getattr(config, name)
+        raise AttributeError(f"'Doc2Vec' object has no attribute {name!r}")
+
+    # -- vocabulary and parameters -------------------------------------------------------
+
+    def build_vocab(self, source):
+        """Count the words of ``source`` (a path, or a list of token lists) and initialise."""
+        self.set_vocabulary(docs.build_vocabulary(source, self.config.tags, self.config.min_count))
+        return self
+
+    def set_vocabulary(self, vocab):
+        """Word rows uniform in ±0.5/D (word2vec), output rows zero; document rows are made
+        by :meth:`train` once the documents are counted."""
+        V, D = len(vocab), self.config.vector_size
+        self.vocab = vocab
+        rng = np.random.default_rng(self.config.seed)
+        spare = self._replica_rows()
+        self.W_in = _with_room((rng.random((V, D), dtype=np.float32) - np.float32(0.5)) / np.float32(D), spare)
+        self.W_out = _with_room(np.zeros((V if self.config.negative else 0, D), np.float32), spare)
+        self.W_inner = np.zeros((max(V - 1, 1) if self.config.hs else 0, D), np.float32)
+        self.P, self.tags = None, None
+        self.trained_words = self.planned_words = self.epochs_trained = 0
+        self.history = []
+
+    def _init_documents(self, encoded):
+        rng = np.random.default_rng([self.config.seed, 1])
+        D = self.config.vector_size
+        self.P = (rng.random((len(encoded.tags), D), dtype=np.float32) - np.float32(0.5)) / np.float32(D)
+        self.tags = list(encoded.tags)
+
+    @property
+    def wv(self):
+        """The word vectors (shares memory with the model)."""
+        self._need_vocab()
+        return KeyedVectors(self.vocab.words, self.W_in, counts=self.vocab.counts)
+
+    @property
+    def dv(self):
+        """The document vectors: row i of ``dv.vectors`` is line i (line tags)."""
+        if self.P is None:
+            raise WordvecError("the model has no document vectors yet; train it first")
+        return DocumentVectors(self.tags, self.P)
+
+    def _hot_words(self):
+        """How many of the most frequent words each thread trains in replica rows."""
+        if self.workers < 2 or self.config.mode != kernels.NEGATIVE_SAMPLING:
+            return 0
+        return min(HOT_WORDS, len(self.vocab))
+
+    def _replica_rows(self):
+        return self.workers * self._hot_words()
+
+    def _need_vocab(self):
+        if self.vocab is None:
+            raise WordvecError("the model has no vocabulary yet; call build_vocab or train first")
+
+    def _tables(self):
+        """(keep, noise, points, codes, lengths) for the kernels."""
+        c, vocab, V = self.config, self.vocab, len(self.vocab)
+        keep = vocab.keep_probability(c.sample).astype(np.float32)
+        noise = np.zeros(1, np.uint64)
+        if c.negative:
+            noise = pack_alias_table(*alias_table(vocab.noise_distribution(c.ns_exponent)))
+        if c.hs:
+            tree = vocab.huffman()
+            return keep, noise, tree.points, tree.codes, tree.lengths
+        return keep, noise, np.zeros((V, 1), np.int32), np.zeros((V, 1), np.uint8), np.zeros(V, np.int32)
+
+    def _outputs(self):
+        D = self.config.vector_size
+        stand_in = np.zeros((1, D), np.float32)
+        return (self.W_out if self.W_out.shape[0] else stand_in, self.W_inner if self.W_inner.shape[0] else stand_in)
+
+    # -- training ------------------------------------------------------------------------
+
+    def train(self, source, epochs=None):
+        """Train the documents of ``source`` (its document count fixes the rows) for
+        ``epochs`` (default: the configured number); returns the epochs' history."""
+        self._need_vocab()
+        return self._train_encoded(docs.encode_documents(source, self.vocab, self.config.tags), epochs)
+
+    def _train_encoded(self, encoded, epochs=None):
+        if self.P is None:
+            self._init_documents(encoded)
+        elif list(encoded.tags) != self.tags:
+            raise WordvecError("these documents are not the ones the model was trained on (their tags differ)")
+        if encoded.num_tokens == 0:
+            raise TrainingError("the documents have no words of the vocabulary: an epoch would train nothing")
+        epochs = self.config.epochs if epochs is None else epochs
+        if not isinstance(epochs, Integral) or epochs < 1:
+            raise WordvecError(f"epochs must be a positive integer, not {epochs!r}")
+        if self.planned_words == 0:
+            self.planned_words = self.config.epochs * encoded.num_tokens
+        runner = _EpochRunner(self, encoded)
+        done = []
+        for _ in range(epochs):
+            info = append_epoch(self.history, runner.epoch())
+            done.append(info)
+            for callback in self.callbacks:
+                callback(self, info)
+        return done
+
+    # -- inference -----------------------------------------------------------------------
+
+    def infer_vector(self, doc_words, epochs=None, alpha=None, min_alpha=None, seed=None):
+        """The vector of a new document (a list of tokens), trained against the frozen word
+        and output rows; the same words and seed always give the same vector."""
+        if isinstance(doc_words, str):
+            raise WordvecError("infer_vector takes a list of tokens (e.g. text.split()), not a string")
+        return self.infer_vectors([doc_words], epochs, alpha, min_alpha, seed, workers=1)[0]
+
+    def infer_vectors(self, source, epochs=None, alpha=None, min_alpha=None, seed=None, workers=None):
+        """Vectors (n_docs x D float32) of every document of ``source`` (a path: one per
+        line, or a list of token lists), in one compiled pass per thread."""
+        self._need_vocab()
+        c = self.config
+        epochs = c.epochs if epochs is None else epochs
+        limits.check_int("epochs", epochs)
+        alpha = c.alpha if alpha is None else float(alpha)
+        min_alpha = c.min_alpha if min_alpha is None else float(min_alpha)
+        if not (math.isfinite(alpha) and alpha > 0 and math.isfinite(min_alpha) and 0 <= min_alpha <= alpha):
+            raise WordvecError(f"inference needs 0 < alpha and 0 <= min_alpha <= alpha, not {alpha}, {min_alpha}")
+        seed = c.seed if seed is None else seed
+        limits.check_int("seed", seed)
+        encoded = docs.encode_documents(source, self.vocab, "line")
+        n = encoded.offsets.size - 1
+        out = np.zeros((n, c.vector_size), np.float32)
+        keep, noise, points, codes, lengths = self._tables()
+        W_out, W_inner = self._outputs()
+        args = (self.W_in, W_out, W_inner, points, codes, lengths, keep, noise, c.dm, c.mode, c.dm_mean,
+                c.window, c.negative, epochs, alpha, min_alpha, seed)
+        ranges = _balanced_ranges(encoded.offsets, self.workers if workers is None else int(workers))
+        kernels.infer_documents(encoded.ids, encoded.offsets, 0, 0, out, *args)  # compile before threads
+        threads = [threading.Thread(target=kernels.infer_documents,
+                                    args=(encoded.ids, encoded.offsets, begin, end, out) + args)
+                   for begin, end in ranges]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        return out
+
+    # -- persistence ---------------------------------------------------------------------
+
+    def save(self, path):
+        """A directory: the word vectors as a native vectors save (``load_vectors`` reads
+        it), plus doc_vectors.npy, the output rows and model.json; atomic, no pickle."""
+        if self.P is None:
+            raise WordvecError("cannot save a model before it is trained")
+        manifest = {"format": FORMAT, "version": VERSION, "config": json_safe(asdict(self.config)),
+                    "workers": self.workers, "corpus_tokens": self.vocab.corpus_tokens,
+                    "tags": None if self.config.tags == "line" else self.tags, "documents": len(self.tags),
+                    "schedule": {"trained_words": self.trained_words, "planned_words": self.planned_words,
+                                 "epochs_trained": self.epochs_trained},
+                    "history": json_safe(self.history)}
+        formats.write_native(path, self.vocab.words, self.W_in, self.vocab.counts,
+                             extra_arrays={name: getattr(self, a) for a, name in ARRAYS.items()},
+                             extra_json={MANIFEST: manifest})
+
+    @classmethod
+    def load(cls, path):
+        path = saved_directory(path, formats.NATIVE_META)
+        meta = _read_manifest(path)
+        try:
+            model = cls(workers=meta["workers"], **meta["config"])
+            words, vectors, counts = formats.read_native(path)
+            model.vocab = Vocabulary(words, counts, corpus_tokens=meta["corpus_tokens"],
+                                     min_count=model.config.min_count)
+            n = int(meta["documents"])
+            model.tags = [str(i) for i in range(n)] if meta["tags"] is None else [str(t) for t in meta["tags"]]
+            sched = meta["schedule"]
+            trained = (int(sched["trained_words"]), int(sched["planned_words"]), int(sched["epochs_trained"]))
+        except (KeyError, TypeError, ValueError) as error:
+            raise FormatError(path / MANIFEST, None, f"not a valid Doc2Vec model description ({error})") from None
+        V, D = len(words), model.config.vector_size
+        model.W_in = _with_room(np.ascontiguousarray(vectors, dtype=np.float32), model._replica_rows())
+        if model.W_in.shape != (V, D) or len(model.tags) != n:
+            raise FormatError(path, None, f"the word vectors are {model.W_in.shape}, the model says {(V, D)}")
+        rows = {"P": n, "W_out": V if model.config.negative else 0,
+                "W_inner": max(V - 1, 1) if model.config.hs else 0}
+        for attribute, name in ARRAYS.items():  # the kernels index these without bounds checks
+            setattr(model, attribute, read_model_array(path, name, (rows[attribute], D)).astype(np.float32))
+        model.W_out = _with_room(model.W_out, model._replica_rows())
+        model.trained_words, model.planned_words, model.epochs_trained = trained
+        model.history = list(meta.get("history", []))
+        return model
+
+
+def _read_manifest(path):
+    manifest = path / MANIFEST
+    if not manifest.is_file():
+        raise WordvecError(f"{path} is not a saved wordvec Doc2Vec model (no {MANIFEST})")
+    meta = formats.read_json_object(manifest)
+    if meta.get("format") != FORMAT:
+        raise FormatError(manifest, None, "not a wordvec Doc2Vec model description")
+    return meta
+
+
+def is_doc2vec_model(path):
+    """True if ``path`` is a directory saved by :meth:`Doc2Vec.save`."""
+    manifest = saved_directory(path, formats.NATIVE_META) / MANIFEST
+    try:
+        return manifest.is_file() and formats.read_json_object(manifest).get("format") == FORMAT
+    except WordvecError:
+        return False
+
+
+def _with_room(matrix, spare):
+    """``matrix`` as the first rows of a float32 array ``spare`` rows longer (the threads'
+    replica rows; the matrix itself keeps its shape), or itself if it is that already."""
+    full = matrix.base
+    if (spare == 0 or isinstance(full, np.ndarray) and full.dtype == np.float32 and full.flags.c_contiguous
+            and full.shape == (matrix.shape[0] + spare, matrix.shape[1]) and matrix.ctypes.data == full.ctypes.data):
+        return matrix
+    full = np.zeros((matrix.shape[0] + spare, matrix.shape[1]), np.float32)
+    full[:matrix.shape[0]] = matrix
+    return full[:matrix.shape[0]]
+
+
+def _balanced_ranges(offsets, parts):
+    """Split documents into at most ``parts`` contiguous ranges of about equal tokens."""
+    n = offsets.size - 1
+    if n == 0:
+        return []
+    targets = offsets[-1] * np.arange(1, parts) / parts
+    cuts = np.searchsorted(offsets[1:], targets, side="left") + 1
+    bounds = np.unique(np.concatenate(([0], np.minimum(cuts, n), [n])))
+    return list(zip(bounds[:-1].tolist(), bounds[1:].tolist()))
+
+
+class _EpochRunner:
+    """One epoch at a time over encoded documents with ``model.workers`` threads (Hogwild)."""
+
+    def __init__(self, model, encoded):
+        self.model, self.encoded = model, encoded
+        self.bounds = schedule.chunk_bounds(encoded.offsets, CHUNK_WORDS)
+        self.chunk_sizes = np.diff(encoded.offsets[self.bounds])
+        self.tables = model._tables()
+        self.hot = model._hot_words()
+        if self.hot:  # the kernels train in the replica rows past the matrices' own
+            model.W_in = _with_room(model.W_in, model._replica_rows())
+            model.W_out = _with_room(model.W_out, model._replica_rows())
+            self.W_in, self.outputs = model.W_in.base, (model.W_out.base, model._outputs()[1])
+        else:
+            self.W_in, self.outputs = model.W_in, model._outputs()
+        self._train(0, 0, 0, 1, 0)  # compile (or load from Numba's cache) before any clock starts
+
+    def _train(self, begin, end, words_before, seed, slot):
+        """Documents begin..end-1 in the thread numbered ``slot`` (its replica rows)."""
+        m, e, c = self.model, self.encoded, self.model.config
+        keep, noise, points, codes, lengths = self.tables
+        return kernels.train_documents(e.ids, e.offsets, e.rows, begin, end, m.P, self.W_in, *self.outputs, points,
+                                       codes, lengths, keep, noise, c.dm, c.mode, c.dm_mean, c.window, c.negative,
+                                       c.dbow_words, c.alpha, c.min_alpha, words_before, max(m.planned_words, 1),
+                                       seed, self.hot, len(m.vocab) + slot * self.hot)
+
+    def epoch(self):
+        m, c = self.model, self.model.config
+        epoch, n_chunks = m.epochs_trained, self.bounds.size - 1
+        order = schedule.chunk_order(c.seed, epoch, n_chunks) if c.shuffle else np.arange(n_chunks)
+        words_before = m.trained_words + schedule.positions_in_epoch(self.chunk_sizes, order)
+        losses, stats = np.zeros(n_chunks), np.zeros((n_chunks, 2), np.int64)
+        pending, lock, errors = iter(order.tolist()), threading.Lock(), []
+
+        def work(slot):
+            while not errors:
+                with lock:
+                    index = next(pending, None)
+                if index is None:
+                    return
+                try:
+                    losses[index], stats[index] = self._train(
+                        int(self.bounds[index]), int(self.bounds[index + 1]), int(words_before[index]),
+                        schedule.chunk_seed(c.seed, epoch, index), slot)
+                except BaseException as error:  # hand it to the main thread
+                    errors.append(error)
+
+        started = time.perf_counter()
+        threads = [threading.Thread(target=work, args=(slot,), daemon=True)
+                   for slot in range(min(m.workers, max(n_chunks, 1)))]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        if errors:
+            raise errors[0]
+        seconds = time.perf_counter() - started
+        loss = float(losses.sum())  # summed in chunk order: independent of the threads
+        words, examples = (int(x) for x in stats.sum(axis=0))
+        if not math.isfinite(loss):
+            raise TrainingError(f"training diverged (the loss became {loss}) in epoch {epoch + 1}; "
+                                f"try a smaller alpha than {c.alpha}")
+        m.trained_words += words
+        m.epochs_trained += 1
+        return {"epoch": m.epochs_trained, "loss": loss / max(examples, 1), "examples": examples, "words": words,
+                "seconds": seconds, "words_per_sec": words / max(seconds, 1e-9),
+                "alpha": schedule.learning_rate(c.alpha, c.min_alpha, m.trained_words, m.planned_words)}

@@ -1,0 +1,1 @@
+"""gensim's ``Phrases``: word pairs that belong together, found by their counts."""
