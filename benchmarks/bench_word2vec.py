@@ -119,7 +119,7 @@ def evaluate(args, vector_files):
 
 def evaluate_with_wordvec(args, vector_files):
     """The figures of ``evaluate`` (same sets, restrict_vocab 30000, case-insensitive) from
-    wordvec's own evaluators, which tests/test_evaluate.py holds equal to gensim's at the
+    wordvec's own evaluators, which tests/vectors/test_evaluate.py holds equal to gensim's at the
     same restrict_vocab, in seconds instead of minutes per file: for a shared machine."""
     from wordvec.vectors.evaluate import evaluate_analogies, evaluate_similarity
     from wordvec.vectors.files import load_vectors

@@ -18,7 +18,7 @@ import signal
 from pathlib import Path
 
 import pytest
-from processes import Children
+from tests.processes import Children
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 DATA = SHARED / "data"

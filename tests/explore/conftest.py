@@ -4,7 +4,7 @@ import threading
 
 import pytest
 
-from explore.models import build_all, random_vectors
+from tests.explore.models import build_all, random_vectors
 
 
 @pytest.fixture(scope="session")

@@ -32,7 +32,7 @@ def build_all(directory, tokens=60_000):
     svd.save(paths["ppmi-svd"])
 
     doc2vec = Doc2Vec(corpus_file=str(corpus), dm=0, vector_size=32, min_count=2, epochs=2, workers=1)
-    paths["doc2vec"] = directory / "d2v"  # vector_size 32: tests/test_doc2vec_model.py's compiled kernel
+    paths["doc2vec"] = directory / "d2v"  # vector_size 32: tests/doc2vec/test_model.py's compiled kernel
     doc2vec.save(paths["doc2vec"])
 
     lines = corpus.read_text(encoding="utf-8").splitlines()

@@ -14,7 +14,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from processes import run_reaped
+from tests.processes import run_reaped
 
 # "wordvec: error: ..." from WordvecError, "wordvec COMMAND: error: ..." from argparse
 ERROR_LINE = re.compile(r"^wordvec(?: [a-z-]+)*: error: ")

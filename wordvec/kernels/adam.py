@@ -1,5 +1,5 @@
 """Compiled Adam update: the NumPy expressions of :func:`wordvec.math.adam.adam_step` in
-one pass over the arrays, bit for bit (``tests/test_adam.py``).
+one pass over the arrays, bit for bit (``tests/lm/test_adam.py``).
 
 The NumPy version makes ten passes and five temporaries per array (a word-level LM's
 10k x 128 embedding and output matrices are 5 MB each; with the CLI's 128 KB mmap

@@ -2,7 +2,7 @@
 
 Both models are word2vec with one more input row, and every example here is one of
 word2vec's output-layer steps (``wordvec.kernels.word2vec.negative_sampling_update`` and
-``hierarchical_softmax_update``, the functions ``tests/test_word2vec_kernels.py`` holds to
+``hierarchical_softmax_update``, the functions ``tests/word2vec/test_kernels.py`` holds to
 ``wordvec.math.word2vec``) with the document's row in the input:
 
 * PV-DBOW (``dm=0``) is skip-gram whose input row is the document's row ``P[doc]``; with
@@ -44,7 +44,7 @@ call (a chunk of ~20k words) ends: Hogwild for those rows a chunk late.  A/B at 
 workers on imdb, under the lock, 1024 words: PV-DBOW epoch 1.31 -> 1.03 s, PV-DM mean
 2.72 -> 1.49 s, dbow_words 8.4 -> 5.5 s; one seed's imdb accuracy 88.90 -> 88.66
 (PV-DBOW), 83.57 -> 83.87 (PV-DM mean).  One call with replicas takes the same steps as
-without (tests/test_doc2vec_kernels.py).
+without (tests/doc2vec/test_kernels.py).
 
 The kernels use every array through :func:`wordvec.kernels.borrowed.borrowed` copies,
 and their buffers are made by the caller (:func:`thread_buffers`): the example functions

@@ -20,7 +20,7 @@ IEEE multiplication or division gives the correctly rounded double (Clinger's fa
 path; every ``%.9g`` number word2vec/gensim/fastText write takes it), identical to
 Python's ``float()``.  Otherwise the value is within a few units in the last place of a
 double, far below a float32 step: after rounding to float32 it is ``float32(float(s))``
-or a neighbour at most one float32 ulp away (tests/test_loading.py checks both claims
+or a neighbour at most one float32 ulp away (tests/vectors/test_loading.py checks both claims
 against Python on random and edge-case strings).
 """
 

@@ -7,7 +7,7 @@ query has fewer than ``k`` candidates every score enters; after that a score ent
 if it beats the query's current lowest, which then is replaced (and the new lowest found
 among the k).  After the first blocks almost no score beats the k-th best, so the pass
 tests CHUNK scores at a time (vectorised) and looks closer only at a chunk that has one.  A NaN score counts as -inf.  The NumPy reference (``search.merge_top``: partition and
-concatenate) gives the same k rows and cosines (tests/test_loading.py).
+concatenate) gives the same k rows and cosines (tests/vectors/test_loading.py).
 """
 
 import numba

@@ -77,7 +77,7 @@ jit_inline = numba.njit(nogil=True, cache=True, inline="always")  # no call per 
 jit_example = numba.njit(nogil=True, cache=True, fastmath=FAST, inline="always")
 
 # The chunk kernels' arguments, grouped (named tuples: Numba compiles them into plain
-# structs, unpacked once per chunk; tests/test_word2vec_kernels.py checks the speed):
+# structs, unpacked once per chunk; tests/word2vec/test_kernels.py checks the speed):
 Corpus = namedtuple("Corpus", "ids offsets keep")          # int32 ids, int64 document offsets, keep probs
 Matrices = namedtuple("Matrices", "W_in W_out W_inner")    # the trained float32 matrices
 Outputs = namedtuple("Outputs", "points codes lengths noise")  # Huffman paths, packed noise alias table

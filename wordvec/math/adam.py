@@ -10,7 +10,7 @@ With gradient g of step t (t = 1, 2, ...), moments m, v (zero at t = 0)::
 
 the paper's bias correction folded into the step size (its "more efficient order of
 computation", end of section 2).  The expressions below are written in the order the
-compiled kernel evaluates them, so the two agree exactly (``tests/test_adam.py``).
+compiled kernel evaluates them, so the two agree exactly (``tests/lm/test_adam.py``).
 """
 
 import math

@@ -19,7 +19,7 @@ matrix by one fancy index over a view of the block with one row starting at ever
 kernels (Numba: ~0.3 s and ~50 MB of the process, more than a 500k-word file's words and
 buffers together) costs more than it saves; it applies the compiled scanner's rules
 (``kernels.parse.scan_binary_records``: the same errors at the same record), and
-tests/test_loading.py holds the two to the same results on random and damaged files.
+tests/vectors/test_loading.py holds the two to the same results on random and damaged files.
 """
 
 import re

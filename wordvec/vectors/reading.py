@@ -24,7 +24,7 @@ Where no C compiler was found at install, the Numba kernel parses them instead.
 They follow the rules of the simple pure-Python readers in ``wordvec.io.formats`` (the
 reference: a word is everything before the first space, duplicate words keep the first
 vector, NaN/inf rows, ragged rows, short or long files are errors naming the line), and
-tests/test_loading.py holds them to those readers on random and damaged files.  On top:
+tests/vectors/test_loading.py holds them to those readers on random and damaged files.  On top:
 ``limit=N`` (the first N vectors, like gensim), ``dtype=float16``, and .gz/.bz2/.xz files.
 """
 

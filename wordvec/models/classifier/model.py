@@ -6,7 +6,7 @@ input rows; softmax, hierarchical softmax or one-vs-all output), the compiled SG
 ``wordvec.models.classifier.files`` (fastText ``.bin``/``.ftz`` and the native format).
 Prediction without Numba (what ``classify predict``/``test`` run for models without
 character n-grams): ``wordvec.models.classifier.predict``, which this class's
-``probabilities`` agree with to 1e-6 (tests/test_classifier_predict.py).
+``probabilities`` agree with to 1e-6 (tests/classifier/test_predict.py).
 
     model = Classifier.train("imdb.train", epoch=10, lr=0.5, word_ngrams=2)
     model.predict("a great movie", k=2)     # (('__label__pos', '__label__neg'), array([...]))

@@ -6,7 +6,7 @@ import lzma
 
 import numpy as np
 import pytest
-from numerics import assert_float32_close
+from tests.numerics import assert_float32_close
 
 from wordvec.cli import main
 from wordvec.data.labels import TokenScan, build_dictionary, encode_lines, scan_text

@@ -3,7 +3,7 @@ formulas written out directly, subword vectors for unseen words, the counts file
 
 import numpy as np
 import pytest
-from numerics import assert_float32_close
+from tests.numerics import assert_float32_close
 
 from wordvec.cli import main
 from wordvec.errors import FormatError, WordvecError

@@ -3,7 +3,7 @@ training, OOV queries, save/load and the CLI."""
 
 import numpy as np
 import pytest
-from numerics import assert_float32_close
+from tests.numerics import assert_float32_close
 
 from wordvec.data import subword
 from wordvec.errors import VocabularyError, WordvecError

@@ -308,7 +308,7 @@ CHILD = textwrap.dedent("""
 
 
 def run_and_kill(target, wait_for_line=True, delay=0.0):
-    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1]))
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2]))
     script = CHILD if wait_for_line else CHILD.replace("os.fsync = stall", "")
     child = subprocess.Popen([sys.executable, "-c", script, str(target)], stdout=subprocess.PIPE, env=env)
     try:

@@ -9,7 +9,7 @@ from wordvec.kernels.word2vec import below, draw_alias, pack_alias_table, unifor
 from wordvec.math import doc2vec as ref
 from wordvec.math import word2vec as w2v
 
-from numerics import assert_float32_close
+from tests.numerics import assert_float32_close
 
 N, V, D = 4, 9, 6
 ALPHA = 0.05

@@ -1,5 +1,5 @@
 """The C text parser (wordvec.io._text_rows, built by setup.py) held to its Numba twin
-(wordvec.kernels.parse.parse_text_rows), which tests/test_loading.py holds to Python: on
+(wordvec.kernels.parse.parse_text_rows), which tests/vectors/test_loading.py holds to Python: on
 random blocks of good, damaged and cut rows, the same rows, consumed bytes, error code and
 offset, the same floats to the bit (also those written into a row that later fails) and the
 same word positions.  And its arguments: what it cannot use safely is a ValueError, never a
@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from wordvec.kernels import parse
 from wordvec.vectors import reading
 
-from test_loading import EDGE_CASES, NOT_NUMBERS
+from tests.vectors.test_loading import EDGE_CASES, NOT_NUMBERS
 
 _text_rows = pytest.importorskip("wordvec.io._text_rows",
                                  reason="the C text parser was not built (no C compiler at install)")

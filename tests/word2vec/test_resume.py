@@ -13,7 +13,7 @@ import time
 import numpy as np
 import pytest
 
-from hostile.harness import assert_clean_failure, run_cli
+from tests.hostile.harness import assert_clean_failure, run_cli
 from wordvec.data import synthetic
 from wordvec.io.checkpoint import Checkpointer, TrainingInterrupted, parse_every
 from wordvec.errors import WordvecError

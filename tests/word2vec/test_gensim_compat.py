@@ -4,7 +4,7 @@ against gensim: the same result shapes and, on identical loaded vectors, the sam
 Each scenario is a function of the imported names (exactly what a user's script would
 import), run once with gensim's and once with wordvec's.  The Word2Vec training API
 (``build_vocab(update=True)``, ``train(total_examples=...)``, callbacks) is tested in
-``tests/test_gensim_training.py``.
+``tests/word2vec/test_gensim_training.py``.
 """
 
 import re

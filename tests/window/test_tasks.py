@@ -13,7 +13,7 @@ from wordvec.cli import main
 from wordvec.errors import FormatError, WordvecError
 from wordvec.tasks import data
 
-SHARED_TASKS = Path(__file__).resolve().parents[2] / "shared" / "data" / "tasks"
+SHARED_TASKS = Path(__file__).resolve().parents[3] / "shared" / "data" / "tasks"
 needs_shared = pytest.mark.skipif(not SHARED_TASKS.is_dir(), reason=f"task data not found at {SHARED_TASKS}")
 
 

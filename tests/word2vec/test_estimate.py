@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 import scipy.sparse
 
-from hostile.harness import assert_clean_failure, run_cli
+from tests.hostile.harness import assert_clean_failure, run_cli
 from wordvec.models.base import estimate
 from wordvec.data import synthetic
 from wordvec.errors import WordvecError

@@ -199,7 +199,7 @@ def test_fuzzed_vocabulary_files_either_read_or_fail_in_one_sentence(tmp_path_fa
     assert len(words) == len(counts) > 0 and (counts >= 0).all() and len(set(words)) == len(words)
 
 
-PEERS = Path(__file__).resolve().parents[1] / "benchmarks" / ".peers" / "bin"
+PEERS = Path(__file__).resolve().parents[2] / "benchmarks" / ".peers" / "bin"
 
 
 def c_tool(name):

@@ -38,7 +38,7 @@ from wordvec.models.word2vec.model import Word2Vec  # noqa: E402
 from wordvec.data.synthetic import analogy_questions, write_corpus  # noqa: E402
 from wordvec.data.vocab import Vocabulary  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 START_TIMEOUT = 90
 
 
