@@ -1,4 +1,4 @@
-"""benchmarks/README's approximate-search tables (issue 28), from bench_ann.py's record.
+"""benchmarks/README's approximate-search tables, from bench_ann.py's record.
 
 ``tables(load_record)`` gives tables.py its entries: ``ann-3000000`` (the saved 3M index
 against exact search in one process, and the same measurement on trained vectors) and

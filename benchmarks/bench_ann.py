@@ -1,6 +1,6 @@
 """Approximate search at GoogleNews size: usearch (wordvec.vectors.ann) against wordvec's exact search.
 
-Issue 28's target: ``most_similar`` of 1,000 words over 3M rows, approximate recall@10 >= 0.95
+The target: ``most_similar`` of 1,000 words over 3M rows, approximate recall@10 >= 0.95
 at >= 20x the queries/s of wordvec's own batched exact search over the same rows.
 
 The 3M x 300 matrix (stage ``matrix``) must have neighbourhoods like real embeddings:
@@ -18,7 +18,7 @@ vectors composed the way fastText gives a vector to any string:
   ``getWordVector`` for an unseen word;
 * the mean row is subtracted (``--no-center`` keeps it): one epoch over 10M tokens leaves
   every row close to one shared direction (the record gives the mean cosine of a row to the
-  mean row before and after; wordvec's 1-epoch sg vectors of session 11 have 0.92), which
+  mean row before and after; wordvec's 1-epoch sg vectors have 0.92), which
   squeezes all cosines into a thin band where float16/int8 storage would decide the ranking;
   pretrained files do not look like that.  Removing the mean is a common post-processing of
   trained vectors (Mu & Viswanath 2018's first step); exact and approximate search both

@@ -1,4 +1,4 @@
-"""Self-attention language model vs LSTM vs bigram (issue 15), on the data and token
+"""Self-attention language model vs LSTM vs bigram, on the data and token
 budget of bench_lm.py's RNN/LSTM tables.
 
     .venv/bin/python benchmarks/bench_attention_lm.py char     # dinosaur names, per-epoch valid curve

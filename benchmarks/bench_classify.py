@@ -189,7 +189,7 @@ def quantize(system, model, train_file, small, log):
 def compile_bytecode():
     """Compile wordvec's modules to bytecode once, untimed, as an installed package has them
     (fastText's are, from its wheel): with PYTHONDONTWRITEBYTECODE set, as in this
-    project's sessions, every wordvec process would otherwise compile its sources again
+    project's developers, every wordvec process would otherwise compile its sources again
     (~20 ms of a predict process)."""
     import compileall
     compileall.compile_dir(str(ROOT / "wordvec"), quiet=1)

@@ -11,7 +11,7 @@ SimLex-999 Spearman rho).
     .venv/bin/python benchmarks/bench_count.py cooccur glove svd        # wordbench-10m
     .venv/bin/python benchmarks/bench_count.py cooccur --full           # the 58M-token corpus
 
-Settings (those of the issue's targets): cooccur window 10 symmetric, 1/distance;
+Settings (those of the targets): cooccur window 10 symmetric, 1/distance;
 GloVe window 10, x_max 10, 15 epochs, D 100, min_count 5, 2 workers, W + W~; PPMI-SVD
 window 5 uniform, cds 0.75, no shift, eig 0.5, D 100.  Results are appended to
 ``benchmarks/out/count.jsonl`` (ignored by git).

@@ -1,4 +1,4 @@
-"""Recurrent language model experiments (issue 6): char level on dinosaur names, word
+"""Recurrent language model experiments: char level on dinosaur names, word
 level on wordbench, and clipping off vs on where gradients explode.
 
     .venv/bin/python benchmarks/bench_lm.py char      # dinos: LSTM vs unigram/bigram, curve, samples
@@ -57,7 +57,7 @@ def ngram_baselines(train_stream, valid_stream, V):
     return results
 
 
-# ---------------------------------------------------------------- helpers
+# ---------------------------------------------------------------- shared steps
 def save(name, obj):
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / f"lm_{name}.json").write_text(json.dumps(obj, indent=1))

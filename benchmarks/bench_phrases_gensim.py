@@ -7,7 +7,7 @@ The first ``--tokens`` tokens (whole lines) of wordbench-10m, in memory as token
 learned by gensim's ``Phrases`` and by ``wordvec.Phrases`` with the same arguments
 (gensim's default scoring and min_count 5), then every sentence rewritten; the record
 holds both systems' wall and CPU seconds and the phrases each found.  For the scale
-question of issue 29, the compiled word2phrase-scale ``wordvec.data.phrases.Phrases``
+question of gensim compatibility, the compiled word2phrase-scale ``wordvec.data.phrases.Phrases``
 runs at the same threshold and at the rescaled one (T * |table| / N).  All three run in
 this process, one after the other (peak RSS is the process's peak so far: gensim first).
 Record: benchmarks/results/phrases-gensim-class.json.
@@ -25,7 +25,7 @@ import records  # noqa: E402
 from gensim.models import phrases as gensim_phrases  # noqa: E402
 
 from wordvec.data.phrases import Phrases as CompiledPhrases  # noqa: E402
-from wordvec.models import phrases as wordvec_phrases  # noqa: E402
+from wordvec.models.phrases import model as wordvec_phrases  # noqa: E402
 
 CORPUS = HERE.parent.parent / "shared" / "data" / "corpus" / "wordbench-10m.txt.xz"
 

@@ -4,7 +4,7 @@ seed on a fixed synthetic corpus, and print (or compare) the SHA-256 of the file
     python benchmarks/bitwise.py --record benchmarks/results/bitwise-<name>.json
     python benchmarks/bitwise.py --compare benchmarks/results/bitwise-<name>.json
 
-A change that claims "behaviour bitwise unchanged" (issue 25) must give the same hashes
+A change that claims "behaviour bitwise unchanged" must give the same hashes
 as the record taken on the commit before it, on the same machine kind (Numba compiles for
 the host CPU, so another CPU may round differently).
 """
@@ -26,7 +26,7 @@ RUNS = {
     "subword-sg-ns": ["--model", "sg", "--loss", "ns", "--subwords", "--bucket", "20000"],
     "glove": ["--model", "glove", "--epochs", "5"],
 }
-# the generator moved in issue 25's restructuring; the script runs on trees from both sides of it
+# the generator moved in the kernel restructuring of 2026-11-25; the script runs on trees from both sides of it
 WRITE_CORPUS = """
 try:
     from wordvec.data.synthetic import write_corpus

@@ -7,7 +7,7 @@ table per record, never two runs in one table); run alone, this prints them:
 Per (dataset, model): the quality of the trained test vectors (the protocol) and of the
 inferred ones, averaged over the record's seeds; training and inference seconds averaged
 over the seeds, and the speed-up as the median of the seeds' own ratios (their range
-beside it); and the issue's targets, each met (yes) or not (no): quality within 0.5
+beside it); and the targets, each met (yes) or not (no): quality within 0.5
 points of gensim's or better, whole-process training >= 2.5x, inference >= 5x (by the
 median speed-up).
 """
@@ -115,11 +115,11 @@ def tables(load_record):
     def table(rows, name):
         return lambda: rows(load_record(name))
 
-    session13 = ["doc2vec-20261126-s13-dbow", "doc2vec-20261126-s13-dm-mean", "doc2vec-20261126-s13-genre",
-                 "doc2vec-20261126-s13-genre-seeds", "doc2vec-20261126-s13-genre-dbow-5seeds"] + [
+    late_runs = ["doc2vec-20261126T2000-dbow", "doc2vec-20261126T2000-dm-mean", "doc2vec-20261126T2000-genre",
+                 "doc2vec-20261126T2000-genre-seeds", "doc2vec-20261126T2000-genre-dbow-5seeds"] + [
         f"doc2vec-20261126-s13-dbow-words-{seed}" for seed in (1, 2, 3)]  # dbow-words: one seed per locked run
-    return {**{name: table(doc2vec_rows, name) for name in session13},
-            "doc2vec-20261126-s13-pooling": table(pooling_rows, "doc2vec-20261126-s13-pooling"),
+    return {**{name: table(doc2vec_rows, name) for name in late_runs},
+            "doc2vec-20261126T2000-pooling": table(pooling_rows, "doc2vec-20261126T2000-pooling"),
             "doc2vec-20261126-dbow": table(doc2vec_rows, "doc2vec-20261126-dbow"),
             "doc2vec-20261126-dm-mean": table(doc2vec_rows, "doc2vec-20261126-dm-mean"),
             "doc2vec-20261126-dbow-words": table(doc2vec_rows, "doc2vec-20261126-dbow-words"),

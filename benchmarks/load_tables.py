@@ -1,4 +1,4 @@
-"""benchmarks/README's loading tables (issue 28), one per bench_load.py record.
+"""benchmarks/README's loading tables, one per bench_load.py record.
 
 ``tables(load_record)`` gives tables.py one entry per record of RECORDS (the table is
 named after its record, never mixing two): each file and limit,
@@ -69,9 +69,9 @@ def files_table(record, name):
                         f"{_provenance(rows, name)}."]
 
 
-# load-3000000: session 13's (its 3M text rows stand: gensim takes ~12 min a file there);
-# load-20261127: session 14's, every limit=500000 row and the whole binary files
-RECORDS = ("load-3000000", "load-20261127", "load-20261127-bin3m-s14", "load-20261127-ctext")
+# load-3000000: the 3M rows of 2026-11-26 (its 3M text rows stand: gensim takes ~12 min a file there);
+# load-20261127: every limit=500000 row and the whole binary files
+RECORDS = ("load-3000000", "load-20261127", "load-20261127T2322-bin3m", "load-20261127-ctext")
 
 
 def tables(load_record):

@@ -32,7 +32,7 @@ CONFIGS = {
 # Starting learning rate per config: the word2vec C tool's documented defaults
 # (0.025 skip-gram, 0.05 CBOW), passed explicitly and identically to all three systems
 # (gensim and wordvec default to 0.025 for both). The quiet-machine orientation figures
-# of issue 3 (gensim cbow-ns 26.9% analogy) were made with 0.05: at 0.025 gensim
+# of the first comparison (gensim cbow-ns 26.9% analogy) were made with 0.05: at 0.025 gensim
 # cbow-ns reaches only 21.8% on wordbench-10m (measured 2026-11-22).
 CONFIG_ALPHA = {"sg-ns": 0.025, "cbow-ns": 0.05, "sg-hs": 0.025, "cbow-hs": 0.05}
 

@@ -319,7 +319,7 @@ def load_queries_table(words=3000000):
     return lines
 
 
-# ----------------------------------------------------------------------------- classify (issue 26)
+# ----------------------------------------------------------------------------- classify
 
 CLASSIFY_RECORD = "classify-20261127-interleaved-rerun"  # the current one; earlier ones keep their tables
 
@@ -486,7 +486,7 @@ CLASSIFY_OVERLAP_RECORD = "classify-thread-overlap-20261126"
 
 def classify_overlap_table():
     """benchmarks/README: do wordvec's two compiled threads overlap in time on a corpus
-    (diag_classify_schedule.py --overlap)?"""
+    (diagnostics/diag_classify_schedule.py --overlap)?"""
     record = load_record(CLASSIFY_OVERLAP_RECORD)
     lines = ["| corpus | setting | documents | tokens per thread per epoch | ms per epoch (median) "
              "| documents merged with the other thread's | epochs merging none |", "|---|---|---|---|---|---|---|"]
@@ -512,7 +512,7 @@ CLASSIFY_SCHEDULES = (("one_thread", "1 thread"), ("wordvec_2", "2, read on (bef
 
 def classify_schedule_table():
     """benchmarks/README: SST P@1 of 2-thread schedules simulated one step after another
-    with wordvec's compiled step, and of real runs (diag_classify_schedule.py)."""
+    with wordvec's compiled step, and of real runs (diagnostics/diag_classify_schedule.py)."""
     record = load_record(CLASSIFY_SCHEDULE_RECORD)
     means = {(m["task"], m["setting"], m["schedule"]): m for m in record["means"]}
     keys = sorted({(m["task"], m["setting"]) for m in record["means"]}, key=lambda k: (k[0], k[1] != "unigrams"))
@@ -534,7 +534,7 @@ CLASSIFY_SAME_INIT_RECORD = "classify-same-init-20261126"
 
 def classify_same_init_table():
     """benchmarks/README: fastText and wordvec from the same initial rows, one thread
-    (diag_classify_same_init.py): the same model up to floating point?"""
+    (diagnostics/diag_classify_same_init.py): the same model up to floating point?"""
     record = load_record(CLASSIFY_SAME_INIT_RECORD)
     lines = ["| task | word n-grams | P@1 fastText | P@1 wordvec | Δ points | same label on test sentences |",
              "|---|---|---|---|---|---|"]
@@ -575,8 +575,8 @@ TABLES = {"headline": headline_table, "word2vec-runs": word2vec_runs_table,
           "classify-sst2-seeds-1thread": lambda: classify_seeds_table("classify-sst2-seeds-1thread-20261126"),
           "classify-same-init": classify_same_init_table}
 TABLES.update(doc2vec_tables.tables(load_record))  # Doc2Vec and pooled sentence vectors
-TABLES.update(load_tables.tables(load_record))  # loading pretrained files at 3M rows (issue 28)
-TABLES.update(ann_tables.tables(load_record))  # approximate search at 3M rows (issue 28)
+TABLES.update(load_tables.tables(load_record))  # loading pretrained files at 3M rows
+TABLES.update(ann_tables.tables(load_record))  # approximate search at 3M rows
 
 
 # ----------------------------------------------------------------------------- documents

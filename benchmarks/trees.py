@@ -2,8 +2,8 @@
 
 ``python -c`` puts the current directory first on ``sys.path``, ahead of PYTHONPATH:
 run from the repository root, every "tree" of an A/B imported the repository's own
-wordvec, and the A/Bs compared a tree with itself (found in session 8; the kernel and
-LM A/Bs of sessions 5-7 that reported "no difference" were such runs).  ``-P`` (Python
+wordvec, and the A/Bs compared a tree with itself (earlier kernel and
+LM A/Bs that reported "no difference" were such runs).  ``-P`` (Python
 3.11+) leaves the current directory off, and the child checks where wordvec came from.
 """
 

@@ -38,7 +38,7 @@ def test_every_record_is_a_complete_benchmark_record():
     for path in records:
         record = json.loads(path.read_text(encoding="utf-8"))
         if record.get("format") != "wordvec-benchmark-record":
-            continue  # an older kind of record (e.g. bitwise-issue25.json)
+            continue  # an older kind of record (e.g. bitwise-20261125.json)
         for key in ("command_line", "commit", "system", "load_before", "load_after", "runs"):
             assert record.get(key) is not None, (path, key)
         assert record["runs"], path

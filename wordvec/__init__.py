@@ -9,8 +9,8 @@ The front door: every name a user needs, importable from here,
 each one the object its own module defines (``wordvec.Word2Vec is
 wordvec.models.word2vec.model.Word2Vec``), so deep imports keep working.  A name is imported
 on first use (the module ``__getattr__`` below): ``import wordvec`` alone loads no NumPy
-and no Numba, 2-10 ms, where resolving the whole table takes 1.1-1.2 s (measured
-2026-11-25 on the shared 2-core machine at load 3.4; Numba's import alone is 0.5-0.7 s).
+and no Numba, 2-10 ms, where resolving the whole table takes 1.1-1.2 s
+(Numba's import alone is 0.5-0.7 s).
 docs/architecture.md says where each module sits.
 """
 

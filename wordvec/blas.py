@@ -32,7 +32,7 @@ def _openblas_thread_api():
 def blas_threads(n):
     """Run the block with ``n`` BLAS threads (None: leave as is); restore afterwards.
 
-    Measured on the shared 2-core machine (load ~8): the recurrent cell's small
+    On two cores the recurrent cell's small
     (B x 4H) products ran 20x faster single-threaded (OpenBLAS threads spin-wait for
     a core), and a word-level LSTM step (V=10k, H=128, B=T=32) 3-6x faster; one cosine
     query over 400k x 300 vectors 0.045 s against 0.15-0.35 s with two threads.

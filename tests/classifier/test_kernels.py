@@ -197,7 +197,7 @@ def _stream_steps(tokens, position, budget, lr0, tokens_before, total, n_streams
 
 
 def _token_clock_merge(streams):
-    """The sequential merge of the schedule simulation (benchmarks/diag_classify_schedule.py):
+    """The sequential merge of the schedule simulation (benchmarks/diagnostics/diag_classify_schedule.py):
     the stream that has read the fewest tokens goes next, ties to the lower stream."""
     merged, heads, clock = [], [0] * len(streams), [0] * len(streams)
     while any(heads[t] < len(s) for t, s in enumerate(streams)):

@@ -32,7 +32,7 @@ the document loop draws position i+1's random numbers (its window, its negatives
 same stream in the same order) before position i's examples and prefetches the rows
 they name (``wordvec.kernels.prefetch``): the next misses overlap this example's
 arithmetic.  A/B at 2 workers on imdb: PV-DBOW epochs 1.23x faster, PV-DM 1.12x,
-inference 1.12x and 1.20x (``benchmarks/README.md``, "Session 12").
+inference 1.12x and 1.20x.
 
 With several threads the most frequent words' rows were the bottleneck: every thread
 writes "the", "a", "," ... example after example (sample 0 keeps them all), and each

@@ -30,7 +30,7 @@ sigmoid, and the ``log(1 + ...)`` factors are multiplied and logged once per exa
 so an exact loss costs one ``exp`` per term and one ``log`` per example.  The logistic
 is computed in float32, the precision of the parameters it updates.
 
-Speed (``benchmarks/README.md``, "Session 8"): the output layers are inlined into the
+Speed: the output layers are inlined into the
 chunk loop, which Numba compiles once per vector size D with D a constant
 (:func:`vector_size_token`).  With a constant D LLVM unrolls the row loops completely
 and keeps the input row and ``neu1e`` in vector registers across the output rows; with
@@ -38,7 +38,7 @@ D known only at run time, a 100-float row went through a 64-wide vector loop, an
 remainder loop and a scalar tail, and the per-example state through memory.  Together
 with a branch-free logistic: 2.0-2.8x faster per epoch for the same steps.  With several
 threads, skip-gram HS trains each window against a window-local copy of the centre
-word's Huffman path (``concurrent``; "Session 9"), so the rows near the root, which are
+word's Huffman path (``concurrent``), so the rows near the root, which are
 on every path, change hands between the cores once per window instead of once per pair.
 
 Random numbers: word2vec's 64-bit linear congruential generator
@@ -600,8 +600,8 @@ def train_chunk_compiled(corpus, doc_begin, doc_end, matrices, outputs, settings
     The chunk loop's steps (a document, a window) are the subword kernel's too:
     :func:`start_document`, :func:`draw_window`.  The window's examples are written out
     here, with the arrays unpacked and the buffers allocated in this function: a window
-    step of its own reading them from a table (issue 25) took a reference count per array
-    per window, 1.13-1.69x the epoch time (benchmarks/results/issue25-ab-loops.json).
+    step of its own reading them from a table took a reference count per array per window,
+    1.13-1.69x the epoch time (benchmarks/results/epoch-ab-20261126T1516-loops.json).
     """
     ids, offsets, keep = corpus
     W_in, W_out, W_inner = matrices
@@ -632,7 +632,6 @@ def train_chunk_compiled(corpus, doc_begin, doc_end, matrices, outputs, settings
     # are on every path: written once per window instead of once per pair, the threads'
     # caches trade those lines far less often (two workers: 1.2x faster an epoch).  One
     # thread has no one to trade with and would only pay the copies (7% slower).
-    # See benchmarks/README.md, "Session 9".
     local_path = concurrent and sg and mode & HIERARCHICAL_SOFTMAX and not batch
     longest_path = points.shape[1] if local_path else 0
     path_rows = np.zeros((longest_path, D), dtype=np.float32)

@@ -111,7 +111,7 @@ class ExplorerAPI:
                                  "explained_variance": round(explained_variance(vectors, coords), 4)}
         return self._maps[n]
 
-    # -- helpers -----------------------------------------------------------------------
+    # -- shared steps -----------------------------------------------------------------------
 
     def completions(self, prefix, limit):
         """Up to ``limit`` words starting with ``prefix``, most frequent (first in the table) first."""

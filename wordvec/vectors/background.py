@@ -14,7 +14,7 @@ they add up; the second core can do the first two while the parser does the thir
   one call and the thread goes on beyond it.  The contents are untouched (fresh zero
   pages).  (Until 2026-11-27 the thread worked from the matrix's end down to the parser,
   which populated its own blocks on the way; a 500k-row ``.bin`` loads in 0.60-0.65 s
-  now against 0.67-0.69 s then: ``benchmarks/diag_load_variants.py``.)
+  now against 0.67-0.69 s then: ``benchmarks/diagnostics/diag_load_variants.py``.)
 - ``PrefetchedReader`` reads (decompresses) ``block_bytes`` chunks of a handle in a
   thread, two chunks ahead of the parser (zlib, bz2 and lzma release the GIL while they
   work); an exception in the thread is raised in the reader's thread at the next read.

@@ -50,7 +50,7 @@ SPACE = 32
 POPULATE_READ = getattr(mmap, "MADV_POPULATE_READ", 22)  # Linux >= 5.14
 DTYPES = {None: np.float32, "float32": np.float32, "float16": np.float16}
 # a binary file is read by the compiled kernels from this much matrix on (or when Numba is
-# loaded anyway): where they break even.  Measured 2026-11-26 under the lock, load_vectors
+# loaded anyway): where they break even: load_vectors
 # of the first N rows of the synthetic 3M x 300 .bin in a fresh process, wall seconds,
 # NumPy vs compiled: 250k rows 0.44 vs 0.74, 1M rows (1.2 GB) 1.36 vs 1.32, 3M 6.7 vs 3.8
 COMPILED_FROM_BYTES = 1 << 30
@@ -155,7 +155,7 @@ def mapped_empty(shape, dtype):
     ``background.PagesAhead`` can populate it, and handed back whole when it goes).
     Not ``MADV_HUGEPAGE`` (2 MB pages, 500x fewer faults): a 500k-row ``.bin`` took
     0.59-1.32 s with it against 0.60-0.65 s, 1.09-1.32 s on fresh memory (the kernel
-    compacting memory for the huge pages; ``benchmarks/diag_load_variants.py``)."""
+    compacting memory for the huge pages; ``benchmarks/diagnostics/diag_load_variants.py``)."""
     nbytes = int(np.prod(shape, dtype=np.int64)) * np.dtype(dtype).itemsize
     if nbytes < BLOCK_BYTES or not hasattr(mmap, "MAP_ANONYMOUS"):
         return np.empty(shape, dtype=dtype)

@@ -22,7 +22,7 @@ from wordvec.io.formats import json_safe
 log = logging.getLogger(__name__)
 RESUMABLE = ("sg", "cbow", "glove")
 IGNORED_OPTIONS = ("workers",  # may differ between the interrupted run and its resumption
-                   # gensim's vocabulary/window options (issue 29): no flag sets them, so a command
+                   # gensim's vocabulary/window options: no flag sets them, so a command
                    # line run always has their defaults, and checkpoints written before they existed resume
                    "sorted_vocab", "max_final_vocab", "shrink_windows")
 

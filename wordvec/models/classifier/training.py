@@ -73,7 +73,7 @@ def drift_positions(positions, n_docs, rng):
     distance in the file is arbitrary and which documents meet in the shared matrices
     changes from epoch to epoch. wordvec's compiled threads run in step and meet at every
     epoch's end, so without this every epoch would merge the same two document orders.
-    Simulated step by step (benchmarks/diag_classify_schedule.py, 10 seeds, record
+    Simulated step by step (benchmarks/diagnostics/diag_classify_schedule.py, 10 seeds, record
     classify-schedule-20261126.json), that repetition gives SST-2 / SST-5 unigrams P@1
     79.5 / 39.3, this move 80.0 / 40.0, fastText's schedule with its threads racing
     80.1 / 39.3 (a random walk of ±√(documents per thread) instead, tried first, helped
@@ -99,7 +99,7 @@ def run_epochs(model, encoded, valid=None, interleave_below=None):
     ``INTERLEAVE_BELOW``) run the same streams interleaved by token clock on one thread
     (``kernels.train_interleaved``): the order threads running at one pace per token would
     give, and the order the simulation of this schedule trains in. Real threads do not get there on so short an epoch:
-    logged 2-thread runs (benchmarks/diag_classify_schedule.py --overlap, record
+    logged 2-thread runs (benchmarks/diagnostics/diag_classify_schedule.py --overlap, record
     classify-thread-overlap-20261126.json, 3 seeds × 9 epochs) merged only 70-75 % of an
     SST unigram epoch's documents with the other thread's (an epoch: 74-90k tokens per
     thread, 8-11 ms; 5 of 27 epochs merged none: one thread ran after the other), and
@@ -138,7 +138,7 @@ def run_epochs(model, encoded, valid=None, interleave_below=None):
 
 def _run_streams(model, encoded, tree, positions, budgets, tokens_before, total, states, counters, progress,
                  interleaved=False):
-    """One epoch of all threads in one compiled call (run in a helper thread: the kernel
+    """One epoch of all threads in one compiled call (run in a worker thread: the kernel
     releases the GIL, so this thread can refresh the progress line meanwhile); with
     ``interleaved``, all streams on that one thread, merged by token clock."""
     failure = []

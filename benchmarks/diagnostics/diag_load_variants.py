@@ -1,9 +1,9 @@
-"""Diagnostic for issue 28's 500k-row `.bin` load: how the matrix's pages are got, A/B.
+"""Diagnostic for the 500k-row `.bin` load: how the matrix's pages are got, A/B.
 
-    flock /tmp/wordvec-bench.lock .venv/bin/python benchmarks/diag_load_variants.py \
+    flock /tmp/wordvec-bench.lock .venv/bin/python benchmarks/diagnostics/diag_load_variants.py \
         [--words 3000000] [--limit 500000] [--rounds 3] [--record load-variants-20261127]
     # the whole file (--limit 0), two of the variants:
-    flock /tmp/wordvec-bench.lock .venv/bin/python benchmarks/diag_load_variants.py --limit 0 \
+    flock /tmp/wordvec-bench.lock .venv/bin/python benchmarks/diagnostics/diag_load_variants.py --limit 0 \
         --variants "as is,from the end" --record load-variants-3m-20261127
 
 wordvec's ``load_vectors(synthetic-WORDS.bin, limit=LIMIT)`` (bench_load.py's file and
@@ -12,7 +12,7 @@ round's "first" after bench_load.COLD_PAUSE_SECONDS (memory the VM's host took b
 "again" right after it:
 
   as is             the pages thread populates the matrix from its start, ahead of the parser
-  from the end      the same thread as before 2026-11-27 (session 13's ``PagesAhead``,
+  from the end      the same thread as before 2026-11-27 (the earlier ``PagesAhead``,
                     rebuilt here): from the matrix's end down to the parser, which
                     populates its own blocks on the way
   huge pages        as is, with ``madvise(MADV_HUGEPAGE)`` on the matrix's map
@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 from unittest import mock
 
-HERE = Path(__file__).resolve().parent
+HERE = Path(__file__).resolve().parents[1]  # benchmarks/
 sys.path.insert(0, str(HERE))
 
 import records  # noqa: E402

@@ -1,9 +1,9 @@
-"""Issue 25's speed check: per-epoch training seconds of the tree before the restructuring
+"""A restructuring's speed check: per-epoch training seconds of the tree before the restructuring
 and the tree after it, side by side in one run, for sg-ns, sg-hs and cbow-ns.
 
     git archive 08d8754 | tar -x -C /tmp/before      # the tree before (no .git needed)
-    flock /tmp/wordvec-bench.lock .venv/bin/python benchmarks/bench_issue25_ab.py \\
-        --trees /tmp/before,. --max-tokens 2000000 --record benchmarks/results/issue25-ab.json
+    flock /tmp/wordvec-bench.lock .venv/bin/python benchmarks/bench_trees_ab.py \\
+        --trees /tmp/before,. --max-tokens 2000000 --record benchmarks/results/epoch-ab-20261125.json
 
 The method is ``bench_kernel_ab.py``'s: each tree trains in its own process
 (``PYTHONPATH=TREE``, its own Numba cache; ``trees.run_in_tree`` checks where wordvec came

@@ -1,8 +1,8 @@
-"""Diagnostic for issue 26's SST accuracy gap: fastText 0.9.2 and wordvec trained from the
+"""Diagnostic for the SST accuracy gap: fastText 0.9.2 and wordvec trained from the
 same initial word rows, one thread, so that neither random initialisation nor Hogwild
 interleaving differs. Do they learn the same model?
 
-    flock /tmp/wordvec-bench.lock .venv/bin/python benchmarks/diag_classify_same_init.py \
+    flock /tmp/wordvec-bench.lock .venv/bin/python benchmarks/diagnostics/diag_classify_same_init.py \
         [--tasks sst2 sst5] [--out benchmarks/results/classify-same-init-DATE.json]
 
 Both read one ``.vec`` holding every training word (``</s>`` included) with values
@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-HERE = Path(__file__).resolve().parent
+HERE = Path(__file__).resolve().parents[1]  # benchmarks/
 sys.path.insert(0, str(HERE))
 
 from bench_classify import PYTHON, WORDVEC, compile_bytecode, prepare, versions  # noqa: E402

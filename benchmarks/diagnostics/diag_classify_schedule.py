@@ -1,8 +1,8 @@
-"""Diagnostic for issue 26's SST gap with 2 threads: does fastText's 2-thread TRAVERSAL
+"""Diagnostic for the SST gap with 2 threads: does fastText's 2-thread TRAVERSAL
 (which document is trained when, with which lr) explain why its P@1 rises with 2 threads
 and wordvec's does not?
 
-    flock /tmp/wordvec-bench.lock .venv/bin/python benchmarks/diag_classify_schedule.py \
+    flock /tmp/wordvec-bench.lock .venv/bin/python benchmarks/diagnostics/diag_classify_schedule.py \
         [--tasks sst2 sst5] [--settings unigrams bigrams] [--seeds 1 2 3 4 5] \
         [--out benchmarks/results/classify-schedule-DATE.json]
 
@@ -37,7 +37,7 @@ lr) steps, so no Hogwild race enters; only the order and the learning rates diff
 Reported per schedule: P@1 on the test file, mean over the seeds.
 
 ``--overlap``: do wordvec's two compiled threads (``kernels.train_streams``, called as
-``run_epochs`` calls it, from a helper thread) overlap in time at all? A copy of the
+``run_epochs`` calls it, from a worker thread) overlap in time at all? A copy of the
 kernel logs, for every document a stream trains, how many documents the other stream has
 trained so far; a document is "merged" when the other stream had started and not yet
 finished its epoch. Reported per corpus (SST, and the first N documents of imdb): tokens
@@ -57,7 +57,7 @@ from pathlib import Path
 import numba
 import numpy as np
 
-HERE = Path(__file__).resolve().parent
+HERE = Path(__file__).resolve().parents[1]  # benchmarks/
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
 
@@ -65,7 +65,7 @@ from bench_classify import COMMON, SETTINGS, prepare, versions  # noqa: E402
 
 from wordvec.data.labels import build_dictionary, encode, scan_text  # noqa: E402
 from wordvec.kernels import classifier as kernels  # noqa: E402
-from wordvec.models import classifier_training  # noqa: E402
+from wordvec.models.classifier import training as classifier_training  # noqa: E402
 from wordvec.models.classifier.model import Classifier, config_from_options  # noqa: E402
 from wordvec.models.classifier.training import (compact_buckets, drift_positions, run_epochs,  # noqa: E402
                                                 thread_starts, uniform_rows)

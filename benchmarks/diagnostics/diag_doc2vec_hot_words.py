@@ -1,7 +1,7 @@
-"""Diagnostic for issue 27's genre gap: do the per-thread replica rows of the frequent words
+"""Diagnostic for the Doc2Vec genre gap: do the per-thread replica rows of the frequent words
 (``wordvec.models.doc2vec.model.HOT_WORDS``) cost PV-DBOW accuracy on genre?
 
-    flock /tmp/wordvec-bench.lock .venv/bin/python benchmarks/diag_doc2vec_hot_words.py \
+    flock /tmp/wordvec-bench.lock .venv/bin/python benchmarks/diagnostics/diag_doc2vec_hot_words.py \
         --data /tmp/d2vg/bench --seeds 1,2,3,4,5 [--hot 1024,0] [--record NAME]
 
 wordvec's PV-DBOW alone (bench_doc2vec.py's settings: 100 dims, negative 5, min_count 2,
@@ -17,13 +17,13 @@ import lzma
 import sys
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
+HERE = Path(__file__).resolve().parents[1]  # benchmarks/
 sys.path.insert(0, str(HERE))
 
 import records  # noqa: E402
 from bench_doc2vec import DOCS, classify  # noqa: E402
 
-from wordvec.models import doc2vec  # noqa: E402
+from wordvec.models.doc2vec import model as doc2vec  # noqa: E402
 
 
 def labels_of(split):
@@ -40,7 +40,7 @@ def main():
     parser.add_argument("--record", default="doc2vec-hot-words-genre")
     args = parser.parse_args()
     y_train, y_test = labels_of("train"), labels_of("test")
-    record = records.Record(args.record, note="issue 27: PV-DBOW on genre with and without per-thread replica rows")
+    record = records.Record(args.record, note="PV-DBOW on genre with and without per-thread replica rows")
     for hot in (int(h) for h in args.hot.split(",")):
         doc2vec.HOT_WORDS = hot
         for seed in (int(s) for s in args.seeds.split(",")):
