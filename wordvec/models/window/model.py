@@ -22,15 +22,15 @@ import time
 import numpy as np
 from tqdm import tqdm
 
-from wordvec import limits
-
-from wordvec.models.base import estimate
+from wordvec.errors import TrainingError, WordvecError
 from wordvec.io.arrays import one_line, read_array
 from wordvec.io.atomic import atomic_directory, save_json, save_npy, saved_directory
-from wordvec.errors import TrainingError, WordvecError
 from wordvec.io.formats import read_json_object
 from wordvec.io.history import append_epoch
 from wordvec.math.window import window_forward, window_loss_and_gradients
+from wordvec.models.base import estimate
+from wordvec.models.base.config import config_from, shows_config
+from wordvec.models.window.config import WindowClassifierConfig
 from wordvec.vectors.keyed import KeyedVectors
 
 logger = logging.getLogger(__name__)
@@ -101,6 +101,7 @@ def window_positions(lengths, window, context):
     return token_pos[:, None] + offsets[None, :], token_pos, padded_length
 
 
+@shows_config(WindowClassifierConfig)
 class WindowClassifier:
     """Softmax (optionally tanh hidden layer) over M concatenated word + case embeddings.
 
@@ -115,27 +116,16 @@ class WindowClassifier:
     pretrained vectors are rescaled to the same overall standard deviation.
     """
 
-    def __init__(self, classes, words=None, vectors=None, window=2, vector_size=50, hidden=0, case_size=5,
-                 fine_tune=True, l2=0.0, optimizer="adagrad", alpha=0.05, batch_size=64, epochs=10,
-                 patience=2, seed=1, context="centred", lowercase=True, init_scale=0.1, progress=True):
-        if optimizer not in ("adagrad", "sgd"):
-            raise WordvecError(f"optimizer must be 'adagrad' or 'sgd', not {optimizer!r}")
-        limits.check_int("task_window", window, "window")  # the ranges the CLI checks too
-        limits.check_int("hidden_layer", hidden, "hidden")
-        limits.check_int("vector_size", vector_size)
-        limits.check_int("seed", seed)
-        if window < (0 if context == "centred" else 1) or hidden < 0 or case_size < 0:
-            raise WordvecError("window, hidden and case_size must be non-negative (window ≥ 1 for a left context)")
+    def __init__(self, classes, words=None, vectors=None, config=None, **hyperparameters):
+        """``hyperparameters``: the fields of :class:`WindowClassifierConfig` by name
+        (``window=2, hidden=300``), or one ``config``; not both."""
+        self.config = config_from(WindowClassifierConfig, config, hyperparameters)
         self.classes = list(classes)
         self.class_index = {c: i for i, c in enumerate(self.classes)}
-        self.window, self.context, self.hidden, self.case_size = window, context, hidden, case_size
-        self.fine_tune, self.l2, self.optimizer, self.alpha = fine_tune, l2, optimizer, alpha
-        self.batch_size, self.epochs, self.patience, self.seed = batch_size, epochs, patience, seed
-        self.lowercase, self.progress, self.init_scale = lowercase, progress, init_scale
         self.history = []
-        self.M = 2 * window + 1 if context == "centred" else window
-        self._rng = np.random.default_rng(seed)
-        self._init_embeddings(words, vectors, vector_size)
+        self.M = self.config.window_width
+        self._rng = np.random.default_rng(self.seed)
+        self._init_embeddings(words, vectors, self.vector_size)
         self._init_weights()
 
     # -- parameters --------------------------------------------------------------------
@@ -154,7 +144,8 @@ class WindowClassifier:
         if words is None:
             words = list(pretrained)
         vocab = [PAD, UNK] + sorted({norm(w) for w in words} - {PAD, UNK})
-        self.words, self.vector_size = vocab, int(vector_size)
+        self.words = vocab
+        self.config = dataclasses.replace(self.config, vector_size=int(vector_size))  # a pretrained dimension wins
         self.index = {w: i for i, w in enumerate(vocab)}
         V, D = len(vocab), self.vector_size
         estimate.check_fits(self.estimate_memory(V), "lower the vector size or the hidden layer")
