@@ -32,7 +32,6 @@ import math
 import mmap
 import os
 import re
-import sys
 import tempfile
 import time
 import zipfile
@@ -40,12 +39,12 @@ import zipfile
 import numpy as np
 import scipy.sparse
 from numba.typed import List
-from tqdm import tqdm
 
 from wordvec.io.arrays import check_csr, one_line
 from wordvec.io.atomic import atomic_write
 from wordvec.errors import FormatError, WordvecError
 from wordvec.kernels import cooccur as kernels
+from wordvec.progress import bar as progress_bar
 
 logger = logging.getLogger(__name__)
 
@@ -149,8 +148,7 @@ def count_cooccurrences(ids, offsets, V, window=10, symmetric=True, weighting="h
     chunks, spilled, ram_bytes, pairs = [], 0, 0, 0
     doc, pos = 0, int(offsets[0]) if len(offsets) > 1 else 0
     total_tokens = int(offsets[-1] - offsets[0]) if len(offsets) else 0
-    bar = tqdm(total=total_tokens, unit="tok", unit_scale=True, desc="cooccur",
-               disable=not progress or not sys.stderr.isatty())
+    bar = progress_bar(total_tokens, "cooccur", unit="tok", enabled=progress, unit_scale=True)
     with tempfile.TemporaryDirectory(prefix="wordvec-cooccur-", dir=tmp_dir) as spill_dir:
         while True:
             before = pos

@@ -6,7 +6,6 @@ initialisation and progress line, around the compiled SGD (``wordvec.kernels.cla
 of the model returning its validation P@1 after each epoch.
 """
 
-import os
 import threading
 import time
 from dataclasses import replace
@@ -16,6 +15,7 @@ import numpy as np
 
 from wordvec.errors import WordvecError
 from wordvec.kernels import classifier as kernels
+from wordvec import progress
 
 
 def uniform_rows(n_rows, dim, seed, sources=None):
@@ -168,12 +168,11 @@ class ProgressLine:
 
     def __init__(self, total, n_threads, lr, enabled=True):
         self.total, self.n_threads, self.lr = total, n_threads, lr
-        self.enabled = enabled and os.environ.get("WORDVEC_NO_PROGRESS") is None
+        self.enabled = progress.drawn(enabled, terminal_only=False)
         self.started = time.perf_counter()
         self.bar = None
         if self.enabled:
-            from tqdm import tqdm
-            self.bar = tqdm(total=100, bar_format="{desc}", leave=True)
+            self.bar = progress.bar(100, "", enabled=True, terminal_only=False, leave=True, bar_format="{desc}")
 
     def show(self, done, loss, examples):
         if self.bar is None:

@@ -23,7 +23,6 @@ import contextlib
 import dataclasses
 import logging
 import math
-import sys
 import time
 
 import numpy as np
@@ -40,6 +39,7 @@ from wordvec.models.count.config import GloVeConfig
 from wordvec.models.base.config import config_from, hyperparameters, shows_config
 from wordvec.models.base.epochs import ThreadedEpoch
 from wordvec.vectors.keyed import KeyedVectors
+from wordvec import progress
 
 log = logging.getLogger(__name__)
 
@@ -264,8 +264,4 @@ def train_entries(data, begin, end, params, gradsq, learning_rate, grad_clip, ba
 
 
 def _progress_bar(model, total, epoch):
-    if not model.progress or not sys.stderr.isatty():
-        return None
-    from tqdm import tqdm
-
-    return tqdm(total=total, unit="upd", unit_scale=True, desc=f"epoch {epoch + 1}", leave=False)
+    return progress.bar(total, f"epoch {epoch + 1}", unit="upd", enabled=model.progress, unit_scale=True)

@@ -10,7 +10,6 @@ import sys
 import time
 
 import numpy as np
-from tqdm import tqdm
 
 from wordvec.errors import TrainingError, WordvecError
 from wordvec.io.history import append_epoch
@@ -18,6 +17,7 @@ from wordvec.kernels.adam import adam_update
 from wordvec.blas import blas_threads  # noqa: F401 (re-exported: cli, report)
 from wordvec.math.adam import adam_step, adam_step_size
 from wordvec.math.softmax_ce import IGNORE
+from wordvec.progress import bar as progress_bar
 
 logger = logging.getLogger(__name__)
 
@@ -167,10 +167,6 @@ class TrainingOptions:
         return dataclasses.replace(self, bptt=int(self.bptt), batch_size=int(self.batch_size))
 
 
-def _progress_enabled(progress):
-    return bool(progress) and sys.stderr.isatty()
-
-
 def train(model, train_stream, valid_stream=None, **options):
     """Train ``model`` in place for epochs ``len(model.history)+1 .. epochs``; return history.
 
@@ -316,6 +312,4 @@ def _run_epoch(model, opt, inputs, targets, epoch, start, rng, options, started)
 
 
 def _make_bar(total, description, progress):
-    if not _progress_enabled(progress):
-        return None
-    return tqdm(total=total, desc=description, unit="batch", leave=False)
+    return progress_bar(total, description, unit="batch", enabled=progress)

@@ -16,11 +16,9 @@ rows a minibatch touches.
 import dataclasses
 import logging
 import os
-import sys
 import time
 
 import numpy as np
-from tqdm import tqdm
 
 from wordvec.errors import TrainingError, WordvecError
 from wordvec.io.arrays import one_line, read_array
@@ -32,6 +30,7 @@ from wordvec.models.base import estimate
 from wordvec.models.base.config import config_from, shows_config
 from wordvec.models.window.config import WindowClassifierConfig
 from wordvec.vectors.keyed import KeyedVectors
+from wordvec import progress
 
 logger = logging.getLogger(__name__)
 
@@ -231,9 +230,9 @@ class WindowClassifier:
         for epoch in range(1, self.epochs + 1):
             start, total, batches = time.perf_counter(), 0.0, 0
             order = self._rng.permutation(len(train))
-            bar = tqdm(range(0, len(order), self.batch_size), desc=f"epoch {epoch}", leave=False,
-                       disable=not (self.progress and sys.stderr.isatty()))
-            for lo in bar:
+            bar = progress.bar(len(train), f"epoch {epoch}", unit="window", enabled=self.progress)
+            for lo in range(0, len(order), self.batch_size):
+                bar.update(min(self.batch_size, len(order) - lo))
                 batch = train.subset(order[lo : lo + self.batch_size])
                 with np.errstate(over="ignore", invalid="ignore"):  # divergence is reported just below
                     loss, dense, sparse = window_loss_and_gradients(self.params, self._tables(batch), batch.labels, self.l2)
@@ -241,6 +240,7 @@ class WindowClassifier:
                     raise TrainingError(f"the loss became {loss} in epoch {epoch}; lower the learning rate (alpha={self.alpha})")
                 self._update(dense, sparse, accum)
                 total, batches = total + loss, batches + 1
+            bar.close()
             seconds = time.perf_counter() - start
             entry = {"epoch": epoch, "loss": total / batches, "seconds": seconds,
                      "updates_per_sec": batches / seconds, "learning_rate": self.alpha,

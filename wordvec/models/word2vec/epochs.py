@@ -12,7 +12,6 @@ that results depend neither on the thread count's timing nor on resuming.
 
 import logging
 import math
-import sys
 import time
 
 import numpy as np
@@ -25,6 +24,7 @@ from wordvec.kernels import word2vec as kernels
 from wordvec.memory import release_compiler_pages
 from wordvec.models.word2vec import sync as word2vec_sync
 from wordvec.models.base.epochs import ThreadedEpoch
+from wordvec import progress
 
 log = logging.getLogger(__name__)
 
@@ -236,8 +236,4 @@ class _ChunkCheckpoint:
 def progress_bar(model, total):
     """A tqdm bar over all words of this ``train`` call (with ETA); disabled when
     ``progress=False`` or stderr is not a terminal."""
-    from tqdm import tqdm
-
-    enabled = model.progress and sys.stderr.isatty()
-    return tqdm(total=total, unit="word", unit_scale=True, desc="word2vec", disable=not enabled,
-                leave=False, smoothing=0.1)
+    return progress.bar(total, "word2vec", unit="word", enabled=model.progress, unit_scale=True, smoothing=0.1)
