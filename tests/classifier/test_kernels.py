@@ -5,6 +5,7 @@ import pytest
 
 from wordvec.data.huffman import build_huffman
 from wordvec.kernels import classifier as K
+from wordvec.kernels.random import lcg31_next
 from wordvec.math import classifier as C
 
 N_WORDS, BUCKET, D, LABELS = 6, 7, 5, 4
@@ -240,7 +241,7 @@ def test_interleaved_streams_take_the_token_clock_merge_of_reference_steps(loss)
         else:
             pick = labels[d][0]
             if len(labels[d]) > 1:  # the stream's own LCG, as the kernel draws it
-                pick = labels[d][K.lcg_next(reference_states[t]) % len(labels[d])]
+                pick = labels[d][lcg31_next(reference_states[t]) % len(labels[d])]
             expected[t] += C.sgd_step(R_in, R_out, bags[d], lr, loss, **_reference_labels(loss, [pick]))
     np.testing.assert_allclose(counters[0], expected, rtol=1e-10)
     np.testing.assert_allclose(W_in, R_in, rtol=1e-9, atol=1e-12)

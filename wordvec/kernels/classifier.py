@@ -16,18 +16,12 @@ fastText does); every input row then gets ``grad / |B|``.
 import numba
 import numpy as np
 
+from wordvec.kernels.random import lcg31_next, mix64
+
 SOFTMAX, HS, OVA = 0, 1, 2
 LOSS_CODES = {"softmax": SOFTMAX, "hs": HS, "ova": OVA}
 
 jit = numba.njit(nogil=True, cache=True, fastmath=True, error_model="numpy")
-
-
-@numba.njit(nogil=True, cache=True)
-def mix64(z):
-    """splitmix64's finaliser: a 64-bit value whose every bit depends on every bit of z."""
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
 
 
 @numba.njit(nogil=True, cache=True, parallel=True)
@@ -51,13 +45,6 @@ def uniform_fill(W, rows, bound, seed):
             z = mix64(state)
             u = np.float64(z >> np.uint64(11)) * (1.0 / 9007199254740992.0)  # [0, 1)
             W[k, j] = (2.0 * u - 1.0) * bound
-
-
-@jit
-def lcg_next(state):
-    """One step of a 64-bit LCG held in ``state[0]``; returns 31 random bits."""
-    state[0] = state[0] * np.uint64(6364136223846793005) + np.uint64(1442695040888963407)
-    return np.int64(state[0] >> np.uint64(33))
 
 
 @jit
@@ -164,7 +151,7 @@ def document_step(W_in, W_out, rows, row_begin, row_end, labels, label_begin, la
     else:
         pick = label_begin
         if label_end - label_begin > 1:  # fastText draws one of several labels uniformly
-            pick += lcg_next(state) % (label_end - label_begin)
+            pick += lcg31_next(state) % (label_end - label_begin)
         target = labels[pick]
         if loss_kind == SOFTMAX:
             loss = softmax_layer(W_out, h, target, lr, grad, scores)

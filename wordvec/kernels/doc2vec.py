@@ -74,7 +74,6 @@ from wordvec.kernels.word2vec import (
     STAT_EXAMPLES,
     STAT_WORDS,
     add_to_rows,
-    below,
     cbow_hidden,
     document_rate,
     draw_alias,
@@ -82,11 +81,11 @@ from wordvec.kernels.word2vec import (
     logistic_term,
     negative_sampling_update,
     subsample,
-    uniform,
     vector_size_token,
     window_context,
 )
 from wordvec.kernels.borrowed import borrowed
+from wordvec.kernels.random import below, mix64, uniform
 from wordvec.kernels.prefetch import prefetch_row
 
 __all__ = ["HIERARCHICAL_SOFTMAX", "NEGATIVE_SAMPLING", "STAT_EXAMPLES", "STAT_WORDS", "vector_size_token",
@@ -495,9 +494,7 @@ def document_seed(ids, start, stop, seed):
     z = seed ^ np.uint64(stop - start)
     for i in range(start, stop + 1):
         z += np.uint64(0x9E3779B97F4A7C15) + (np.uint64(ids[i]) if i < stop else np.uint64(0))
-        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-        z = z ^ (z >> np.uint64(31))
+        z = mix64(z)
     return z
 
 

@@ -15,6 +15,8 @@ from collections import namedtuple
 import numba
 import numpy as np
 
+from wordvec.kernels.random import mix64
+
 # The kernel's arguments, grouped: parameters (or their AdaGrad accumulators, same shapes)
 # and the entries with their float32 view and order.
 Parameters = namedtuple("Parameters", "W W_context b b_context")  # float32 [V, D], [V, D], [V], [V]
@@ -31,10 +33,7 @@ def shuffle_order(order, seed, epoch):
     state = np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(epoch + 1)
     for k in range(n - 1, 0, -1):
         state += np.uint64(0x9E3779B97F4A7C15)
-        z = state
-        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-        z = z ^ (z >> np.uint64(31))
+        z = mix64(state)
         r = np.int64(z % np.uint64(k + 1))
         t = order[k]
         order[k] = order[r]

@@ -41,8 +41,8 @@ threads, skip-gram HS trains each window against a window-local copy of the cent
 word's Huffman path (``concurrent``), so the rows near the root, which are
 on every path, change hands between the cores once per window instead of once per pair.
 
-Random numbers: word2vec's 64-bit linear congruential generator
-(x <- x * 25214903917 + 11 mod 2^64), using only its high bits; each chunk gets its own
+Random numbers: word2vec's 64-bit linear congruential generator (``kernels/random.py``),
+using only its high bits; each chunk gets its own
 state derived from the seed (see ``wordvec.models.word2vec.model``), so results do not depend
 on which thread ran which chunk.
 
@@ -54,11 +54,8 @@ from collections import namedtuple
 import numba
 import numpy as np
 
-LCG_MULTIPLIER = np.uint64(25214903917)
-LCG_INCREMENT = np.uint64(11)
-SHIFT_32 = np.uint64(32)
-SHIFT_11 = np.uint64(11)
-TWO_POW_M53 = 1.0 / 9007199254740992.0
+from wordvec.kernels.random import SHIFT_32, below, lcg_next, uniform
+
 LOW_32 = np.uint64(0xFFFFFFFF)
 
 # Which output layer(s) an example trains (flags, so ns and hs can be combined as in gensim).
@@ -123,28 +120,6 @@ def token_size(token, W):
 # ---------------------------------------------------------------------------------------
 # Random numbers and the alias sampler
 # ---------------------------------------------------------------------------------------
-
-
-@jit
-def lcg_next(state):
-    """Advance the one-element uint64 ``state``; return its top 32 bits as uint64."""
-    x = state[0] * LCG_MULTIPLIER + LCG_INCREMENT
-    state[0] = x
-    return x >> SHIFT_32
-
-
-@jit
-def uniform(state):
-    """A float64 uniform in [0, 1) from the top 53 bits of the next LCG state."""
-    x = state[0] * LCG_MULTIPLIER + LCG_INCREMENT
-    state[0] = x
-    return float(x >> SHIFT_11) * TWO_POW_M53
-
-
-@jit
-def below(state, n):
-    """A uniform integer in [0, n) (n < 2^32) by multiply-shift of 32 random bits."""
-    return np.int64((lcg_next(state) * np.uint64(n)) >> SHIFT_32)
 
 
 def pack_alias_table(accept, alias):
