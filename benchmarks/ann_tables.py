@@ -3,7 +3,7 @@
 ``tables(load_record)`` gives tables.py its entries: ``ann-3000000`` (the saved 3M index
 against exact search in one process, and the same measurement on trained vectors) and
 ``ann-3000000-tune`` (index settings over the first rows).  Each table uses the latest
-run of each stage in benchmarks/results/ann-3000000.json.
+run of each stage in benchmarks/results/vectors/ann-3000000.json.
 """
 
 from pathlib import Path

@@ -50,7 +50,7 @@ Stages (each a separate locked run; each appends its runs to the record):
     flock /tmp/wordvec-bench.lock .venv/bin/python benchmarks/bench_ann.py trained \
         --vectors benchmarks/out/wordbench-sg300.bin
 
-Record: benchmarks/results/ann-<rows>.json (a wordvec-benchmark-record; every run carries its
+Record: benchmarks/results/vectors/ann-<rows>.json (a wordvec-benchmark-record; every run carries its
 stage, commit, command, load before/after, wall and CPU seconds and peak RSS).
 """
 
@@ -367,7 +367,7 @@ def start_record(rows):
 
 
 def append_run(record, stage, fields, measured):
-    """Add this stage's run to benchmarks/results/ann-<rows>.json (earlier runs kept)."""
+    """Add this stage's run to benchmarks/results/vectors/ann-<rows>.json (earlier runs kept)."""
     path = records.RESULTS / f"{record.name}.json"
     if path.exists():
         record.data["runs"] = json.loads(path.read_text())["runs"]

@@ -2,7 +2,7 @@
 
     flock /tmp/wordvec-bench.lock .venv/bin/python benchmarks/bench_classify.py \
         [--tasks imdb genre sst2 sst5] [--settings unigrams bigrams] [--seeds 1 2 3] \
-        [--quantize] [--out benchmarks/results/classify-DATE.json]
+        [--quantize] [--out benchmarks/results/classifier/classify-DATE.json]
 
 For every task, setting and seed both systems train the same model (lr, epoch, dim,
 wordNgrams, bucket, loss, 2 threads) as a child process each, alone on the machine
@@ -221,7 +221,7 @@ def main():
                         help="run each predict process N times; the median run's wall time is the figure")
     parser.add_argument("--scratch", default="/tmp/wordvec-bench-classify")
     parser.add_argument("--summarize", metavar="RECORD", help="print the markdown tables of a record and exit")
-    parser.add_argument("--out", default=str(HERE / "results" / f"classify-{time.strftime('%Y%m%d-%H%M')}.json"))
+    parser.add_argument("--out", default=str(HERE / "results" / "classifier" / f"classify-{time.strftime('%Y%m%d-%H%M')}.json"))
     args = parser.parse_args()
     if args.summarize:
         print(summarize(json.loads(Path(args.summarize).read_text())))

@@ -101,7 +101,7 @@ def main():
     parser.add_argument("--full", action="store_true", help="use wordbench.txt.xz (58M tokens)")
     parser.add_argument("--corpus", help="another corpus file")
     parser.add_argument("--memory", help="pass --memory SIZE to the co-occurrence counting (default 2GB)")
-    parser.add_argument("--record", default="count", help="write benchmarks/results/RECORD.json ('' for none)")
+    parser.add_argument("--record", default="count", help="write benchmarks/results/<family>/RECORD.json ('' for none)")
     parser.add_argument("--note", default="", help="a sentence kept in the record (how the machine was)")
     args = parser.parse_args()
     record = Record(args.record, note=args.note) if args.record else None

@@ -52,7 +52,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tokens", type=int, default=2_000_000)
     parser.add_argument("--configs", nargs="*", default=list(CONFIGS), choices=list(CONFIGS))
-    parser.add_argument("--record", default="estimate", help="write benchmarks/results/RECORD.json ('' for none)")
+    parser.add_argument("--record", default="estimate", help="write benchmarks/results/<family>/RECORD.json ('' for none)")
     parser.add_argument("--note", default="", help="a sentence kept in the record (how the machine was)")
     args = parser.parse_args()
     record = Record(args.record, note=args.note) if args.record else None

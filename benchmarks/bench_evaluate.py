@@ -44,7 +44,7 @@ def main():
     parser.add_argument("--repeat", type=int, default=3, help="best of N runs for each tool")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--vectors", metavar="FILE", help="evaluate these vectors (word2vec .bin/.txt) instead")
-    parser.add_argument("--record", default="evaluate", help="write benchmarks/results/RECORD.json ('' for none)")
+    parser.add_argument("--record", default="evaluate", help="write benchmarks/results/<family>/RECORD.json ('' for none)")
     parser.add_argument("--note", default="", help="a sentence kept in the record (how the machine was)")
     args = parser.parse_args()
     record = Record(args.record, note=args.note) if args.record else None

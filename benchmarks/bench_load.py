@@ -583,7 +583,7 @@ def main():
     parser.add_argument("--out", default=str(OUT))
     parser.add_argument("--report", action="store_true", help="print the record's tables and stop")
     args = parser.parse_args()
-    record_path = RESULTS / f"{args.record or f'load-{args.words}'}.json"
+    record_path = RESULTS / "vectors" / f"{args.record or f'load-{args.words}'}.json"
     record = load_record(record_path)
     if args.report:
         print(report(record))

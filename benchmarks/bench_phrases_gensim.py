@@ -10,7 +10,7 @@ holds both systems' wall and CPU seconds and the phrases each found.  For the sc
 question of gensim compatibility, the compiled word2phrase-scale ``wordvec.data.phrases.Phrases``
 runs at the same threshold and at the rescaled one (T * |table| / N).  All three run in
 this process, one after the other (peak RSS is the process's peak so far: gensim first).
-Record: benchmarks/results/phrases-gensim-class.json.
+Record: benchmarks/results/phrases/phrases-gensim-class.json.
 """
 
 import argparse

@@ -212,7 +212,7 @@ def report(args):
 
 
 def write_record(args, rows):
-    """benchmarks/results/RECORD.json: every run in the work folder (each timed by `run`,
+    """benchmarks/results/<family>/RECORD.json: every run in the work folder (each timed by `run`,
     one per lock acquisition, with its own load), evaluated now by `report`."""
     record = Record(args.record, note=args.note)
     record.data.update(settings=SETTINGS, work=args.work)
@@ -295,7 +295,7 @@ def main():
     parser.add_argument("--systems", default="wordvec-ft,gensim-ft", help="compare: run folders A,B")
     parser.add_argument("--resamples", type=int, default=2000, help="compare: bootstrap resamples")
     parser.add_argument("--record", default="subword",
-                        help="report: write benchmarks/results/RECORD.json ('' for none)")
+                        help="report: write benchmarks/results/<family>/RECORD.json ('' for none)")
     parser.add_argument("--note", default="", help="report: a sentence kept in the record (how the machine was)")
     parser.add_argument("--ns-exponent", type=float, help="noise exponent of a wordvec `run` (default: "
                         "wordvec's own), into SYSTEM-nsX/")

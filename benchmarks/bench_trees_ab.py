@@ -3,7 +3,7 @@ and the tree after it, side by side in one run, for sg-ns, sg-hs and cbow-ns.
 
     git archive 08d8754 | tar -x -C /tmp/before      # the tree before (no .git needed)
     flock /tmp/wordvec-bench.lock .venv/bin/python benchmarks/bench_trees_ab.py \\
-        --trees /tmp/before,. --max-tokens 2000000 --record benchmarks/results/epoch-ab-20261125.json
+        --trees /tmp/before,. --max-tokens 2000000 --record benchmarks/results/checks/epoch-ab-20261125.json
 
 The method is ``bench_kernel_ab.py``'s: each tree trains in its own process
 (``PYTHONPATH=TREE``, its own Numba cache; ``trees.run_in_tree`` checks where wordvec came

@@ -57,7 +57,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--record", default="vocab", help="write benchmarks/results/RECORD.json ('' for none)")
+    parser.add_argument("--record", default="vocab", help="write benchmarks/results/<family>/RECORD.json ('' for none)")
     parser.add_argument("--note", default="", help="a sentence kept in the record (how the machine was)")
     args = parser.parse_args()
     record = Record(args.record, note=args.note) if args.record else None

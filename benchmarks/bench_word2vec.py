@@ -251,7 +251,7 @@ def parse_args(argv=None):
     parser.add_argument("--wordvec", default=str(REPO / ".venv" / "bin" / "wordvec"))
     parser.add_argument("--wordvec-flags", default="",
                         help="extra flags for wordvec train, e.g. '--batched' or '--deterministic'")
-    parser.add_argument("--record", default="word2vec", help="write benchmarks/results/RECORD.json ('' for none)")
+    parser.add_argument("--record", default="word2vec", help="write benchmarks/results/<family>/RECORD.json ('' for none)")
     parser.add_argument("--note", default="", help="a sentence kept in the record (how the machine was)")
     parser.add_argument("--peers-env", default=str(HERE / ".peers"), help="made by setup_peers.sh")
     args = parser.parse_args(argv)

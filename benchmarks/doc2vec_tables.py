@@ -17,6 +17,9 @@ import statistics
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # records, beside this file
+import records  # noqa: E402
+
 RESULTS = Path(__file__).resolve().parent / "results"
 DATASETS = {"imdb": ("imdb", "error"), "sst2": ("SST-2", "error"), "genre": ("genre", "accuracy")}
 MODELS = {"dbow": "PV-DBOW", "dbow-words": "PV-DBOW + dbow_words", "dm-mean": "PV-DM mean"}
@@ -101,12 +104,12 @@ def pooling_rows(record):
 
 
 def _provenance(record):
-    return (f"Record `benchmarks/results/{record['name']}.json`, commit `{record['commit'][:7]}`, "
+    return (f"Record `{records.shown_path(record['name'])}`, commit `{record['commit'][:7]}`, "
             f"load {record['load_before'][0]:.1f} → {record['load_after'][0]:.1f}, CPU {record['system']['cpu']}.")
 
 
 def _load(name):
-    return json.loads((RESULTS / f"{name}.json").read_text(encoding="utf-8"))
+    return json.loads(records.record_path(name, RESULTS).read_text(encoding="utf-8"))
 
 
 def tables(load_record):

@@ -9,7 +9,7 @@ every figure there can be re-derived (and re-measured by running the command aga
     record = Record("word2vec", note="one seed; machine shared with other jobs")
     record.add_run(system="wordvec", config="sg-ns", wall_seconds=25.9, cpu_seconds=50.1,
                    peak_rss_mb=154, quality={"analogy": 0.273})
-    record.save()          # benchmarks/results/word2vec.json, atomically
+    record.save()          # benchmarks/results/word2vec/word2vec.json, atomically
 """
 
 import datetime
@@ -30,6 +30,28 @@ RESULTS = HERE / "results"
 FORMAT = "wordvec-benchmark-record"
 VERSION = 1
 RUN_FIELDS = ("wall_seconds", "cpu_seconds", "peak_rss_mb")  # every run has these (None if unknown)
+# results/<family>/: a record's family by the start of its name; the rest go to "other"
+FAMILIES = (("classify", "classifier"), ("doc2vec", "doc2vec"), ("load", "vectors"), ("ann", "vectors"),
+            ("phrases", "phrases"), ("bitwise", "checks"), ("epoch-ab", "checks"), ("claims", "word2vec"),
+            ("word2vec", "word2vec"), ("vocab", "word2vec"), ("evaluate", "word2vec"), ("estimate", "word2vec"),
+            ("fasttext", "classifier"), ("static", "static"), ("gensim", "word2vec"))
+
+
+def family_of(name):
+    """The folder of results/ that holds the record NAME (``classify-...`` -> ``classifier``)."""
+    return next((family for prefix, family in FAMILIES if name.startswith(prefix)), "other")
+
+
+def record_path(name, results=RESULTS):
+    """Where the record NAME is: results/<family>/NAME.json (found anywhere under results/
+    if it was filed elsewhere)."""
+    found = sorted(Path(results).rglob(f"{name}.json"))
+    return found[0] if found else Path(results) / family_of(name) / f"{name}.json"
+
+
+def shown_path(name):
+    """The record's path as the tables print it."""
+    return f"benchmarks/results/{family_of(name)}/{name}.json"
 
 
 def _git(*args):
@@ -93,10 +115,13 @@ class Record:
         self.data["runs"].append(run)
         return run
 
-    def save(self, directory=RESULTS):
-        """Write ``directory/NAME.json`` (atomically), with the end time and the load after."""
+    def save(self, directory=None):
+        """Write ``results/<family>/NAME.json`` (or ``directory/NAME.json``) atomically, with
+        the end time and the load after."""
         self.data.update(finished=_now(), load_after=list(os.getloadavg()))
-        path = Path(directory) / f"{self.name}.json"
+        path = RESULTS / family_of(self.name) / f"{self.name}.json" if directory is None else \
+            Path(directory) / f"{self.name}.json"
+        path.parent.mkdir(parents=True, exist_ok=True)
         save_json(path, self.data)
         return path
 

@@ -22,6 +22,7 @@ sys.path.insert(0, str(HERE))  # doc2vec_tables, beside this file
 import doc2vec_tables  # noqa: E402
 import load_tables  # noqa: E402
 import ann_tables  # noqa: E402
+import records  # noqa: E402
 RESULTS = HERE / "results"
 DOCUMENTS = (HERE.parent / "README.md", HERE / "README.md")
 BLOCK = re.compile(r"(<!-- table:([a-z0-9-]+) -->\n)(.*?)(<!-- /table -->)", re.S)
@@ -34,7 +35,7 @@ class MissingRecord(Exception):
 
 
 def load_record(name):
-    path = RESULTS / f"{name}.json"
+    path = records.record_path(name, RESULTS)
     if not path.is_file():
         raise MissingRecord(f"a table needs the record {path}, which is missing")
     return json.loads(path.read_text(encoding="utf-8"))
@@ -352,7 +353,7 @@ def _classify_rows(record):
 
 def _classify_provenance(record, name=CLASSIFY_RECORD):
     loads = [load for run in record["runs"] for load in (run["train"]["load_before"][0], run["train"]["load_after"][0])]
-    return (f"Record `benchmarks/results/{name}.json`: commit `{record['versions']['commit'][:7]}`, "
+    return (f"Record `{records.shown_path(name)}`: commit `{record['versions']['commit'][:7]}`, "
             f"{record['started'][:16]}–{record.get('finished', '?')[11:16]} UTC, 1-min load {min(loads):.1f}–"
             f"{max(loads):.1f} on 2 cores; means over seeds; speed-up: fastText's wall time over wordvec's.")
 
@@ -427,7 +428,7 @@ def classify_predict_table(name):
         predict, repeated = _predict_cells(row["fasttext"], row["wordvec"])
         lines.append(f"| {row['task']} | {row['setting']} | {predict} | {repeated} |")
     loads = [run["predict"]["load_before"][0] for run in record["runs"] if "predict" in run]
-    return lines + ["", f"Record `benchmarks/results/{name}.json`: commit `{record['versions']['commit'][:7]}`, "
+    return lines + ["", f"Record `{records.shown_path(name)}`: commit `{record['versions']['commit'][:7]}`, "
                         f"{record['started'][:16]}–{record.get('finished', '?')[11:16]} UTC, 1-min load before "
                         f"each predict {min(loads):.1f}–{max(loads):.1f} on 2 cores; models of the first seed."]
 
@@ -450,7 +451,7 @@ def _seeds_cells(record, task, setting):
 def _seeds_provenance(record, name):
     started, finished = record["started"][:16], record.get("finished", "?")[11:16]
     threads = record["settings"]["threads"]
-    return (f"Record `benchmarks/results/{name}.json`: commit `{record['versions']['commit'][:7]}`, "
+    return (f"Record `{records.shown_path(name)}`: commit `{record['versions']['commit'][:7]}`, "
             f"{started}–{finished} UTC, {threads} training thread{'s' if threads > 1 else ''}; sd: the "
             "seeds' standard deviation; standard error of the difference of the means.")
 
@@ -494,7 +495,7 @@ def classify_overlap_table():
         lines.append(f"| {row['corpus']} | {row['setting']} | {row['docs']} | {row['tokens_per_thread_epoch']} | "
                      f"{row['ms_per_epoch_median']:.1f} | {100 * row['merged_fraction_mean']:.0f} % | "
                      f"{row['epochs_with_no_merging']} of {row['epochs']} |")
-    return lines + ["", f"Record `benchmarks/results/{CLASSIFY_OVERLAP_RECORD}.json`: code of commit "
+    return lines + ["", f"Record `{records.shown_path(CLASSIFY_OVERLAP_RECORD)}`: code of commit "
                         f"`{record['versions']['commit'][:7]}` and the interleaved-streams change, uncommitted (the threads "
                         f"run a logging copy of train_streams, which it leaves unchanged), {record['started'][:16]}–"
                         f"{record.get('finished', '?')[11:16]} UTC, 1-min load {record['load_before'][0]:.1f} before, "
@@ -523,7 +524,7 @@ def classify_schedule_table():
         cells = [f"{100 * row['mean_p_at_1']:.2f} ± {100 * row['sem']:.2f}" for row in rows]
         lines.append(f"| {task} | {setting} | " + " | ".join(cells) + " |")
     seeds = record["means"][0]["seeds"]
-    return lines + ["", f"Record `benchmarks/results/{CLASSIFY_SCHEDULE_RECORD}.json`: commit "
+    return lines + ["", f"Record `{records.shown_path(CLASSIFY_SCHEDULE_RECORD)}`: commit "
                         f"`{record['versions']['commit'][:7]}`, {record['started'][:16]}–"
                         f"{record.get('finished', '?')[11:16]} UTC; P@1 in points, mean ± standard error over "
                         f"{seeds} seeds; the first five columns simulated, the last four real runs."]
@@ -542,7 +543,7 @@ def classify_same_init_table():
         lines.append(f"| {run['task']} | {run['word_ngrams']} | {run['p_at_1_fasttext']:.4f} | "
                      f"{run['p_at_1_wordvec']:.4f} | {100 * (run['p_at_1_wordvec'] - run['p_at_1_fasttext']):+.2f} | "
                      f"{100 * run['same_label']:.1f} % of {run['documents']} |")
-    return lines + ["", f"Record `benchmarks/results/{CLASSIFY_SAME_INIT_RECORD}.json`: commit "
+    return lines + ["", f"Record `{records.shown_path(CLASSIFY_SAME_INIT_RECORD)}`: commit "
                         f"`{record['versions']['commit'][:7]}`, {record['started'][:16]} UTC."]
 
 

@@ -34,7 +34,7 @@ def test_the_generated_tables_are_there():
 
 
 def test_every_record_is_a_complete_benchmark_record():
-    records = sorted((ROOT / "benchmarks" / "results").glob("*.json"))
+    records = sorted((ROOT / "benchmarks" / "results").rglob("*.json"))
     for path in records:
         record = json.loads(path.read_text(encoding="utf-8"))
         if record.get("format") != "wordvec-benchmark-record":
@@ -55,7 +55,7 @@ def test_a_missing_record_fails_the_check(monkeypatch, tmp_path):
 
 def test_a_changed_figure_is_caught(tmp_path, monkeypatch):
     """Copy the records, change one measured peak: benchmarks/README's table no longer matches."""
-    for path in (ROOT / "benchmarks" / "results").glob("*.json"):
+    for path in (ROOT / "benchmarks" / "results").rglob("*.json"):
         (tmp_path / path.name).write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
     record = json.loads((tmp_path / "estimate.json").read_text(encoding="utf-8"))
     record["runs"][0]["peak_rss_mb"] *= 2

@@ -14,7 +14,7 @@ threads); GloVe's includes its co-occurrence counting.  Both read the same cache
 encoding of the corpus.  Evaluation time is not counted.  At each word2vec run's cost,
 GloVe's accuracy at the same cost is interpolated between its checkpoints (linear in
 the cost; "beyond" when the cost is outside GloVe's range).  Record:
-benchmarks/results/claims-glove_time.json.
+benchmarks/results/word2vec/claims-glove_time.json.
 
     .venv/bin/python benchmarks/claims/claim_glove_time.py [--epochs 5] [--cbow-epochs 5]
 """

@@ -6,7 +6,7 @@ Experiment: skip-gram with hierarchical softmax vs with negative sampling (5 noi
 words), otherwise the claims' baseline (window 5, 5 epochs, seed 1), at D = 50, 100 and
 300; analogy accuracy (whole vocabulary searched) per bin of the rarest question word's
 count, similarity per bin of the rarer word's count, and the standard scores.
-Record: benchmarks/results/claims-hs_ns.json.
+Record: benchmarks/results/word2vec/claims-hs_ns.json.
 
     .venv/bin/python benchmarks/claims/claim_hs_ns.py [--dims 100,50,300] [--seeds 1] [--epochs 5]
 """

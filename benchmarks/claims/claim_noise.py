@@ -6,7 +6,7 @@ Experiment: skip-gram with negative sampling (the claims' baseline: D 100, windo
 5 epochs, seed 1) with noise exponents 0 (uniform), 0.75 and 1 (the unigram);
 analogy accuracy (whole vocabulary searched) per bin of the rarest question word's
 count, similarity per bin of the rarer word's count, and the standard scores.
-Record: benchmarks/results/claims-noise.json.
+Record: benchmarks/results/word2vec/claims-noise.json.
 
     .venv/bin/python benchmarks/claims/claim_noise.py [--exponents 0.75,0,1]  (0.5: add ",0.5") [--seeds 1]
                                                       [--epochs 5]

@@ -13,7 +13,7 @@ run of ~20 CPU seconds, so it runs without the heavy lock): the untied model's i
 and output W_y, and the tied model's E.  The skip-gram run is claim_window.py's window-5
 run (cached: running that first costs nothing here).  ``--epochs`` sets the skip-gram
 run's epochs only; the LM part is fixed by ``--updates``.  Record:
-benchmarks/results/claims-rare_updates.json.
+benchmarks/results/word2vec/claims-rare_updates.json.
 
     .venv/bin/python benchmarks/claims/claim_rare_updates.py [--updates 100] [--epochs 5]
 """

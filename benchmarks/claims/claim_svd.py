@@ -7,7 +7,7 @@ with 8 power iterations) of the wordbench-10m co-occurrence matrix under three
 transforms: the plain counts (``raw``, the LSA/HAL-style matrix the notes describe,
 with the vectors U S, and U S^0.5), log(1 + X), and PPMI (context smoothing 0.75,
 U S^0.5); against skip-gram with negative sampling at the same window, D and corpus
-(the claims' baseline, 5 epochs).  Record: benchmarks/results/claims-svd.json.
+(the claims' baseline, 5 epochs).  Record: benchmarks/results/word2vec/claims-svd.json.
 
     .venv/bin/python benchmarks/claims/claim_svd.py [--epochs 5]
 """

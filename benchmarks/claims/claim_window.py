@@ -5,7 +5,7 @@ semantic tests."
 Experiment: skip-gram with negative sampling (the claims' baseline: D 100, 5 epochs,
 seed 1) on wordbench-10m at windows 2, 5 and 10; the Google analogy set's semantic and
 syntactic sections (restricted to the 30k most frequent words), and WordSim-353 /
-SimLex-999.  Record: benchmarks/results/claims-window.json.
+SimLex-999.  Record: benchmarks/results/word2vec/claims-window.json.
 
     .venv/bin/python benchmarks/claims/claim_window.py [--windows 2,5,10] [--seeds 1] [--epochs 5]
 """

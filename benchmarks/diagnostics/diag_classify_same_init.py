@@ -74,7 +74,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tasks", nargs="+", default=["sst2", "sst5"])
     parser.add_argument("--scratch", default="/tmp/wordvec-bench-classify")
-    parser.add_argument("--out", default=str(HERE / "results" / f"classify-same-init-{time.strftime('%Y%m%d')}.json"))
+    parser.add_argument("--out", default=str(HERE / "results" / "classifier" / f"classify-same-init-{time.strftime('%Y%m%d')}.json"))
     args = parser.parse_args()
     scratch = Path(args.scratch)
     compile_bytecode()

@@ -333,7 +333,7 @@ def main():
     parser.add_argument("--settings", nargs="+", default=["unigrams", "bigrams"])
     parser.add_argument("--seeds", nargs="+", type=int, default=[1, 2, 3, 4, 5])
     parser.add_argument("--scratch", default="/tmp/wordvec-bench-classify")
-    parser.add_argument("--out", default=str(HERE / "results" / f"classify-schedule-{time.strftime('%Y%m%d')}.json"))
+    parser.add_argument("--out", default=str(HERE / "results" / "classifier" / f"classify-schedule-{time.strftime('%Y%m%d')}.json"))
     parser.add_argument("--overlap", action="store_true", help="measure whether the compiled threads overlap")
     parser.add_argument("--imdb-docs", nargs="*", type=int, default=[2000, 8000, 25000],
                         help="with --overlap: also the first N documents of imdb")

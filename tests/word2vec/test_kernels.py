@@ -265,7 +265,7 @@ def test_the_argument_tables_compile_once_as_plain_structs():
     """The kernels take named tuples (Corpus, Matrices, Outputs, Settings, Schedule): Numba
     must compile them (nopython: njit has no object mode) into one specialisation that
     calls with other values reuse -- make_settings / make_schedule fix the types.  Their
-    speed against the spelled-out arguments: benchmarks/results/epoch-ab-20261125.json."""
+    speed against the spelled-out arguments: benchmarks/results/checks/epoch-ab-20261125.json."""
     ids, offsets = _toy_corpus(docs=5)
     W_in, W_out, _ = _matrices(3)
     before = len(K.train_chunk_compiled.signatures)

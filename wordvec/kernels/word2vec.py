@@ -576,7 +576,7 @@ def train_chunk_compiled(corpus, doc_begin, doc_end, matrices, outputs, settings
     :func:`start_document`, :func:`draw_window`.  The window's examples are written out
     here, with the arrays unpacked and the buffers allocated in this function: a window
     step of its own reading them from a table took a reference count per array per window,
-    1.13-1.69x the epoch time (benchmarks/results/epoch-ab-20261126T1516-loops.json).
+    1.13-1.69x the epoch time (benchmarks/results/checks/epoch-ab-20261126T1516-loops.json).
     """
     ids, offsets, keep = corpus
     W_in, W_out, W_inner = matrices
