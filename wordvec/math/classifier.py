@@ -34,9 +34,12 @@ log; the difference is below the printed digits once p > 0.01).
 
 import numpy as np
 
-
-def sigmoid(x):
-    return 1.0 / (1.0 + np.exp(-x))
+from wordvec.math.output_layers import (  # noqa: F401  (softmax_output and sigmoid: used as C.name)
+    hierarchical_softmax_output,
+    one_vs_all_output,
+    sigmoid,
+    softmax_output,
+)
 
 
 def hidden(W_in, rows):
@@ -44,37 +47,15 @@ def hidden(W_in, rows):
     return W_in[np.asarray(rows, dtype=np.int64)].mean(axis=0)
 
 
-def softmax_output(h, W_out, target):
-    """Loss, dL/dh, dL/dW_out of (C2) for one label ``target``."""
-    scores = W_out @ h
-    p = np.exp(scores - scores.max())
-    p /= p.sum()
-    error = p.copy()
-    error[target] -= 1.0                                    # p - e_y
-    return -np.log(p[target]), W_out.T @ error, np.outer(error, h)
-
-
 def hs_output(h, W_out, points, codes):
-    """Loss, dL/dh, dL/dW_out of (C3) along one Huffman path (inner-node rows ``points``)."""
-    loss, dh, dW_out = 0.0, np.zeros_like(h), np.zeros_like(W_out)
-    for node, code in zip(points, codes):
-        sign = 1.0 if code else -1.0
-        u = W_out[node] @ h
-        loss -= np.log(sigmoid(sign * u))
-        g = (sigmoid(sign * u) - 1.0) * sign                # d(-log σ(s u))/du
-        dh += g * W_out[node]
-        dW_out[node] += g * h
-    return loss, dh, dW_out
+    """(C3) along one Huffman path: the shared layer, with fastText's reading of the tree's
+    bits (code 1 = "σ says yes") turned into ``output_layers``' by taking the complement."""
+    return hierarchical_softmax_output(h, W_out, points, 1 - np.asarray(codes, dtype=np.int64))
 
 
 def ova_output(h, W_out, targets):
-    """Loss, dL/dh, dL/dW_out of (C4) for the label set ``targets``."""
-    t = np.zeros(W_out.shape[0])
-    t[np.asarray(targets, dtype=np.int64)] = 1.0
-    q = sigmoid(W_out @ h)
-    loss = -np.sum(t * np.log(q) + (1.0 - t) * np.log(1.0 - q))
-    error = q - t
-    return loss, W_out.T @ error, np.outer(error, h)
+    """(C4) for the label set ``targets``."""
+    return one_vs_all_output(h, W_out, targets)
 
 
 def output_layer(loss, W_out, target=None, targets=None, points=None, codes=None):
