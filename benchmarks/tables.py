@@ -24,7 +24,7 @@ import load_tables  # noqa: E402
 import ann_tables  # noqa: E402
 import records  # noqa: E402
 RESULTS = HERE / "results"
-DOCUMENTS = (HERE.parent / "README.md", HERE / "README.md")
+DOCUMENTS = (HERE.parent / "README.md", HERE / "README.md", *sorted((HERE.parent / "docs" / "guides").glob("*.md")))
 BLOCK = re.compile(r"(<!-- table:([a-z0-9-]+) -->\n)(.*?)(<!-- /table -->)", re.S)
 CONFIG_NAMES = {"sg-ns": "skip-gram NS", "cbow-ns": "CBOW NS", "sg-hs": "skip-gram HS", "cbow-hs": "CBOW HS"}
 PEERS = (("gensim", "gensim 4.4.0"), ("c", "word2vec C tool"))
@@ -171,7 +171,7 @@ def _provenance(records):
         loads = [run.get("load_before") for run in record["runs"]] + [record["load_before"], record["load_after"]]
         one_minute = [load[0] for load in loads if load]
         parts.append(f"`{record['name']}.json`: commit `{record['commit'][:7]}`"
-                     + (f" plus {len(record['uncommitted'])} uncommitted files" if record.get("uncommitted") else "")
+                     + (f" with {len(record['uncommitted'])} file(s) changed from it" if record.get("uncommitted") else "")
                      + f", {record['started'][:10]}, 1-min load {min(one_minute):.1f}–{max(one_minute):.1f}")
     return "Records (benchmarks/results/): " + "; ".join(parts) + "."
 
