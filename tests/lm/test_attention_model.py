@@ -165,7 +165,7 @@ def test_cli_trains_lstm_attention(tmp_path, capsys):
     history = json.loads((tmp_path / "m" / "model.json").read_text())["history"]
     assert history[-1]["valid_loss"] < history[0]["valid_loss"] - 0.3
     loaded = RNNLM.load(tmp_path / "m")
-    assert loaded.config["cell"] == "lstm-attention" and loaded.config["memory"] == 32
+    assert loaded.config.cell == "lstm-attention" and loaded.config.memory == 32
 
 
 @pytest.mark.parametrize("make", [

@@ -91,8 +91,8 @@ def register(subparsers):
 
 def _load_for_resume(args):
     model = RNNLM.load(args.output)
-    have = {"level": model.vocab.level, "cell": model.config["cell"], "hidden": model.config["hidden_size"],
-            "embedding": model.config["embedding_size"]}
+    have = {"level": model.vocab.level, "cell": model.config.cell, "hidden": model.config.hidden_size,
+            "embedding": model.config.embedding_size}
     for option, value in have.items():
         given = getattr(args, option)
         if given is not None and given != value:

@@ -40,10 +40,11 @@ from wordvec.math.softmax_ce import (
     softmax_cross_entropy_backward,
     softmax_cross_entropy_forward,
 )
+from wordvec.models.base.config import config_from
 from wordvec.models.lm.base import LanguageModel
+from wordvec.models.lm.config import ATTENTION_CELLS, AttentionLMConfig
 from wordvec.models.lm.training import batchify
 
-ATTENTION_CELLS = ("attention",)
 
 
 class AttentionLM(LanguageModel):
@@ -55,20 +56,12 @@ class AttentionLM(LanguageModel):
     (on the input vectors and the final hidden states), ``seed``, ``dtype``.
     """
 
-    def __init__(self, vocab, cell="attention", hidden_size=128, embedding_size=64, blocks=2, context=32,
-                 tie_embeddings=False, dropout=0.0, seed=1, dtype="float32"):
-        if cell not in ATTENTION_CELLS:
-            raise WordvecError(f"unknown cell {cell!r} for an attention model")
-        if hidden_size < 1 or embedding_size < 1 or blocks < 1 or context < 1:
-            raise WordvecError("hidden and embedding sizes, blocks and context must be at least 1")
-        if not 0.0 <= dropout < 1.0:
-            raise WordvecError(f"dropout must be in [0, 1), got {dropout}")
+    def __init__(self, vocab, config=None, **hyperparameters):
+        """``hyperparameters``: the fields of :class:`AttentionLMConfig` by name, or one ``config``."""
+        self.config = config_from(AttentionLMConfig, config, hyperparameters)
         self.vocab = vocab
-        self.config = dict(cell=cell, hidden_size=int(hidden_size), embedding_size=int(embedding_size),
-                           blocks=int(blocks), context=int(context), tie_embeddings=bool(tie_embeddings),
-                           dropout=float(dropout), seed=int(seed), dtype=str(np.dtype(dtype)))
         estimate.check_fits(self.estimate_memory(), "lower the sizes, the blocks or the context")
-        self.params = self._init_params(len(vocab), np.random.default_rng(seed))
+        self.params = self._init_params(len(vocab), np.random.default_rng(self.config.seed))
         self.history = []  # one dict per epoch (see lm_training)
         self.steps = []  # one (update, loss, gradient norm before clipping) per update
         self.training_state = {}
@@ -76,20 +69,20 @@ class AttentionLM(LanguageModel):
     def estimate_memory(self, batch_size=32, optimizer="adam"):
         """What this model and its training allocate: a :class:`wordvec.models.base.estimate.MemoryEstimate`."""
         c = self.config
-        return estimate.attention_lm(len(self.vocab), c["hidden_size"], c["embedding_size"], c["blocks"],
-                                     c["context"], c["tie_embeddings"], np.dtype(c["dtype"]).itemsize,
+        return estimate.attention_lm(len(self.vocab), c.hidden_size, c.embedding_size, c.blocks,
+                                     c.context, c.tie_embeddings, np.dtype(c.dtype).itemsize,
                                      batch_size, optimizer)
 
     def _init_params(self, V, rng):
         c = self.config
-        D, F, L, dtype = c["embedding_size"], c["hidden_size"], c["blocks"], np.dtype(c["dtype"])
+        D, F, L, dtype = c.embedding_size, c.hidden_size, c.blocks, np.dtype(c.dtype)
         params = {"embedding": rng.uniform(-0.1, 0.1, (V, D)).astype(dtype),
-                  "position": rng.uniform(-0.1, 0.1, (c["context"], D)).astype(dtype)}
+                  "position": rng.uniform(-0.1, 0.1, (c.context, D)).astype(dtype)}
         for layer in range(L):
             block = init_block_params(D, F, rng, dtype, n_blocks=L)
             params.update({f"block{layer}.{name}": block[name] for name in BLOCK_PARAMS})
         params["lnf_g"], params["lnf_b"] = np.ones(D, dtype=dtype), np.zeros(D, dtype=dtype)
-        if not c["tie_embeddings"]:
+        if not c.tie_embeddings:
             params["W_y"] = rng.uniform(-0.1, 0.1, (V, D)).astype(dtype)
         params["b_y"] = np.zeros(V, dtype=dtype)
         return params
@@ -110,14 +103,14 @@ class AttentionLM(LanguageModel):
         The logits live in a buffer the next call overwrites."""
         p, c = self.params, self.config
         B, T = inputs.shape
-        if T > c["context"]:
-            raise WordvecError(f"a segment of {T} tokens is longer than the model's context of {c['context']} "
-                               f"positions; use --bptt {c['context']} or less")
-        rate = c["dropout"] if rng is not None else 0.0
+        if T > c.context:
+            raise WordvecError(f"a segment of {T} tokens is longer than the model's context of {c.context} "
+                               f"positions; use --bptt {c.context} or less")
+        rate = c.dropout if rng is not None else 0.0
         X, mask_x = dropout_forward(position_forward(embedding_forward(p["embedding"], inputs), p["position"]),
                                     rate, rng)
         block_caches = []
-        for layer in range(c["blocks"]):
+        for layer in range(c.blocks):
             X, cache = transformer_block_forward(X, self._block(p, layer))
             block_caches.append(cache)
         Hn, ln_cache = layer_norm_forward(X, p["lnf_g"], p["lnf_b"])
@@ -143,7 +136,7 @@ class AttentionLM(LanguageModel):
         dH = linear_backward(dlogits, Hflat, p[self.output_name], grads[self.output_name], grads["b_y"])
         dX = layer_norm_backward(dropout_backward(dH.reshape(B, T, -1), mask_h), p["lnf_g"], grads["lnf_g"],
                                  grads["lnf_b"], ln_cache)
-        for layer in reversed(range(c["blocks"])):
+        for layer in reversed(range(c.blocks)):
             dX = transformer_block_backward(dX, self._block(p, layer), self._block(grads, layer),
                                             block_caches[layer])
         dX = dropout_backward(dX, mask_x)
@@ -164,7 +157,7 @@ class AttentionLM(LanguageModel):
         The model re-reads the last ``context`` tokens (no key/value cache: sampling is
         not where the time goes)."""
         past = state[0] if state else np.zeros((len(ids), 0), dtype=np.int64)
-        history = np.concatenate([past, ids[:, None]], axis=1)[:, -self.config["context"]:]
+        history = np.concatenate([past, ids[:, None]], axis=1)[:, -self.config.context:]
         logits, _ = self._forward(history)
         T = history.shape[1]
         return logits.reshape(history.shape[0], T, -1)[:, -1].copy(), (history,)  # (logits is a reused buffer)
@@ -179,7 +172,7 @@ class AttentionLM(LanguageModel):
         a piece sees at least C/2 tokens of context (C = context).  ``bptt`` is ignored.
         """
         inputs, targets = batchify(stream, batch_size, pad=True)
-        C = self.config["context"]
+        C = self.config.context
         stride, L = max(1, C // 2), inputs.shape[1]
         total, count = 0.0, 0
         for start in range(0, L, stride):
@@ -192,10 +185,10 @@ class AttentionLM(LanguageModel):
 
     def attention_weights(self, ids):
         """ids int (T,) -> alpha (blocks, T, T): who each position attends to, per block."""
-        ids = np.asarray(ids, dtype=np.int64)[None, -self.config["context"]:]
+        ids = np.asarray(ids, dtype=np.int64)[None, -self.config.context:]
         X = position_forward(embedding_forward(self.params["embedding"], ids), self.params["position"])
         weights = []
-        for layer in range(self.config["blocks"]):
+        for layer in range(self.config.blocks):
             X, (_, attention_cache, _, _) = transformer_block_forward(X, self._block(self.params, layer))
             _, _, _, _, alpha, _ = attention_cache  # (X, Q, K, V, alpha (B, T, T), scale)
             weights.append(alpha[0])

@@ -21,7 +21,7 @@ class LanguageModel:
     @property
     def output_name(self):
         """The parameter used as output embedding: E itself when tied (seed 003)."""
-        return "embedding" if self.config["tie_embeddings"] else "W_y"
+        return "embedding" if self.config.tie_embeddings else "W_y"
 
     @property
     def num_parameters(self):
@@ -31,7 +31,7 @@ class LanguageModel:
         """A reused (N, V) array for the output layer's logits (20 MB for a word model's
         512 tokens x 10k words: allocated afresh at every update, its pages would be
         faulted in and zeroed each time).  One buffer, replaced when N changes."""
-        shape, dtype = (N, len(self.vocab)), np.dtype(self.config["dtype"])
+        shape, dtype = (N, len(self.vocab)), np.dtype(self.config.dtype)
         buffer = self.__dict__.get("_logits")
         if buffer is None or buffer.shape != shape or buffer.dtype != dtype:
             buffer = self.__dict__["_logits"] = np.empty(shape, dtype=dtype)

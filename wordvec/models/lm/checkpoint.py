@@ -17,6 +17,7 @@ or the new one, never a mix; loading validates every array (shape, float dtype, 
 before the model uses it.
 """
 
+import dataclasses
 import math
 import os
 
@@ -49,7 +50,7 @@ def save_checkpoint(model, path):
             save_npy(os.path.join(tmp, "state", f"{name}.npy"), array)
         save_npy(os.path.join(tmp, "steps.npy"), np.asarray(model.steps, dtype=np.float64).reshape(-1, 3))
         save_json(os.path.join(tmp, MANIFEST), {
-            "format": FORMAT, "version": VERSION, "config": model.config, "vocabulary": model.vocab.to_json(),
+            "format": FORMAT, "version": VERSION, "config": dataclasses.asdict(model.config), "vocabulary": model.vocab.to_json(),
             "params": {k: list(v.shape) for k, v in model.params.items()},
             "state_arrays": sorted(arrays), "history": model.history, "training": training,
         })

@@ -23,13 +23,13 @@ Training lives in :mod:`wordvec.models.lm.training`; checkpoints in
 
 import numpy as np
 
-from wordvec import limits
 
 from wordvec.models.base import estimate
+from wordvec.models.base.config import config_from
 from wordvec.errors import WordvecError
-from wordvec.math.attention import SCORES, attention_backward, attention_forward, init_score_params
+from wordvec.math.attention import attention_backward, attention_forward, init_score_params
 from wordvec.math.lstm import init_lstm_params, lstm_backward, lstm_cell_forward, lstm_forward
-from wordvec.math.rnn import ACTIVATIONS, init_rnn_params, rnn_backward, rnn_cell_forward, rnn_forward
+from wordvec.math.rnn import init_rnn_params, rnn_backward, rnn_cell_forward, rnn_forward
 from wordvec.math.softmax_ce import (
     IGNORE,
     dropout_backward,
@@ -41,11 +41,11 @@ from wordvec.math.softmax_ce import (
     softmax_cross_entropy_backward,
     softmax_cross_entropy_forward,
 )
-from wordvec.models.lm.attention import ATTENTION_CELLS, AttentionLM
+from wordvec.models.lm.attention import AttentionLM
 from wordvec.models.lm.base import LanguageModel
+from wordvec.models.lm.config import ATTENTION_CELLS, RNNLMConfig
 from wordvec.models.lm.training import batchify
 
-CELLS = ("rnn", "lstm", "lstm-attention")
 
 
 class RNNLM(LanguageModel):
@@ -60,31 +60,12 @@ class RNNLM(LanguageModel):
     ``memory`` (past hidden states carried into the next segment).
     """
 
-    def __init__(self, vocab, cell="lstm", hidden_size=128, embedding_size=64, tie_embeddings=False,
-                 activation="tanh", identity_init=False, recurrent_scale=1.0, dropout=0.0, seed=1,
-                 dtype="float32", attention_score="multiplicative", memory=32):
-        if cell not in CELLS:
-            raise WordvecError(f"unknown cell {cell!r}; choose one of {', '.join(CELLS)}")
-        if activation not in ACTIVATIONS:
-            raise WordvecError(f"unknown activation {activation!r}; choose tanh or relu")
-        limits.check_int("hidden", hidden_size, "hidden_size")  # the ranges the CLI checks too
-        limits.check_int("embedding", embedding_size, "embedding_size")
-        limits.check_int("seed", seed)
-        if not 0.0 <= dropout < 1.0:
-            raise WordvecError(f"dropout must be in [0, 1), got {dropout}")
+    def __init__(self, vocab, config=None, **hyperparameters):
+        """``hyperparameters``: the fields of :class:`RNNLMConfig` by name, or one ``config``."""
+        self.config = config_from(RNNLMConfig, config, hyperparameters)
         self.vocab = vocab
-        self.config = dict(cell=cell, hidden_size=int(hidden_size), embedding_size=int(embedding_size),
-                           tie_embeddings=bool(tie_embeddings), activation=activation,
-                           identity_init=bool(identity_init), recurrent_scale=float(recurrent_scale),
-                           dropout=float(dropout), seed=int(seed), dtype=str(np.dtype(dtype)))
-        if cell == "lstm-attention":
-            if attention_score not in SCORES:
-                raise WordvecError(f"unknown attention score {attention_score!r}; choose one of {', '.join(SCORES)}")
-            if memory < 0:
-                raise WordvecError(f"memory must be at least 0, got {memory}")
-            self.config.update(attention_score=attention_score, memory=int(memory))
         estimate.check_fits(self.estimate_memory(), "lower hidden_size or embedding_size")
-        self.params = self._init_params(len(vocab), np.random.default_rng(seed))
+        self.params = self._init_params(len(vocab), np.random.default_rng(self.config.seed))
         self.history = []  # one dict per epoch (see lm_training)
         self.steps = []  # one (tokens seen, loss, gradient norm before clipping) per update
         self.training_state = {}  # optimizer name, its arrays, rng state, ... (lm_training)
@@ -101,49 +82,49 @@ class RNNLM(LanguageModel):
         """What this model and its training allocate (parameters, gradients, optimizer
         state, one BPTT window): a :class:`wordvec.models.base.estimate.MemoryEstimate`."""
         c = self.config
-        return estimate.rnnlm(len(self.vocab), c["cell"], c["hidden_size"], c["embedding_size"],
-                              c["tie_embeddings"], np.dtype(c["dtype"]).itemsize, batch_size, bptt, optimizer)
+        return estimate.rnnlm(len(self.vocab), c.cell, c.hidden_size, c.embedding_size,
+                              c.tie_embeddings, np.dtype(c.dtype).itemsize, batch_size, bptt, optimizer)
 
     # ------------------------------------------------------------ parameters
     def _init_params(self, V, rng):
         c = self.config
-        D, H, dtype = c["embedding_size"], c["hidden_size"], np.dtype(c["dtype"])
+        D, H, dtype = c.embedding_size, c.hidden_size, np.dtype(c.dtype)
         params = {"embedding": rng.uniform(-0.1, 0.1, (V, D)).astype(dtype)}
-        if c["cell"] == "rnn":
-            params.update(init_rnn_params(D, H, rng, dtype, c["identity_init"], c["recurrent_scale"]))
+        if c.cell == "rnn":
+            params.update(init_rnn_params(D, H, rng, dtype, c.identity_init, c.recurrent_scale))
         else:
             params.update(init_lstm_params(D, H, rng, dtype))
         if self.attends:
-            score = init_score_params(c["attention_score"], H, H, H, rng, dtype)
+            score = init_score_params(c.attention_score, H, H, H, rng, dtype)
             params.update({f"att.{name}": value for name, value in score.items()})
         F = self.feature_size
         if self.uses_projection:
             params["W_proj"] = rng.normal(0.0, 1.0 / np.sqrt(F), (D, F)).astype(dtype)
-        if not c["tie_embeddings"]:
+        if not c.tie_embeddings:
             params["W_y"] = rng.uniform(-0.1, 0.1, (V, F)).astype(dtype)
         params["b_y"] = np.zeros(V, dtype=dtype)
         return params
 
     @property
     def attends(self):
-        return self.config["cell"] == "lstm-attention"
+        return self.config.cell == "lstm-attention"
 
     @property
     def feature_size(self):
         """Size of what the output layer reads: H, or 2H for [attention output; a]."""
-        return self.config["hidden_size"] * (2 if self.attends else 1)
+        return self.config.hidden_size * (2 if self.attends else 1)
 
     @property
     def uses_projection(self):
-        return self.config["tie_embeddings"] and self.feature_size != self.config["embedding_size"]
+        return self.config.tie_embeddings and self.feature_size != self.config.embedding_size
 
     def initial_state(self, B):
         """Zero hidden state for B streams: (a,) for the RNN, (a, c) for the LSTM, each (B, H),
         and for "lstm-attention" (a, c, memory (B, 0, H)): no past states yet."""
-        zeros = lambda: np.zeros((B, self.config["hidden_size"]), dtype=self.config["dtype"])  # noqa: E731
+        zeros = lambda: np.zeros((B, self.config.hidden_size), dtype=self.config.dtype)  # noqa: E731
         if self.attends:
-            return zeros(), zeros(), np.zeros((B, 0, self.config["hidden_size"]), dtype=self.config["dtype"])
-        return (zeros(),) if self.config["cell"] == "rnn" else (zeros(), zeros())
+            return zeros(), zeros(), np.zeros((B, 0, self.config.hidden_size), dtype=self.config.dtype)
+        return (zeros(),) if self.config.cell == "rnn" else (zeros(), zeros())
 
     def _attend(self, A, memory):
         """A (T, B, H), memory (B, M, H) -> (F (T, B, 2H), new memory (B, <=memory, H), cache).
@@ -155,17 +136,17 @@ class RNNLM(LanguageModel):
         S = A.transpose(1, 0, 2)  # (B, T, H) the queries s_t = a_t
         states = np.concatenate([memory, S], axis=1)  # (B, M + T, H)
         allowed = np.arange(M + T)[None, :] <= M + np.arange(T)[:, None]
-        att, _, cache = attention_forward(S, states, self._score_params(self.params), self.config["attention_score"],
+        att, _, cache = attention_forward(S, states, self._score_params(self.params), self.config.attention_score,
                                           allowed)
         F = np.concatenate([att, S], axis=2).transpose(1, 0, 2)
-        keep = self.config["memory"]
+        keep = self.config.memory
         new_memory = states[:, states.shape[1] - keep :].copy() if keep else states[:, :0].copy()
         return F, new_memory, (cache, M)
 
     def _attend_backward(self, dF, grads, cache):
         """dF (T, B, 2H) -> dA (T, B, H): through the attention output and straight to a_t."""
         att_cache, M = cache
-        H = self.config["hidden_size"]
+        H = self.config.hidden_size
         dF = dF.transpose(1, 0, 2)  # (B, T, 2H)
         dS, dstates = attention_backward(np.ascontiguousarray(dF[:, :, :H]), self._score_params(self.params),
                                          self._score_params(grads), att_cache)
@@ -182,12 +163,12 @@ class RNNLM(LanguageModel):
 
         The logits live in a buffer the next call overwrites."""
         p, c = self.params, self.config
-        rate = c["dropout"] if rng is not None else 0.0
+        rate = c.dropout if rng is not None else 0.0
         ids = inputs.T  # time-major (T, B)
         T, B = ids.shape
         X, mask_x = dropout_forward(embedding_forward(p["embedding"], ids), rate, rng)
-        if c["cell"] == "rnn":
-            A = rnn_forward(X, state[0], p, c["activation"])
+        if c.cell == "rnn":
+            A = rnn_forward(X, state[0], p, c.activation)
             new_state, cell_cache = (A[-1].copy(),), (X, state[0], A)
         else:
             A, c_T, caches = lstm_forward(X, state[0], state[1], p)
@@ -225,8 +206,8 @@ class RNNLM(LanguageModel):
         dA = dropout_backward(dH.reshape(ids.shape + (-1,)), mask_a)
         if self.attends:
             dA = self._attend_backward(dA, grads, att_cache)
-        if c["cell"] == "rnn":
-            dX, _ = rnn_backward(dA, *cell_cache, p, grads, c["activation"])
+        if c.cell == "rnn":
+            dX, _ = rnn_backward(dA, *cell_cache, p, grads, c.activation)
         else:
             dX, _, _ = lstm_backward(dA, cell_cache, p, grads)
         embedding_backward(grads["embedding"], ids, dropout_backward(dX, mask_x))
@@ -236,8 +217,8 @@ class RNNLM(LanguageModel):
         """One time step without dropout: ids int (B,) -> (logits (B, V), new state)."""
         p, c = self.params, self.config
         x = embedding_forward(p["embedding"], ids)
-        if c["cell"] == "rnn":
-            a = rnn_cell_forward(x, state[0], p, c["activation"])
+        if c.cell == "rnn":
+            a = rnn_cell_forward(x, state[0], p, c.activation)
             new_state = (a,)
         else:
             a, c_t, _ = lstm_cell_forward(x, state[0], state[1], p)

@@ -191,7 +191,7 @@ def _train(model, train_stream, valid_stream, options):
         raise WordvecError(f"the training text has {len(train_stream) - 1} tokens, too few for "
                            f"a batch size of {options.batch_size}")
     opt = _optimizer(model, options)
-    rng = np.random.default_rng(model.config["seed"] + 1)
+    rng = np.random.default_rng(model.config.seed + 1)
     if "rng" in model.training_state:
         rng.bit_generator.state = model.training_state["rng"]
     started = time.perf_counter()
