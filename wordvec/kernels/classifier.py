@@ -349,7 +349,7 @@ def train_interleaved(W_in, W_out, rows, row_offsets, labels, label_offsets, doc
     For epochs too short for threads to overlap: ``train_streams``' two threads train an
     SST epoch in 8-11 ms, and logged runs merged only 70-75 % of its documents with the
     other thread's, none at all in 5 of 27 epochs, one thread running after the other
-    (figures and record in ``classifier_training.run_epochs``)."""
+    (figures and record in ``wordvec.models.classifier.training.run_epochs``)."""
     n_streams, n_docs = positions.shape[0], doc_tokens.shape[0]
     D = W_in.shape[1]
     h = np.zeros(D, dtype=W_in.dtype)

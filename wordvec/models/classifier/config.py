@@ -9,7 +9,7 @@ from wordvec.models.base.checks import WHOLE, check_fields, need, one_of, positi
 LOSSES = ("softmax", "hs", "ova")
 BUCKET_MAX = 2**31 - 1  # n-gram rows; ids are int32
 
-# Every field's own range (``wordvec.limits`` for the WHOLE ones); see config_checks.
+# Every field's own range (``wordvec.limits`` for the WHOLE ones); see models/base/checks.py.
 CHECKS = {
     "dim": WHOLE, "epoch": WHOLE, "word_ngrams": WHOLE, "threads": WHOLE,
     "seed": whole_in(0, 2**32 - 1, "seed"),  # fastText's is a C int; the threads' states add to seed × 7919

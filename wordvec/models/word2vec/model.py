@@ -296,7 +296,7 @@ class Word2Vec:
 
         gensim's call (``total_examples`` or ``total_words`` given): ``epochs`` epochs
         decaying from ``start_alpha or alpha`` to ``end_alpha or min_alpha``, whatever
-        came before; returns (trained words, raw words) (``word2vec_training``).  wordvec's
+        came before; returns (trained words, raw words) (``wordvec.models.word2vec.training``).  wordvec's
         call (neither): ``epochs`` more epochs (default: the rest of the plan) of the one
         schedule the first call planned; returns this call's ``history`` entries.
         ``callbacks``: this call's (gensim's objects or functions f(model, info),
