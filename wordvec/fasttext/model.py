@@ -329,7 +329,7 @@ class FastTextModel:
         for d, (ids, probs) in enumerate(results):
             truth = encoded.labels[encoded.label_offsets[d]:encoded.label_offsets[d + 1]]
             if len(truth) and encoded.row_offsets[d + 1] > encoded.row_offsets[d]:
-                scores.log(truth, ids, fasttext_probabilities(np.asarray(probs, dtype=np.float64)))
+                scores.log(truth, ids, fasttext_probabilities(probs, self._c.config.loss))
         return Meter(self, scores)
 
     # ------------------------------------------------------------------ files and quantization

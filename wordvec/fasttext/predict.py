@@ -1,11 +1,29 @@
-"""``predict`` of ``wordvec.fasttext``: lines of text to (labels, probabilities), with the
-figures fastText's binding returns (float32, each probability p as ``exp(log(p + 1e-5))``:
-its predictions are kept as logs with 1e-5 inside)."""
+"""``predict`` of ``wordvec.fasttext``, one line at a time as language-ID wrappers call it.
+
+A line's bag is built as fastText's ``Dictionary::getLine`` builds it (each word's row and
+its character n-gram rows, an unknown word's n-grams only, labels left out, ``</s>`` at
+the end, then the word n-grams from the tokens' hashes: h = h * 116049371 + hash_j over
+64-bit integers), with what each distinct token adds worked out once and kept; the
+probabilities are those of ``wordvec.math.classifier_predict`` (softmax, fastText's σ
+table for ova, hierarchical softmax with 1e-5 in each factor). The figures returned are
+fastText's: float32, each probability p as ``exp(log(p + 1e-5))`` (its predictions are kept
+as logs with 1e-5 inside; hs already has them in its factors).
+"""
+
+import re
 
 import numpy as np
 
-from wordvec.data.labels import encode_lines
-from wordvec.fasttext.text import first_line_tokens
+from wordvec.data.huffman import build_huffman
+from wordvec.data.label_dictionary import to_bytes
+from wordvec.data.subword import fasttext_hash, ngram_buckets
+from wordvec.fasttext.text import EOS, first_line_tokens
+from wordvec.math import classifier_predict as forward
+
+MASK64 = (1 << 64) - 1
+NGRAM_MULTIPLIER = 116049371
+MAX_SCORE_BYTES = 64 << 20  # the kept score vectors of tokens and n-gram rows, at most
+_PLAIN = re.compile("[\t\v\f\r\0]")
 
 
 def fasttext_probabilities(probabilities, loss="softmax"):
@@ -16,23 +34,138 @@ def fasttext_probabilities(probabilities, loss="softmax"):
     return p.astype(np.float32)
 
 
-class LinePredictor:
-    """Predictions of a supervised ``Classifier`` for a few lines at a time."""
-
-    def __init__(self, classifier):
-        self.classifier = classifier
-        self.names = list(classifier.dictionary.labels)
-        self.loss = classifier.config.loss
-
-    def predict(self, lines, k, threshold):
-        """Per line: (label names, float32 probabilities), best first."""
-        results = self.classifier.top_k(encode_lines(self.classifier.dictionary, [first_line(t) for t in lines]), k,
-                                        threshold)
-        return [([self.names[i] for i in ids], fasttext_probabilities(probs, self.loss)) for ids, probs in results]
-
-
 def first_line(text):
     """``text`` up to its first ``</s>`` token, which ends a line for fastText's getLine."""
-    if "</s>" not in text:
+    if EOS not in text:
         return text
     return " ".join(first_line_tokens(text)[:-1])
+
+
+class LinePredictor:
+    """Predictions of a supervised ``Classifier``, line by line.
+
+    For softmax and hs the label scores of a bag are the mean of its rows' scores
+    (W_out · W_in[r], equation P1 of ``wordvec.math.classifier_predict``): each distinct
+    token's rows' summed scores and each word n-gram row's scores are computed once and kept
+    (a slot of ``scores``), so a call sums a few kept vectors instead of gathering rows."""
+
+    def __init__(self, classifier):
+        d = classifier.dictionary
+        self.dictionary, self.names = d, list(d.labels)
+        self.W_in, self.W_out = classifier.W_in, classifier.W_out
+        self.W_outT = np.ascontiguousarray(classifier.W_out.astype(np.float64).T)
+        self.loss = classifier.config.loss
+        self.tree = build_huffman(d.label_counts) if self.loss == "hs" else None
+        self.bucket_rows = d.bucket_rows if (d.maxn > 0 or d.word_ngrams > 1) and d.bucket > 0 else None
+        self.prefix = d.label_prefix
+        n_labels = max(1, classifier.W_out.shape[0])
+        self.capacity = max(1024, MAX_SCORE_BYTES // (8 * n_labels))
+        self._forget()
+
+    def _forget(self):
+        self._tokens, self._row_slots = {}, {}
+        self.scores = np.empty((min(4096, self.capacity), max(1, self.W_out.shape[0])), dtype=np.float64)
+        self.used = 0
+
+    def _slot(self, rows):
+        """A new slot holding the summed scores of ``rows``."""
+        if self.used == self.scores.shape[0]:
+            grown = np.empty((min(2 * self.used, self.capacity), self.scores.shape[1]), dtype=np.float64)
+            grown[:self.used] = self.scores
+            self.scores = grown
+        self.scores[self.used] = (self.W_in[list(rows)].astype(np.float64) @ self.W_outT).sum(axis=0)
+        self.used += 1
+        return self.used - 1
+
+    def predict(self, lines, k, threshold):
+        """Per line: (label names, float32 probabilities), best first; k = -1: every label."""
+        return [self._predict_line(line, k, threshold) for line in lines]
+
+    def _predict_line(self, text, k, threshold):
+        if self.used + 2 * len(text) + 16 >= self.capacity:  # room for this line's new slots
+            self._forget()
+        slots, n_rows, rows = self.bag(text)
+        if n_rows == 0:
+            return [], np.zeros(0, dtype=np.float32)
+        if self.loss == "ova":
+            p = forward.fasttext_ova(self.W_in[rows], np.array([0, len(rows)]), self.W_out)[0]
+        else:
+            scores = self.scores[slots].sum(axis=0) / n_rows
+            if self.loss == "softmax" and k == 1:
+                best = int(scores.argmax())
+                p_best = 1.0 / np.exp(scores - scores[best]).sum()
+                if p_best < threshold:
+                    return [], np.zeros(0, dtype=np.float32)
+                return [self.names[best]], fasttext_probabilities([p_best], self.loss)
+            p = self._probabilities(scores)
+        order = np.argsort(-p, kind="stable")
+        if k > 0:
+            order = order[:k]
+        order = order[p[order] >= threshold]
+        return [self.names[i] for i in order.tolist()], fasttext_probabilities(p[order], self.loss)
+
+    def _probabilities(self, scores):
+        if self.loss == "softmax":
+            e = np.exp(scores - scores.max())
+            return e / e.sum()
+        tree = self.tree
+        return forward.hs_probabilities(scores[None, :], tree.points, tree.codes, tree.lengths, 1e-5)[0]
+
+    def bag(self, text):
+        """The line's bag: (score slots, number of input rows, the rows themselves for ova)."""
+        if EOS in text or _PLAIN.search(text):
+            tokens = first_line_tokens(text)
+        else:
+            tokens = [t for t in text.split(" ") if t]
+            tokens.append(EOS)
+        slots, hashes, rows = [], [], []
+        n_rows = 0
+        cache, ova = self._tokens, self.loss == "ova"
+        for token in tokens:
+            entry = cache.get(token)
+            if entry is None:
+                entry = self._token(token)
+            if entry[2] is None:
+                continue  # a label
+            if entry[1]:
+                slots.append(entry[0])
+                n_rows += entry[1]
+                if ova:
+                    rows.extend(entry[3])
+            hashes.append(entry[2])
+        n = self.dictionary.word_ngrams
+        if n > 1 and self.bucket_rows is not None:
+            bucket, bucket_rows, row_slots = self.dictionary.bucket, self.bucket_rows, self._row_slots
+            for i in range(len(hashes)):
+                h = hashes[i]
+                for j in range(i + 1, min(len(hashes), i + n)):
+                    h = (h * NGRAM_MULTIPLIER + hashes[j]) & MASK64
+                    row = int(bucket_rows[h % bucket])
+                    if row < 0:
+                        continue
+                    slot = row_slots.get(row)
+                    if slot is None:
+                        slot = row_slots[row] = self._slot((row,))
+                    slots.append(slot)
+                    n_rows += 1
+                    if ova:
+                        rows.append(row)
+        return slots, n_rows, rows
+
+    def _token(self, token):
+        """(score slot, number of rows, 64-bit hash, rows) of a word; (-1, 0, None, ()) for a label."""
+        d = self.dictionary
+        key = to_bytes(token)
+        index = d.word_index.get(key, -1)
+        if index < 0 and (key in d.label_index or token.startswith(self.prefix)):
+            entry = (-1, 0, None, ())
+        else:
+            rows = [index] if index >= 0 else []
+            if d.maxn > 0 and token != EOS and self.bucket_rows is not None:
+                grams = self.bucket_rows[ngram_buckets(token, max(1, d.minn), d.maxn, d.bucket)]
+                rows.extend(grams[grams >= 0].tolist())
+            signed = fasttext_hash(token)
+            signed = signed - (1 << 32) if signed >= 1 << 31 else signed
+            entry = (self._slot(rows) if rows else -1, len(rows), signed & MASK64, tuple(rows))
+        self._tokens[token] = entry
+        return entry
