@@ -290,6 +290,7 @@ class FastTextModel:
             raise FastTextError("Model needs to be supervised for prediction!")
 
     def _line_predictor(self):
+        self._check_supervised()
         if self._predictor is None:
             self._predictor = LinePredictor(self._c)
         return self._predictor
@@ -301,10 +302,11 @@ class FastTextModel:
             self._check_supervised()
             results = self._line_predictor().predict(lines, _checked_k(k), threshold)
             return [labels for labels, _ in results], [probs for _, probs in results]
-        one_line(text, "predict")
-        self._check_supervised()
-        labels, probs = self._line_predictor().predict([text], _checked_k(k), threshold)[0]
-        return tuple(labels), probs.astype(np.float64)
+        if type(text) is not str or "\n" in text:
+            one_line(text, "predict")
+        predictor = self._predictor if self._predictor is not None else self._line_predictor()
+        labels, probs = predictor.predict_one(text, k if k == 1 else _checked_k(k), threshold, np.float64)
+        return tuple(labels), probs
 
     def test(self, path, k=1, threshold=0.0):
         """(number of examples, precision at k, recall at k) on a labelled file."""

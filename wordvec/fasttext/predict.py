@@ -18,6 +18,8 @@ from wordvec.data.huffman import build_huffman
 from wordvec.data.label_dictionary import to_bytes
 from wordvec.data.subword import fasttext_hash, ngram_buckets
 from wordvec.fasttext.text import EOS, first_line_tokens
+from wordvec.kernels.line_predict import predict_line
+from wordvec.kernels.wordtable import build_slots
 from wordvec.math import classifier_predict as forward
 
 MASK64 = (1 << 64) - 1
@@ -61,6 +63,30 @@ class LinePredictor:
         n_labels = max(1, classifier.W_out.shape[0])
         self.capacity = max(1024, MAX_SCORE_BYTES // (8 * n_labels))
         self._forget()
+        self.compiled = compiled_line_model(classifier) if self.loss in ("softmax", "hs") else None
+        self.out = np.empty(classifier.W_out.shape[0], dtype=np.float64)
+
+    def predict_one(self, text, k, threshold, dtype=np.float32):
+        """(label names, probabilities) of one line, best first: fastText's float32 figures
+        (as ``dtype``)."""
+        if self.compiled is None:
+            labels, p = self._predict_line(text, k, threshold)
+            return labels, p.astype(dtype)
+        buf = np.frombuffer(text.encode("utf-8", "surrogateescape"), dtype=np.uint8)
+        n_rows, best = predict_line(*self.compiled, buf, self.out)
+        if n_rows == 0:
+            return [], np.zeros(0, dtype=dtype)
+        p = self.out
+        if k == 1:
+            if p[best] < threshold:
+                return [], np.zeros(0, dtype=dtype)
+            figure = np.float32(p[best] if self.loss == "hs" else p[best] + 1e-5)
+            return [self.names[best]], np.array([figure], dtype=dtype)
+        order = np.argsort(-p, kind="stable")
+        if k > 0:
+            order = order[:k]
+        order = order[p[order] >= threshold]
+        return [self.names[i] for i in order.tolist()], fasttext_probabilities(p[order], self.loss).astype(dtype)
 
     def _forget(self):
         self._tokens, self._row_slots = {}, {}
@@ -79,7 +105,7 @@ class LinePredictor:
 
     def predict(self, lines, k, threshold):
         """Per line: (label names, float32 probabilities), best first; k = -1: every label."""
-        return [self._predict_line(line, k, threshold) for line in lines]
+        return [self.predict_one(line, k, threshold) for line in lines]
 
     def _predict_line(self, text, k, threshold):
         if self.used + 2 * len(text) + 16 >= self.capacity:  # room for this line's new slots
@@ -169,3 +195,33 @@ class LinePredictor:
             entry = (self._slot(rows) if rows else -1, len(rows), signed & MASK64, tuple(rows))
         self._tokens[token] = entry
         return entry
+
+
+def compiled_line_model(classifier):
+    """The (LineModel, LineSettings) of ``kernels.line_predict`` for a softmax or hs classifier."""
+    d = classifier.dictionary
+    words = d.token_bytes[:d.nwords]
+    offsets = np.zeros(len(words) + 1, dtype=np.int64)
+    np.cumsum([len(w) for w in words], out=offsets[1:])
+    blob = np.frombuffer(b"".join(words), dtype=np.uint8) if words else np.zeros(0, np.uint8)
+    slots = np.zeros(1 << max(4, (2 * len(words)).bit_length()), dtype=np.int32)
+    build_slots(blob, offsets, slots, np.zeros(len(words), dtype=np.uint8))
+    uses_buckets = (d.maxn > 0 or d.word_ngrams > 1) and d.bucket > 0
+    bucket_rows = np.ascontiguousarray(d.bucket_rows, dtype=np.int32) if uses_buckets else np.zeros(0, np.int32)
+    hs = classifier.config.loss == "hs"
+    tree = np.zeros((0, 1), np.int32)
+    if hs:
+        huffman = build_huffman(d.label_counts)
+        depth = huffman.points.shape[1]
+        tree = np.zeros((len(d.labels), 1 + 2 * depth), dtype=np.int32)
+        tree[:, 0] = huffman.lengths
+        tree[:, 1:1 + depth] = huffman.points
+        for label in range(len(d.labels)):  # codes right after the path's nodes
+            length = huffman.lengths[label]
+            tree[label, 1 + length:1 + 2 * length] = huffman.codes[label, :length]
+    eos_hash = fasttext_hash(EOS)
+    settings = np.array([max(1, d.minn), d.maxn, max(1, d.bucket), d.word_ngrams,
+                         d.word_index.get(to_bytes(EOS), -1),
+                         eos_hash - (1 << 32) if eos_hash >= 1 << 31 else eos_hash, int(hs)], dtype=np.int64)
+    prefix = np.frombuffer(to_bytes(d.label_prefix), dtype=np.uint8).copy()
+    return (blob, offsets, slots, prefix, bucket_rows, classifier.W_in, classifier.W_out, tree, settings)
