@@ -18,6 +18,7 @@ from wordvec.data.huffman import build_huffman
 from wordvec.data.label_dictionary import to_bytes
 from wordvec.data.subword import fasttext_hash, ngram_buckets
 from wordvec.fasttext.text import EOS, first_line_tokens
+from wordvec.kernels import line_predict
 from wordvec.kernels.line_predict import predict_line
 from wordvec.kernels.wordtable import build_slots
 from wordvec.math import classifier_predict as forward
@@ -72,8 +73,8 @@ class LinePredictor:
         if self.compiled is None:
             labels, p = self._predict_line(text, k, threshold)
             return labels, p.astype(dtype)
-        buf = np.frombuffer(text.encode("utf-8", "surrogateescape"), dtype=np.uint8)
-        n_rows, best = predict_line(*self.compiled, buf, self.out)
+        text_bytes, ints, W_in, W_out = self.compiled
+        n_rows, best = predict_line(text_bytes, ints, W_in, W_out, text.encode("utf-8", "surrogateescape"), self.out)
         if n_rows == 0:
             return [], np.zeros(0, dtype=dtype)
         p = self.out
@@ -198,30 +199,41 @@ class LinePredictor:
 
 
 def compiled_line_model(classifier):
-    """The (LineModel, LineSettings) of ``kernels.line_predict`` for a softmax or hs classifier."""
+    """The model arrays of ``kernels.line_predict.predict_line`` (text, ints, W_in, W_out)
+    for a softmax or hs classifier."""
     d = classifier.dictionary
     words = d.token_bytes[:d.nwords]
     offsets = np.zeros(len(words) + 1, dtype=np.int64)
     np.cumsum([len(w) for w in words], out=offsets[1:])
     blob = np.frombuffer(b"".join(words), dtype=np.uint8) if words else np.zeros(0, np.uint8)
-    slots = np.zeros(1 << max(4, (2 * len(words)).bit_length()), dtype=np.int32)
+    slots = np.zeros(1 << max(4, (2 * len(words)).bit_length()), dtype=np.int64)
     build_slots(blob, offsets, slots, np.zeros(len(words), dtype=np.uint8))
     uses_buckets = (d.maxn > 0 or d.word_ngrams > 1) and d.bucket > 0
-    bucket_rows = np.ascontiguousarray(d.bucket_rows, dtype=np.int32) if uses_buckets else np.zeros(0, np.int32)
+    bucket_rows = d.bucket_rows.astype(np.int64) if uses_buckets else np.zeros(0, np.int64)
     hs = classifier.config.loss == "hs"
-    tree = np.zeros((0, 1), np.int32)
+    tree = np.zeros((0, 1), np.int64)
     if hs:
         huffman = build_huffman(d.label_counts)
         depth = huffman.points.shape[1]
-        tree = np.zeros((len(d.labels), 1 + 2 * depth), dtype=np.int32)
+        tree = np.zeros((len(d.labels), 1 + 2 * depth), dtype=np.int64)
         tree[:, 0] = huffman.lengths
         tree[:, 1:1 + depth] = huffman.points
         for label in range(len(d.labels)):  # codes right after the path's nodes
             length = huffman.lengths[label]
             tree[label, 1 + length:1 + 2 * length] = huffman.codes[label, :length]
     eos_hash = fasttext_hash(EOS)
-    settings = np.array([max(1, d.minn), d.maxn, max(1, d.bucket), d.word_ngrams,
-                         d.word_index.get(to_bytes(EOS), -1),
-                         eos_hash - (1 << 32) if eos_hash >= 1 << 31 else eos_hash, int(hs)], dtype=np.int64)
-    prefix = np.frombuffer(to_bytes(d.label_prefix), dtype=np.uint8).copy()
-    return (blob, offsets, slots, prefix, bucket_rows, classifier.W_in, classifier.W_out, tree, settings)
+    header = np.zeros(line_predict.HEADER, dtype=np.int64)
+    at = line_predict.HEADER
+    header[line_predict.OFFSETS_AT] = at
+    header[line_predict.SLOTS_AT] = at = at + len(offsets)
+    header[line_predict.ROWS_AT] = at = at + len(slots)
+    header[line_predict.ROWS_LEN] = len(bucket_rows)
+    header[line_predict.TREE_AT] = at + len(bucket_rows)
+    header[line_predict.TREE_WIDTH] = tree.shape[1]
+    header[[line_predict.MINN, line_predict.MAXN, line_predict.BUCKET, line_predict.WORD_NGRAMS,
+            line_predict.EOS_ROW, line_predict.EOS_HASH, line_predict.HS, line_predict.PREFIX_AT]] = [
+        max(1, d.minn), d.maxn, max(1, d.bucket), d.word_ngrams, d.word_index.get(to_bytes(EOS), -1),
+        eos_hash - (1 << 32) if eos_hash >= 1 << 31 else eos_hash, int(hs), len(blob)]
+    text = np.concatenate([blob, np.frombuffer(to_bytes(d.label_prefix), dtype=np.uint8)])
+    ints = np.concatenate([header, offsets, slots, bucket_rows, tree.reshape(-1)])
+    return text, ints, classifier.W_in, classifier.W_out

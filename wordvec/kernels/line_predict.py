@@ -19,8 +19,14 @@ import numpy as np
 from wordvec.io.fnv import FASTTEXT_FNV_OFFSET, FASTTEXT_FNV_PRIME
 from wordvec.kernels.wordtable import find_row
 
-# settings: int64[7], the model's numbers
-MINN, MAXN, BUCKET, WORD_NGRAMS, EOS_ROW, EOS_HASH, HS = range(7)
+# The model's integers in one int64 array (few arguments: each costs dispatch time on every
+# call): these numbers first, then the words' byte offsets, the table's slots, the n-gram
+# bucket rows and the labels' tree (hs: per label its path's length, nodes, codes), each at
+# the position its *_AT field gives. The words' bytes and then the label prefix are one
+# uint8 array, ``text``.
+(MINN, MAXN, BUCKET, WORD_NGRAMS, EOS_ROW, EOS_HASH, HS, PREFIX_AT, OFFSETS_AT, SLOTS_AT, ROWS_AT, ROWS_LEN,
+ TREE_AT, TREE_WIDTH) = range(14)
+HEADER = 14
 HS_OFFSET = 1e-5  # fastText's 1e-5 inside each hierarchical-softmax factor's log
 
 NGRAM_MULTIPLIER = np.uint64(116049371)
@@ -97,11 +103,16 @@ def _add_char_ngrams(bucket_rows, W_in, settings, buf, start, stop, wrapped, hid
 
 
 @numba.njit(nogil=True, cache=True)
-def predict_line(blob, offsets, slots, prefix, bucket_rows, W_in, W_out, tree, settings, buf, out):
-    """Label probabilities of the line ``buf`` (UTF-8, no newline) into ``out``; returns
-    (rows in the bag, the best label, first of equals), (0, -1) for an empty bag.
-    (blob, offsets, slots): the words' table; ``tree`` (hs): per label its path's length,
-    then its inner nodes, then its codes (int32[labels, 1 + 2 L])."""
+def predict_line(text, ints, W_in, W_out, buf, out):
+    """Label probabilities of the line ``buf`` (UTF-8 bytes, no newline) into ``out``;
+    returns (rows in the bag, the best label, first of equals), (0, -1) for an empty bag.
+    ``text`` and ``ints``: the model's words, prefix, table and tree (see HEADER)."""
+    settings = ints[:HEADER]
+    blob, prefix = text[:settings[PREFIX_AT]], text[settings[PREFIX_AT]:]
+    offsets = ints[settings[OFFSETS_AT]:settings[SLOTS_AT]]
+    slots = ints[settings[SLOTS_AT]:settings[ROWS_AT]]
+    bucket_rows = ints[settings[ROWS_AT]:settings[ROWS_AT] + settings[ROWS_LEN]]
+    tree = ints[settings[TREE_AT]:].reshape((-1, settings[TREE_WIDTH]))
     hidden = np.zeros(W_in.shape[1], dtype=np.float64)
     hashes = np.empty(len(buf) // 2 + 2, dtype=np.uint64)
     wrapped = np.empty(len(buf) + 2, dtype=np.uint8)
