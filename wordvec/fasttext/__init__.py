@@ -15,10 +15,11 @@ Where it differs from fastText: docs/migrating.md (Python module).
 """
 
 from wordvec.fasttext import util
+from wordvec.fasttext.autotune import train_supervised
 from wordvec.fasttext.model import FastTextModel
 from wordvec.fasttext.options import FastTextError
 from wordvec.fasttext.text import BOW, EOS, EOW, tokenize
-from wordvec.fasttext.training import load_model, train_supervised, train_unsupervised
+from wordvec.fasttext.training import load_model, train_unsupervised
 
 _FastText = FastTextModel  # fastText's class name
 

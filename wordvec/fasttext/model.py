@@ -18,7 +18,7 @@ from wordvec.data.label_dictionary import to_bytes
 from wordvec.data.labels import encode, encode_lines, scan_text
 from wordvec.data.subword import fasttext_hash, ngram_buckets, ngram_table, ngrams
 from wordvec.fasttext.meter import LabelScores, Meter
-from wordvec.fasttext.options import FastTextError
+from wordvec.fasttext.options import FastTextError, fasttext_errors
 from wordvec.fasttext.predict import LinePredictor, fasttext_probabilities, first_line
 from wordvec.fasttext.text import EOS, first_line_tokens, one_line, words_of
 from wordvec.io.fasttext_bin import write_fasttext
@@ -363,8 +363,11 @@ class FastTextModel:
         if self.is_quantized():
             raise FastTextError("this model is already quantized")
         dsub = min(int(dsub), self.get_dimension())  # one sub-vector of the whole row, as fastText's last one
-        self._c = quantize_classifier(self._c, cutoff=cutoff, retrain=retrain, qnorm=qnorm, dsub=dsub, input=input,
-                                      epoch=epoch or None, lr=lr or None, threads=thread or None)
+        verbose = getattr(self, "verbose", 0) if verbose is None else verbose
+        self._c = replace(self._c, config=replace(self._c.config, verbose=1 if verbose >= 2 else 0))
+        with fasttext_errors():
+            self._c = quantize_classifier(self._c, cutoff=cutoff, retrain=retrain, qnorm=qnorm, dsub=dsub,
+                                          input=input, epoch=epoch or None, lr=lr or None, threads=thread or None)
         self._changed()
 
 

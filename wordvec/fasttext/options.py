@@ -4,6 +4,7 @@ aliases, and its errors (``TypeError`` for an unknown or repeated argument,
 ``ValueError`` for a bad value)."""
 
 import os
+from contextlib import contextmanager
 from itertools import chain
 
 from wordvec.errors import WordvecError
@@ -11,6 +12,17 @@ from wordvec.errors import WordvecError
 
 class FastTextError(WordvecError, ValueError):
     """Bad input through ``wordvec.fasttext``: a ``ValueError``, as fastText raises it."""
+
+
+@contextmanager
+def fasttext_errors():
+    """Re-raise wordvec's errors as fastText's exception type (ValueError), same sentence."""
+    try:
+        yield
+    except FastTextError:
+        raise
+    except WordvecError as error:
+        raise FastTextError(str(error)) from None
 
 
 UNSUPERVISED_DEFAULTS = {

@@ -1,4 +1,5 @@
-"""``train_supervised``, ``train_unsupervised`` and ``load_model`` of ``wordvec.fasttext``.
+"""Training and loading for ``wordvec.fasttext``: ``train_supervised_args`` (what
+``train_supervised`` runs, see ``autotune``), ``train_unsupervised`` and ``load_model``.
 
 Supervised training is wordvec's classifier (``wordvec.models.classifier``); unsupervised
 training is wordvec's subword word2vec (``wordvec.models.fasttext.FastText``) on the
@@ -10,32 +11,20 @@ fastText's are.
 
 import os
 import sys
-from contextlib import contextmanager
 
 import numpy as np
 
 from wordvec.data.label_dictionary import LabelDictionary
 from wordvec.errors import WordvecError
 from wordvec.fasttext.model import FastTextModel
-from wordvec.fasttext.options import (SUPERVISED_DEFAULTS, SUPERVISED_NAMES, UNSUPERVISED_DEFAULTS,
-                                      UNSUPERVISED_NAMES, FastTextError, read_args, training_input, uses_buckets)
+from wordvec.fasttext.options import (UNSUPERVISED_DEFAULTS, UNSUPERVISED_NAMES, FastTextError, fasttext_errors,
+                                      read_args, training_input, uses_buckets)
 from wordvec.fasttext.text import training_sentences
 from wordvec.io.fasttext_bin import MAGIC, read_fasttext
 from wordvec.models.classifier import Classifier, ClassifierConfig, train_classifier
 from wordvec.models.classifier_files import from_fasttext, is_native, load_parts
 from wordvec.models.config import available_cores
 from wordvec.models.fasttext import FastText
-
-
-@contextmanager
-def fasttext_errors():
-    """Re-raise wordvec's errors as fastText's exception type (ValueError), same sentence."""
-    try:
-        yield
-    except FastTextError:
-        raise
-    except WordvecError as error:
-        raise FastTextError(str(error)) from None
 
 
 def _threads(args):
@@ -47,14 +36,6 @@ def _announce(args, dictionary):
         print(f"Read {dictionary.ntokens // 1_000_000}M words", file=sys.stderr)
         print(f"Number of words:  {dictionary.nwords}", file=sys.stderr)
         print(f"Number of labels: {len(dictionary.labels)}", file=sys.stderr)
-
-
-def train_supervised(*kargs, **kwargs):
-    """Train a classifier on a file of lines ``__label__x words ...``; fastText's arguments."""
-    args = read_args(kargs, kwargs, SUPERVISED_NAMES, SUPERVISED_DEFAULTS)
-    if args["autotuneValidationFile"]:
-        raise FastTextError("autotune (autotuneValidationFile) is not supported yet")
-    return train_supervised_args(args)
 
 
 def supervised_config(args):
