@@ -2,7 +2,7 @@
 
     flock /tmp/wordvec-bench.lock .venv/bin/python benchmarks/bench_classify.py \
         [--tasks imdb genre sst2 sst5] [--settings unigrams bigrams] [--seeds 1 2 3] \
-        [--quantize] [--out benchmarks/results/classifier/classify-DATE.json]
+        [--quantize] [--epoch 10] [--out benchmarks/results/classifier/classify-DATE.json]
 
 For every task, setting and seed both systems train the same model (lr, epoch, dim,
 wordNgrams, bucket, loss, 2 threads) as a child process each, alone on the machine
@@ -23,7 +23,8 @@ SST: sentences of the PTB trees (lowercased leaves), root label; sst2 drops neut
 maps 0-1 to neg, 3-4 to pos. Its train file comes in long runs of one label, which makes
 fastText's unshuffled SGD depend on where the runs fall (seed-to-seed spreads of 10+
 points for both systems); the train lines are therefore shuffled once (fixed seed 0),
-the same file for both systems.
+the same file for both systems. ``genre.sorted`` / ``imdb.sorted``: the training file
+sorted by label (what concatenating one file per class gives), the test file as it is.
 
 fastText comes from the ``fasttext-wheel==0.9.2`` package in .venv (the dev extra; the
 same build ``setup_peers.sh`` installs). The tasks' .xz files are decompressed once into
@@ -83,8 +84,16 @@ model.save_model(sys.argv[3])
 
 
 def prepare(task, scratch):
-    """Plain-text train/test files in fastText's format for ``task``."""
+    """Plain-text train/test files in fastText's format for ``task``; ``TASK.sorted``:
+    TASK's training lines sorted by label (stable), as files concatenated per class give."""
     scratch.mkdir(parents=True, exist_ok=True)
+    if task.endswith(".sorted"):
+        train, test = prepare(task.removesuffix(".sorted"), scratch)
+        ordered = scratch / f"{task}.train"
+        if not ordered.exists():
+            lines = train.read_bytes().splitlines(keepends=True)
+            ordered.write_bytes(b"".join(sorted(lines, key=lambda line: line.split(b" ", 1)[0])))
+        return ordered, test
     name = f"{task}.shuffled" if task.startswith("sst") else task
     train, test = scratch / f"{name}.train", scratch / f"{task}.test"
     if train.exists() and test.exists():
@@ -213,6 +222,7 @@ def main():
     parser.add_argument("--seeds", nargs="+", type=int, default=[1, 2, 3])
     parser.add_argument("--systems", nargs="+", default=["fasttext", "wordvec"])
     parser.add_argument("--quantize", action="store_true")
+    parser.add_argument("--epoch", type=int, default=COMMON["epoch"], help="epochs of both systems (default 10)")
     parser.add_argument("--threads", type=int, default=COMMON["threads"],
                         help="training threads of both systems (default 2; 1: no Hogwild races, reproducible)")
     parser.add_argument("--predict-repeat", type=int, default=1, metavar="N",
@@ -227,7 +237,7 @@ def main():
         print(summarize(json.loads(Path(args.summarize).read_text())))
         return
     scratch = Path(args.scratch)
-    COMMON["threads"] = args.threads
+    COMMON["threads"], COMMON["epoch"] = args.threads, args.epoch
     compile_bytecode()
     record = {"benchmark": "bench_classify", "argv": sys.argv, "settings": COMMON, "versions": versions(),
               "started": time.strftime("%Y-%m-%d %H:%M:%S %Z"), "load_before": os.getloadavg(), "runs": []}

@@ -23,6 +23,7 @@ trains plain word vectors (no n-gram rows), written as fastText writes them (buc
 """
 
 import argparse
+import logging
 import os
 import struct
 import sys
@@ -139,6 +140,8 @@ def parse_flags(command, arguments):
 def _train(command, values):
     if values["saveOutput"] or values["qout"]:
         raise WordvecError("-saveOutput and -qout are not supported by wordvec's fastText command line")
+    if values["verbose"] < 2:  # fastText's -verbose: 0 silent, 1 the dictionary's sizes, 2 also progress
+        logging.getLogger().setLevel(logging.WARNING)
     if command == "supervised":
         return _train_supervised(values)
     if values["pretrainedVectors"]:
@@ -155,6 +158,7 @@ def _train(command, values):
         word_ngrams=int(values["maxn"] > 0),  # -maxn 0: no character n-grams, plain word vectors
         shuffle=False, progress=values["verbose"] >= 2, **({"loss": "softmax"} if loss == "softmax" else {}))
     model.build_vocab(corpus_file=values["input"])
+    _announce(values, model.vocab.corpus_tokens, len(model.vocab), 0)
     model.train()
     save_facebook_model(model, values["output"] + ".bin")
     write_vec(values["output"] + ".vec", model.wv.index_to_key, model.wv.vectors)
@@ -171,14 +175,22 @@ def _train_supervised(values):
     if values["pretrainedVectors"]:
         flags += ["--pretrained-vectors", values["pretrainedVectors"]]
     if values["verbose"] < 2:
-        flags.append("--no-progress")
+        flags = ["--quiet", *flags, "--no-progress"]
     status = wordvec_main(flags)
     if status:
         return status
     model = Classifier.load(values["output"] + ".bin")  # fastText also writes the word vectors
+    _announce(values, model.dictionary.ntokens, model.dictionary.nwords, len(model.labels))
     write_vec(values["output"] + ".vec", model.words, np.stack([model.get_word_vector(w) for w in model.words])
               if model.words else np.zeros((0, model.W_in.shape[1]), np.float32))
     return 0
+
+
+def _announce(values, tokens, words, labels):
+    """fastText's lines at -verbose 1 and above (on stderr)."""
+    if values["verbose"] >= 1:
+        print(f"Read {tokens // 1_000_000}M words\nNumber of words:  {words}\nNumber of labels: {labels}",
+              file=sys.stderr)
 
 
 def _classify(command, rest):
