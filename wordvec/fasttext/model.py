@@ -1,5 +1,5 @@
 """The model object of ``wordvec.fasttext``: fastText 0.9.2's ``_FastText``, method for
-method, over a ``wordvec.models.classifier.Classifier`` (supervised, or an unsupervised
+method, over a ``wordvec.models.classifier.model.Classifier`` (supervised, or an unsupervised
 skipgram/cbow model held in the same fields: words, input rows = word rows then n-gram
 bucket rows, output rows).
 
@@ -22,8 +22,8 @@ from wordvec.fasttext.options import FastTextError, fasttext_errors
 from wordvec.fasttext.predict import LinePredictor, fasttext_probabilities, first_line
 from wordvec.fasttext.text import EOS, first_line_tokens, one_line, words_of
 from wordvec.io.fasttext_bin import write_fasttext
-from wordvec.models.classifier import quantize_classifier
-from wordvec.models.classifier_files import ClassifierParts, config_dict, is_native, save_parts, to_fasttext
+from wordvec.models.classifier.model import quantize_classifier
+from wordvec.models.classifier.files import ClassifierParts, config_dict, is_native, save_parts, to_fasttext
 
 ARG_NAMES = ("lr", "dim", "ws", "epoch", "minCount", "minCountLabel", "minn", "maxn", "neg", "wordNgrams", "loss",
              "bucket", "thread", "lrUpdateRate", "t", "label", "verbose", "pretrainedVectors")

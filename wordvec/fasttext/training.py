@@ -1,8 +1,8 @@
 """Training and loading for ``wordvec.fasttext``: ``train_supervised_args`` (what
 ``train_supervised`` runs, see ``autotune``), ``train_unsupervised`` and ``load_model``.
 
-Supervised training is wordvec's classifier (``wordvec.models.classifier``); unsupervised
-training is wordvec's subword word2vec (``wordvec.models.fasttext.FastText``) on the
+Supervised training is wordvec's classifier (``wordvec.models.classifier.model``); unsupervised
+training is wordvec's subword word2vec (``wordvec.models.word2vec.fasttext.FastText``) on the
 file as fastText reads it (each line's words and ``</s>``, at most 1024 tokens a line),
 with fastText's learning rate decaying linearly to 0 and its unigram^0.5 negatives.
 Any ``WordvecError`` leaves as a ``FastTextError``, which is a ``ValueError`` as
@@ -21,10 +21,10 @@ from wordvec.fasttext.options import (UNSUPERVISED_DEFAULTS, UNSUPERVISED_NAMES,
                                       read_args, training_input, uses_buckets)
 from wordvec.fasttext.text import training_sentences
 from wordvec.io.fasttext_bin import MAGIC, read_fasttext
-from wordvec.models.classifier import Classifier, ClassifierConfig, train_classifier
-from wordvec.models.classifier_files import from_fasttext, is_native, load_parts
-from wordvec.models.config import available_cores
-from wordvec.models.fasttext import FastText
+from wordvec.models.classifier.model import Classifier, ClassifierConfig, train_classifier
+from wordvec.models.classifier.files import from_fasttext, is_native, load_parts
+from wordvec.models.base.config import available_cores
+from wordvec.models.word2vec.fasttext import FastText
 
 
 def _threads(args):

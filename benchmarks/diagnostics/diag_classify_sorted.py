@@ -3,7 +3,7 @@ on a label-sorted training file? wordvec only, with and without the move, on the
 as it comes and sorted by label, a few seeds, in this process (lr 0.5, epoch 25, dim 100,
 2 threads).
 
-    python benchmarks/diag_classify_sorted.py --train genre.train.txt --test genre.test.txt \
+    python benchmarks/diagnostics/diag_classify_sorted.py --train genre.train.txt --test genre.test.txt \
         --seeds 1 2 3 --name classify-sorted-drift-20261127
 """
 
@@ -15,7 +15,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from records import Record, measure  # noqa: E402
 
 import wordvec.fasttext as fasttext  # noqa: E402
-from wordvec.models import classifier_training  # noqa: E402
+from wordvec.models.classifier import training as classifier_training  # noqa: E402
 
 MOVE = classifier_training.drift_positions
 
