@@ -163,6 +163,9 @@ def main(argv=None):
 def _run(args):
     """The command's exit status; bad input and the like: one sentence on stderr."""
     try:
+        gate = getattr(args, "gate", None)  # set by wordvec.cli.gate.mark on a command that writes or reads
+        if gate is not None:
+            gate.check(args)  # outputs and inputs, before any work
         status = args.run(args)
     except WordvecError as error:
         print(f"wordvec: error: {error}", file=sys.stderr)

@@ -123,7 +123,7 @@ def save_native(parts, path):
     q = parts.quantized
     if q is not None:
         meta["quantized"] = {"rows": q.rows, "cols": q.cols, "dsub": q.pq.dsub, "qnorm": q.qnorm}
-    with atomic_directory(path, _check_replaceable) as tmp:
+    with atomic_directory(path, check_replaceable) as tmp:
         if q is None:
             save_npy(tmp / "input.npy", parts.W_in)
         else:
@@ -138,7 +138,7 @@ def save_native(parts, path):
         save_json(tmp / NATIVE_MARKER, meta)
 
 
-def _check_replaceable(path):
+def check_replaceable(path):
     if not (Path(path) / NATIVE_MARKER).is_file():
         raise WordvecError(f"{path} exists and is not a wordvec classifier; not replacing it")
 
