@@ -33,6 +33,7 @@ import numpy as np
 from wordvec.errors import FormatError
 from wordvec.io.atomic import Writeback, atomic_write
 from wordvec.io.text import joined_lines
+from wordvec.memory import check_allocation
 
 MAGIC = 793712314
 VERSION = 12
@@ -346,6 +347,9 @@ def _read_matrix(reader, quantized, what):
     pq = _read_pq(reader, what)
     if rows < 0 or pq.dim != cols or codesize != rows * pq.nsubq:
         reader.fail(f"{what}: {codesize} codes do not fit {rows} rows of {cols} values")
+    # every reader dequantizes it (QuantizedMatrix.dense): few codes can stand for a huge matrix
+    check_allocation(4 * rows * cols, f"{reader.path}: {what} ({rows:,} rows x {cols:,}, nsubq {pq.nsubq}), "
+                                      "dequantized,")
     norm_codes = norm_pq = None
     if qnorm:
         norm_codes = reader.array("u1", rows, what)
