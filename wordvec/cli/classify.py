@@ -21,6 +21,7 @@ import numpy as np
 from wordvec.cli import gate
 from wordvec.cli.common import nonnegative_float, nonnegative_int, positive_float, positive_int
 from wordvec.data.label_stream import text_blocks
+from wordvec.errors import WordvecError
 from wordvec.io.fasttext_bin import MAGIC
 from wordvec.models.classifier_files import check_replaceable, is_native
 from wordvec.models.classifier_predict import Meter, best_labels, file_meter, load_predictor
@@ -263,6 +264,8 @@ SUBCOMMANDS = {"train": _register_train, "test": _register_test, "predict": _reg
 
 
 def run_quantize(args):
+    if args.retrain and (args.input is None or args.cutoff == 0):  # fastText retrains only after a cutoff
+        raise WordvecError("--retrain needs --cutoff N and --input TRAIN (the data to retrain the kept rows on)")
     model = _compiled().Classifier.load(args.model)
     _compiled().check_supervised(model, args.model)
     small = model.quantize(cutoff=args.cutoff, retrain=args.retrain, qnorm=args.qnorm, dsub=args.dsub,
