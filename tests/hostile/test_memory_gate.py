@@ -73,3 +73,16 @@ def test_a_small_ftz_standing_for_a_huge_matrix_is_refused_naming_the_file(input
         result = run_limited(*argv)
         assert result.returncode == 2, result.stderr[-2000:]
         assert_clean_failure(result, "huge.ftz", "nsubq 1", "memory")
+
+
+def test_a_huge_line_into_predict_is_refused_naming_the_file(inputs, tmp_path):
+    """A 60 MB line of one-letter words under a 2 GB limit: encoded whole it would take ~3 GB."""
+    Classifier.train(inputs / "labelled.txt", dim=4, epoch=1, bucket=0, threads=1, verbose=0).save(tmp_path / "m.bin")
+    with open(tmp_path / "line.txt", "wb") as out:
+        out.write(b"w01 " + b"a " * 30_000_000 + b"\n")
+    result = run_reaped([sys.executable, "-m", "wordvec", "classify", "predict", tmp_path / "m.bin",
+                         tmp_path / "line.txt"], preexec_fn=lambda: resource.setrlimit(
+                             resource.RLIMIT_DATA, (2 << 30, 2 << 30)),
+                        stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 2, result.stderr[-2000:]
+    assert_clean_failure(result, "line.txt", "a line of more than", "memory")
