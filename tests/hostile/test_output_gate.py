@@ -12,6 +12,7 @@ is byte-identical afterwards. A corpus of random bytes is refused unless
 
 import argparse
 import os
+import re
 import shutil
 
 import numpy as np
@@ -23,6 +24,8 @@ from wordvec.models.classifier import Classifier
 
 from .harness import assert_clean_failure, digests, run_main
 from .world import copy_into
+
+GATE_SENTENCE = re.compile(r"refusing to (write|replace) |cannot write ")
 
 # writer -> (argv with {d} the inputs' folder and {OUT} the output, the input files it reads,
 #            an input directory it reads or None)
@@ -161,7 +164,8 @@ def test_every_writer_refuses_before_any_work(inputs, tmp_path, command):
                 args.gate.check(args)
         result = run_main(*argv)
         assert result.returncode == 2, (command, name, out, result.stderr[-1000:])
-        assert_clean_failure(result)
+        sentence = assert_clean_failure(result)
+        assert GATE_SENTENCE.search(sentence), (command, name, sentence)  # the gate's, not a later failure
         assert result.stdout == "", (command, name, result.stdout[-500:])  # nothing done before the refusal
         assert digests(d) == before, (command, name)
 
