@@ -85,9 +85,9 @@ def check_paths(outputs, inputs, text_inputs=()):
     for path, kind in outputs:
         if path is not None:
             check_output_path(path, kind, inputs)
-    for path in text_inputs:
+    for path in text_inputs:  # these lines have no flag to go on: wordvec's own commands do
         if path is not None:
-            check_text_input(path, accept=False)
+            check_text_input(path, accept=False, way_on=f"`wordvec train` and `wordvec classify train` take {ACCEPT_FLAG}")
 
 
 def _one_file(value):
@@ -188,7 +188,7 @@ def file_magic(magic, what):
 
 # ---------------------------------------------------------------------------- text inputs
 
-def check_text_input(path, accept=False):
+def check_text_input(path, accept=False, way_on=f"give {ACCEPT_FLAG} to read it anyway"):
     """Refuse a text input whose first MiB is mostly not UTF-8 (a binary file given as a
     corpus trains on replacement characters) unless ``accept``."""
     sample = _sample(Path(path))
@@ -198,7 +198,7 @@ def check_text_input(path, accept=False):
     replaced = text.count("\ufffd")
     if replaced > UNDECODABLE_SHARE * len(text):
         raise WordvecError(f"{path} does not look like text: {100 * replaced // len(text)}% of the characters in "
-                           f"its first {len(sample)} bytes are not UTF-8 (give {ACCEPT_FLAG} to read it anyway)")
+                           f"its first {len(sample)} bytes are not UTF-8 ({way_on})")
 
 
 def _sample(path):
