@@ -21,11 +21,25 @@ for the whole process, so the command line calls it (it owns its process); impor
 the library does not.
 
 Elsewhere (other systems, no glibc) both are no-ops.
+
+Third, the memory gate: :func:`check_allocation` is what every allocation whose size
+comes from a file's field or a flag passes before it is made (the classifier's n-gram
+buckets and matrices, word2vec's classes, a quantized model's dequantized matrices,
+per-line buffers; training's whole-model estimates, ``wordvec.models.estimate``, use the
+same :func:`available_memory`): a size that cannot fit is refused in one sentence naming
+the flag or the field, instead of an out-of-memory kill. Memory available is the smallest
+of ``MemAvailable`` (/proc/meminfo), the cgroup's ``memory.max`` minus its
+``memory.current``, and the ``RLIMIT_AS`` / ``RLIMIT_DATA`` soft limits of this process
+(all that exist on this system).
 """
 
 import ctypes
 import logging
+import os
+import resource
 import sys
+
+from wordvec.errors import WordvecError
 
 log = logging.getLogger(__name__)
 
@@ -110,3 +124,66 @@ def release_free_heap():
     except (OSError, AttributeError) as error:  # not glibc
         log.debug("could not trim the heap: %s", error)
         return False
+
+
+# ---------------------------------------------------------------------------- the memory gate
+
+MB = 1 << 20
+
+
+def check_allocation(nbytes, what):
+    """Refuse (``WordvecError``) an allocation of ``nbytes`` that cannot fit the memory
+    available; ``what`` names the flag or the file's field that sized it ("--bucket
+    2147483647", "model.ftz: the input matrix (4,300,000 x 1,024)")."""
+    available = available_memory()
+    if available is not None and nbytes > available:
+        raise WordvecError(f"{what} needs {format_bytes(nbytes)} of memory but only {format_bytes(available)} "
+                           "is available")
+
+
+def format_bytes(size):
+    for unit, scale in (("GB", 1 << 30), ("MB", MB), ("kB", 1 << 10)):
+        if size >= scale:
+            return f"{size / scale:.1f} {unit}"
+    return f"{size} B"
+
+
+def available_memory():
+    """Bytes this process may still allocate (see the module docstring), or None if unknown."""
+    limits = [_meminfo_available(), _cgroup_headroom()]
+    for name in ("RLIMIT_AS", "RLIMIT_DATA"):
+        kind = getattr(resource, name, None)
+        if kind is not None:
+            soft, _ = resource.getrlimit(kind)
+            if soft != resource.RLIM_INFINITY:
+                limits.append(soft)
+    known = [limit for limit in limits if limit is not None]
+    return min(known) if known else None
+
+
+def _meminfo_available():
+    try:
+        with open("/proc/meminfo", encoding="ascii") as handle:
+            for line in handle:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def _cgroup_headroom():
+    try:
+        with open("/proc/self/cgroup", encoding="ascii") as handle:
+            lines = handle.read().splitlines()
+        path = next(line.split("::", 1)[1] for line in lines if line.startswith("0::"))
+        base = os.path.join("/sys/fs/cgroup", path.lstrip("/"))
+        with open(os.path.join(base, "memory.max"), encoding="ascii") as handle:
+            maximum = handle.read().strip()
+        if maximum == "max":
+            return None
+        with open(os.path.join(base, "memory.current"), encoding="ascii") as handle:
+            current = int(handle.read().strip())
+        return max(0, int(maximum) - current)
+    except (OSError, ValueError, StopIteration, IndexError):
+        return None

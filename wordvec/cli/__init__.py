@@ -15,6 +15,7 @@ import gc
 import importlib
 import logging
 import sys
+import warnings
 from typing import NamedTuple
 
 from wordvec.cli.common import Parser
@@ -161,8 +162,31 @@ def main(argv=None):
 
 
 def _run(args):
-    """The command's exit status; bad input and the like: one sentence on stderr."""
+    """The command's exit status; bad input and the like: one sentence on stderr (the
+    RuntimeWarnings of the failed work before it are dropped: the sentence says what went
+    wrong; after work that succeeds they are shown at the end)."""
+    held, show = [], warnings.showwarning
+
+    def hold(message, category, *where, **options):
+        if issubclass(category, RuntimeWarning):
+            held.append((message, category, *where))
+        else:
+            show(message, category, *where, **options)
+
+    with warnings.catch_warnings():
+        warnings.showwarning = hold
+        status = _run_command(args)
+    if not status:
+        for warning in held:
+            warnings.showwarning(*warning)
+    return status
+
+
+def _run_command(args):
     try:
+        gate = getattr(args, "gate", None)  # set by wordvec.cli.gate.mark on a command that writes or reads
+        if gate is not None:
+            gate.check(args)  # outputs and inputs, before any work
         status = args.run(args)
     except WordvecError as error:
         print(f"wordvec: error: {error}", file=sys.stderr)

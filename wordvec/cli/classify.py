@@ -18,9 +18,13 @@ import sys
 
 import numpy as np
 
+from wordvec.cli import gate
 from wordvec.cli.common import nonnegative_float, nonnegative_int, positive_float, positive_int
 from wordvec.data.label_stream import text_blocks
-from wordvec.models.classifier.predict import Meter, best_labels, file_meter, load_predictor
+from wordvec.errors import WordvecError
+from wordvec.io.fasttext_bin import MAGIC
+from wordvec.models.classifier_files import check_replaceable, is_native
+from wordvec.models.classifier_predict import Meter, best_labels, file_meter, load_predictor
 
 
 def register(subparsers):
@@ -65,6 +69,8 @@ def _register_train(commands):
     sub.add_argument("--seed", type=nonnegative_int, default=0, help="random seed (default 0)")
     sub.add_argument("--no-progress", action="store_true", help="no progress line")
     sub.set_defaults(run=run_train)
+    gate.mark(sub, outputs=[MODEL_OUTPUT], inputs=[gate.Input("train", text=True), gate.Input("valid", text=True),
+                                                  "pretrained_vectors"])
 
 
 def _register_test(commands):
@@ -76,6 +82,7 @@ def _register_test(commands):
     sub.add_argument("--per-label", action="store_true", help="also precision, recall and F1 of every label")
     sub.add_argument("--json", action="store_true", help="print one JSON object instead")
     sub.set_defaults(run=run_test, return_freed_buffers=False)  # see _register_predict
+    gate.mark(sub, inputs=["model", gate.Input("test", text=True)])
 
 
 def _register_predict(commands):
@@ -89,6 +96,7 @@ def _register_predict(commands):
     # glibc's default malloc: with the mmap threshold pinned (wordvec.memory) every NumPy
     # temporary of a block is a fresh mapping, faulted in and zeroed (~50 ms of a genre predict)
     sub.set_defaults(run=run_predict, return_freed_buffers=False)
+    gate.mark(sub, inputs=["model", gate.Input("input", text=True)])
 
 
 def _register_quantize(commands):
@@ -104,6 +112,7 @@ def _register_quantize(commands):
     sub.add_argument("--qnorm", action="store_true", help="quantize the row norms separately")
     sub.add_argument("--dsub", type=positive_int, default=2, help="values per sub-vector (default 2)")
     sub.set_defaults(run=run_quantize)
+    gate.mark(sub, outputs=[MODEL_OUTPUT], inputs=["model", gate.Input("input", text=True)])
 
 
 def _register_info(commands):
@@ -112,6 +121,23 @@ def _register_info(commands):
     sub.add_argument("model", metavar="MODEL")
     sub.add_argument("--top", type=positive_int, default=8, help="indicative words per label (default 8)")
     sub.set_defaults(run=run_info)
+    gate.mark(sub, inputs=["model"])
+
+
+def _model_files(path):
+    """A classifier output: a native directory or a fastText file, by its name."""
+    return [(path, gate.DIRECTORY if is_native(path) else gate.FILE)]
+
+
+def _same_model_kind(path):
+    """An existing output must be a classifier save: a native one, or a fastText file."""
+    if path.is_dir():
+        check_replaceable(path)
+    else:
+        gate.file_magic(MAGIC.to_bytes(4, "little"), "a fastText model")(path)
+
+
+MODEL_OUTPUT = gate.Output("output", _model_files, _same_model_kind)
 
 
 def _compiled():
@@ -238,6 +264,8 @@ SUBCOMMANDS = {"train": _register_train, "test": _register_test, "predict": _reg
 
 
 def run_quantize(args):
+    if args.retrain and (args.input is None or args.cutoff == 0):  # fastText retrains only after a cutoff
+        raise WordvecError("--retrain needs --cutoff N and --input TRAIN (the data to retrain the kept rows on)")
     model = _compiled().Classifier.load(args.model)
     _compiled().check_supervised(model, args.model)
     small = model.quantize(cutoff=args.cutoff, retrain=args.retrain, qnorm=args.qnorm, dsub=args.dsub,

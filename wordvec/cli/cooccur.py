@@ -3,7 +3,7 @@
 import argparse
 import sys
 
-from wordvec.cli import ray_run
+from wordvec.cli import gate, ray_run
 from wordvec.cli.common import add_corpus_arguments, ranged
 from wordvec.data.cooccur import count_cooccurrences, parse_memory, save_cooccurrence
 from wordvec.data.corpus import Corpus
@@ -45,6 +45,8 @@ def register(subparsers):
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     ray_run.add_ray_argument(parser)
     parser.set_defaults(run=run)
+    gate.mark(parser, outputs=[gate.Output("output", same_kind=gate.file_magic(b"PK", "a .npz file"))],
+              inputs=[gate.Input("corpus", text=True)])
 
 
 def run(args):

@@ -4,6 +4,7 @@ import argparse
 import time
 from pathlib import Path
 
+from wordvec.cli import gate
 from wordvec.cli.common import ranged
 from wordvec.cli.train.command import default_workers
 from wordvec.data import synthetic
@@ -49,6 +50,7 @@ def register(subparsers):
     parser.add_argument("--seed", type=ranged("seed"), default=1, metavar="N", help="random seed (default 1)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.set_defaults(run=run)
+    gate.mark(parser, inputs=[gate.Input("corpus", text=True)])
 
 
 def run(args):

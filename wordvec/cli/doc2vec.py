@@ -11,6 +11,7 @@ vectors (tagged "i"), or with `--tags first-token` the line's first token is its
 import argparse
 from pathlib import Path
 
+from wordvec.cli import gate
 from wordvec.cli.common import nonnegative_float, positive_float, ranged
 from wordvec.errors import WordvecError
 from wordvec.io import formats
@@ -53,6 +54,8 @@ def register(subparsers):
     train.add_argument("--tags", choices=("line", "first-token"), default="line",
                        help="tag documents by line number (default) or by their first token")
     train.set_defaults(run=run_train)
+    gate.mark(train, outputs=[gate.Output("output", gate.directory, formats.check_replaceable)],
+              inputs=[gate.Input("corpus", text=True)])
 
     infer = commands.add_parser("infer", help="vectors of new documents (one per line of FILE)",
                                 epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -67,6 +70,13 @@ def register(subparsers):
     infer.add_argument("--seed", type=ranged("seed"), default=None)
     infer.add_argument("--workers", type=ranged("workers"), default=None, metavar="N")
     infer.set_defaults(run=run_infer)
+    gate.mark(infer, outputs=[gate.Output("output", same_kind=_document_vectors_file)],
+              inputs=["model", gate.Input("file", text=True)])
+
+
+def _document_vectors_file(path):
+    if path.suffix.lower() == ".npy":
+        gate.file_magic(b"\x93NUMPY", "a .npy file")(path)
 
 
 def run_train(args):

@@ -10,6 +10,7 @@ import logging
 import time
 from pathlib import Path
 
+from wordvec.cli import gate
 from wordvec.cli.common import nonnegative_int, positive_float
 from wordvec.errors import WordvecError
 from wordvec.io.atomic import save_npy
@@ -46,6 +47,8 @@ def register(subparsers):
                         help="SIF's a in a / (a + p(w)) (default 1e-3)")
     parser.add_argument("--glove", action="store_true", help="read VECTORS as headerless GloVe text")
     parser.set_defaults(run=run_embed)
+    gate.mark(parser, outputs=[gate.Output("output", same_kind=gate.file_magic(b"\x93NUMPY", "a .npy file"))],
+              inputs=["vectors", gate.Input("file", text=True), "counts"])
 
 
 def run_embed(args):

@@ -16,6 +16,7 @@ import math
 import os
 import sys
 
+from wordvec.cli import gate
 from wordvec.cli.common import fraction, nonnegative_float, positive_float, ranged
 from wordvec.data.lm_data import LMVocab, read_lines, require_tokens
 from wordvec.errors import WordvecError
@@ -71,6 +72,8 @@ def register(subparsers):
     train.add_argument("-o", "--output", required=True, metavar="MODEL",
                        help="model directory to write; an existing MODEL is refused unless --resume is given")
     train.set_defaults(run=run_train)
+    gate.mark(train, outputs=[gate.Output("output", gate.directory, check_replaceable)],
+              inputs=[gate.Input("train_file", text=True), gate.Input("valid", text=True)])
 
     evaluate = actions.add_parser("eval", help="cross-entropy and perplexity of a model on a file")
     evaluate.add_argument("model", metavar="MODEL")
@@ -79,6 +82,7 @@ def register(subparsers):
     evaluate.add_argument("--batch-size", type=ranged("batch_size"), default=16, metavar="N",
                           help="score the file as N contiguous pieces in parallel (default 16)")
     evaluate.set_defaults(run=run_eval)
+    gate.mark(evaluate, inputs=["model", "file"])
 
     sample = actions.add_parser("sample", help="generate lines from a model")
     sample.add_argument("model", metavar="MODEL")
@@ -87,6 +91,7 @@ def register(subparsers):
     sample.add_argument("--max-length", type=ranged("max_length"), default=200, metavar="N", help="tokens per line at most")
     sample.add_argument("--seed", type=ranged("seed"), metavar="N", help="random seed (default: unpredictable)")
     sample.set_defaults(run=run_sample)
+    gate.mark(sample, inputs=["model"])
 
 
 def _load_for_resume(args):

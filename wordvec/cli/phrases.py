@@ -3,6 +3,7 @@
 import argparse
 import time
 
+from wordvec.cli import gate
 from wordvec.cli.common import add_corpus_arguments, ranged
 from wordvec.data.phrases import phrase_corpus
 from wordvec.io.outputs import check_output
@@ -43,6 +44,8 @@ def register(subparsers):
                         help="also write the last pass's phrases as phrase<TAB>count<TAB>score lines")
     parser.add_argument("--top", type=ranged("top"), default=20, metavar="N", help="show the N best phrases (default 20)")
     parser.set_defaults(run=run)
+    gate.mark(parser, outputs=[gate.Output("output"), gate.Output("export")],
+              inputs=[gate.Input("corpus", text=True)])
 
 
 def run(args):

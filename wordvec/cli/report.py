@@ -2,6 +2,7 @@
 
 import argparse
 
+from wordvec.cli import gate
 from wordvec.cli.common import nonnegative_int, positive_int
 from wordvec.report import write_report
 
@@ -35,6 +36,7 @@ def register(subparsers):
     parser.add_argument("--test", metavar="FILE",
                         help="text classifiers: a labelled file (fastText format) for P@1 and the confusion matrix")
     parser.set_defaults(run=run)
+    gate.mark(parser, outputs=[gate.Output("output")], inputs=["path", "test"])
 
 
 def run(args):

@@ -2,6 +2,7 @@
 
 import argparse
 
+from wordvec.cli import gate
 from wordvec.cli.common import nonnegative_int
 from wordvec.models.lm.training import blas_threads
 from wordvec.models.saved import load_document_vectors, load_keyed_vectors
@@ -37,6 +38,7 @@ def register(subparsers):
     parser.add_argument("--host", default="127.0.0.1", metavar="ADDRESS",
                         help="address to listen on (default 127.0.0.1: this machine only; 0.0.0.0: everyone)")
     parser.set_defaults(run=run)
+    gate.mark(parser, inputs=["vectors"])
 
 
 def run(args):

@@ -9,6 +9,7 @@ import argparse
 import json
 import os
 
+from wordvec.cli import gate
 from wordvec.cli.common import nonnegative_float, positive_float, ranged
 from wordvec.errors import WordvecError
 from wordvec.io.outputs import DIRECTORY, check_output
@@ -69,6 +70,9 @@ def register(subparsers):
         if name in ("ner", "pos"):
             sub.add_argument("--save", metavar="DIR", help="save the trained classifier (config.json + .npy arrays)")
         sub.set_defaults(run=run)
+        outputs = {"charlm": [gate.Output("plot")], "ner": [gate.Output("save", gate.directory, check_replaceable)],
+                   "pos": [gate.Output("save", gate.directory, check_replaceable)]}
+        gate.mark(sub, outputs=outputs.get(name, []), inputs=["data", "vectors"])
 
 
 def run(args):

@@ -12,6 +12,7 @@ import sys
 
 import numpy as np
 
+from wordvec.cli import gate
 from wordvec.cli.common import nonnegative_int, positive_int
 from wordvec.errors import WordvecError
 from wordvec.io.formats import detect_format
@@ -66,6 +67,7 @@ def register(subparsers):
     similar.add_argument("--approximate", action="store_true",
                          help="ask the approximate index saved beside VECTORS (see `wordvec index`)")
     similar.set_defaults(run=run_similar)
+    gate.mark(similar, inputs=["vectors"])
 
     index = _parser(
         subparsers, "index",
@@ -83,6 +85,7 @@ def register(subparsers):
     index.add_argument("--expansion-search", type=positive_int, default=defaults.expansion_search, metavar="N",
                        help=f"candidates while searching: recall against speed (default {defaults.expansion_search})")
     index.set_defaults(run=run_index)
+    gate.mark(index, outputs=[gate.Output("vectors", _index_files)], inputs=["vectors"])
 
     analogy = _parser(
         subparsers, "analogy",
@@ -102,6 +105,7 @@ def register(subparsers):
     analogy.add_argument("--topn", type=positive_int, default=5, metavar="N", help="how many answers (default 5)")
     analogy.add_argument("--restrict-vocab", type=positive_int, metavar="N", help="answer only from the N most frequent words")
     analogy.set_defaults(run=run_analogy)
+    gate.mark(analogy, inputs=["vectors"])
 
     evaluate = _parser(
         subparsers, "evaluate",
@@ -127,6 +131,7 @@ def register(subparsers):
     _compaction_arguments(evaluate, "also evaluate the vectors stored as float16 or int8 (per-row scale) and "
                                     "show both in one table: what the compaction costs")
     evaluate.set_defaults(run=run_evaluate)
+    gate.mark(evaluate, inputs=["vectors", "analogies", "similarity"])
 
     convert = _parser(
         subparsers, "convert",
@@ -144,6 +149,7 @@ def register(subparsers):
     _compaction_arguments(convert, "store the vectors as float16, or int8 with one scale per row (native OUT only)")
     convert.add_argument("--limit", type=positive_int, metavar="N", help="keep only the first N words")
     convert.set_defaults(run=run_convert)
+    gate.mark(convert, outputs=[gate.Output("output", gate.file_or_directory)], inputs=["input"])
 
     info = _parser(
         subparsers, "info",
@@ -156,6 +162,13 @@ def register(subparsers):
     _vectors_argument(info)
     info.add_argument("--head", type=nonnegative_int, default=10, metavar="N", help="how many first words to show (default 10)")
     info.set_defaults(run=run_info)
+    gate.mark(info, inputs=["vectors"])
+
+
+def _index_files(vectors):
+    """What `wordvec index VECTORS` writes: the index and its description beside VECTORS."""
+    index = ann.index_path(vectors)
+    return [(index, gate.FILE), (str(index)[: -len(ann.INDEX_SUFFIX)] + ann.META_SUFFIX, gate.FILE)]
 
 
 def _compaction_arguments(parser, dtype_help):

@@ -3,7 +3,7 @@
 import argparse
 import time
 
-from wordvec.cli import ray_run
+from wordvec.cli import gate, ray_run
 from wordvec.cli.common import add_corpus_arguments, ranged
 from wordvec.data.corpus import Corpus
 from wordvec.data.vocab import Vocabulary
@@ -29,6 +29,7 @@ def register(subparsers):
     parser.add_argument("--top", type=ranged("top"), default=20, metavar="N", help="show the N most frequent words (default 20)")
     ray_run.add_ray_argument(parser)
     parser.set_defaults(run=run)
+    gate.mark(parser, outputs=[gate.Output("output")], inputs=[gate.Input("corpus", text=True)])
 
 
 def run(args):

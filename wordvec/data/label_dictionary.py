@@ -11,7 +11,9 @@ from itertools import islice
 
 import numpy as np
 
+from wordvec.errors import WordvecError
 from wordvec.io.text import joined_lines
+from wordvec.memory import check_allocation
 
 EOS = "</s>"
 
@@ -93,6 +95,10 @@ class LabelDictionary:
         """int32[bucket]: the input row of each n-gram bucket (-1: pruned away)."""
         if self.row_of_bucket is not None:
             return self.row_of_bucket
+        if self.nwords + self.bucket >= 2 ** 31:  # rows are int32 in the compiled loops
+            raise WordvecError(f"--bucket {self.bucket:,} and {self.nwords:,} words make more input rows than "
+                               f"{2 ** 31 - 1:,}")
+        check_allocation(4 * self.bucket, f"the n-gram bucket table of --bucket {self.bucket:,}")
         if self.prune_index is None:
             return np.arange(self.nwords, self.nwords + self.bucket, dtype=np.int32)
         rows = np.full(self.bucket, -1, dtype=np.int32)

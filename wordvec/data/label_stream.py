@@ -26,6 +26,7 @@ from wordvec.data.label_dictionary import EOS, Encoded, to_bytes
 from wordvec.data.token_lookup import TokenIndex, scan
 from wordvec.io.fnv import fnv1a_many
 from wordvec.io.text import joined_lines
+from wordvec.memory import check_allocation
 
 EOS_BYTES = to_bytes(EOS)
 NGRAM_MULTIPLIER = np.uint64(116049371)
@@ -33,6 +34,9 @@ UNKNOWN = -1  # a token the dictionary does not have
 EOS_UNKNOWN = -2  # the code of </s> when the dictionary does not have it
 NOT_A_WORD, MISSING = 1 << 40, -(1 << 40)  # outside int32: a label; not looked at yet
 BLOCK_BYTES = 1 << 20  # bytes per read: the block's token list is the peak temporary
+# what encoding a block costs per byte at most: a token every 2 bytes ("a a a ..."), and per
+# token the scanner's starts/ends, the codes, hashes, document numbers and bag rows (int64)
+ENCODE_BYTES_PER_BYTE = 48
 
 
 def text_blocks(path):
@@ -46,7 +50,9 @@ def text_blocks(path):
                     break
                 cut = block.rfind(b"\n") + 1
                 if cut == 0:
-                    rest += block
+                    rest += block  # a line longer than a block: encoded whole, so checked as it grows
+                    check_allocation(ENCODE_BYTES_PER_BYTE * len(rest), f"{file}: a line of more than "
+                                                                       f"{len(rest):,} bytes")
                     continue
                 yield rest + block[:cut]
                 rest = block[cut:]

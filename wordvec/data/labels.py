@@ -65,7 +65,8 @@ class TokenScan:
                                           table.word_len, table.arena, table.state, ids, n_ids)
             if position >= len(buf):
                 break
-            table._grow(needed_bytes=len(buf) - position)
+            # the token at ``position`` is at most the rest of the block, or EOS (4 bytes for one "\n")
+            table._grow(needed_bytes=max(len(buf) - position, EOS_KEY.size))
         self.stream.append(ids[:n_ids].copy())
 
     def ids(self):

@@ -33,6 +33,7 @@ import numpy as np
 from wordvec.errors import FormatError
 from wordvec.io.atomic import Writeback, atomic_write
 from wordvec.io.text import joined_lines
+from wordvec.memory import check_allocation
 
 MAGIC = 793712314
 VERSION = 12
@@ -294,12 +295,30 @@ def _read_dictionary(reader):
     prune_index = None
     if prune_size >= 0:
         pairs = reader.array("<i4", 2 * prune_size, "the pruned n-gram index").reshape(-1, 2)
-        if np.any(pairs[:, 1] < 0) or np.any(pairs[:, 1] >= max(prune_size, 1)) or np.any(pairs[:, 0] < 0):
-            reader.fail("the pruned n-gram index has an out-of-range entry")
+        problem = pruned_index_problem(pairs[:, 0], pairs[:, 1])
+        if problem:
+            reader.fail(f"the pruned n-gram index (pruneidx) {problem}")
         prune_index = dict(zip(pairs[:, 0].tolist(), pairs[:, 1].tolist()))
     joined = joined_lines(raw_words, lengths)  # decoded below; predict's token lookup reads the same bytes
     words = _decoded(raw_words, joined[0])
     return words, counts, types, int(ntokens), prune_index, raw_words, joined
+
+
+def pruned_index_problem(buckets, rows, bucket=None):
+    """What is wrong with a pruned model's bucket -> row table, or None. fastText writes
+    each kept n-gram once: distinct buckets, and rows 0..len-1 each named once, so the
+    input matrix holds nwords + len rows and every row the table names is inside it (a
+    table naming one bucket twice, merged into a dict, would leave rows past the matrix)."""
+    buckets, rows = np.asarray(buckets, dtype=np.int64), np.asarray(rows, dtype=np.int64)
+    if buckets.size and buckets.min() < 0:
+        return "names a negative bucket"
+    if buckets.size and bucket is not None and buckets.max() >= bucket:
+        return f"names a bucket outside 0..{bucket - 1}"
+    if np.unique(buckets).size != buckets.size:
+        return "names a bucket twice"
+    if rows.size and not np.array_equal(np.sort(rows), np.arange(rows.size)):
+        return f"does not name each of its rows 0..{rows.size - 1} once"
+    return None
 
 
 def _decoded(raw_words, joined):
@@ -328,6 +347,9 @@ def _read_matrix(reader, quantized, what):
     pq = _read_pq(reader, what)
     if rows < 0 or pq.dim != cols or codesize != rows * pq.nsubq:
         reader.fail(f"{what}: {codesize} codes do not fit {rows} rows of {cols} values")
+    # every reader dequantizes it (QuantizedMatrix.dense): few codes can stand for a huge matrix
+    check_allocation(4 * rows * cols, f"{reader.path}: {what} ({rows:,} rows x {cols:,}, nsubq {pq.nsubq}), "
+                                      "dequantized,")
     norm_codes = norm_pq = None
     if qnorm:
         norm_codes = reader.array("u1", rows, what)
@@ -365,7 +387,7 @@ def _check_shapes(reader, model):
                     f"of dimension {model.args['dim']} were declared")
     if model.prune_index:
         if max(model.prune_index) >= model.args["bucket"] or model.args["bucket"] > MAX_PRUNED_BUCKET:
-            reader.fail(f"the pruned n-gram index does not fit {model.args['bucket']} buckets")
+            reader.fail(f"the pruned n-gram index (pruneidx) does not fit {model.args['bucket']} buckets")
     n_out = model.output.shape[0] if isinstance(model.output, np.ndarray) else model.output.rows
     expected = nlabels if model.args["model"] == 3 else nwords
     if n_out != expected:

@@ -27,7 +27,10 @@ def make_server(kv, host="127.0.0.1", port=8000, source=""):
     if len(kv) == 0:
         raise WordvecError("there are no word vectors to explore (the vocabulary is empty)")
     if source and ann.index_path(source).is_file():  # built by `wordvec index`; used for big vocabularies
-        ann.attach_index(kv, source)
+        try:
+            ann.attach_index(kv, source)
+        except WordvecError as error:  # exact search still answers every query
+            log.warning("not using the approximate index: %s", error)
     try:
         server = ExplorerServer((host, port), ExplorerAPI(kv, source))
     except OSError as error:

@@ -14,15 +14,16 @@ unknown words get 404 with ``suggestions`` (vocabulary words that start the same
 """
 
 import bisect
-import threading
 
 import numpy as np
 
 from wordvec.errors import VocabularyError, WordvecError
+from wordvec.serve.cache import BytesLRU
 from wordvec.vectors.projection import explained_variance, pca_2d
 
 MAX_TOPN = 100
 MAX_MAP_WORDS = 5000
+MAP_CACHE_BYTES = 32 << 20  # the maps kept (one of 5,000 words: ~0.5 MB), least recently used dropped
 MAX_COMPLETIONS = 50
 MAX_WORD_LENGTH = 1000
 
@@ -48,7 +49,7 @@ class ExplorerAPI:
         kv.most_similar(positive=[kv.index_to_key[0]], topn=1)  # norms once here, not by the first requests at once
         self._sorted = sorted(range(len(kv)), key=kv.index_to_key.__getitem__)
         self._sorted_words = [kv.index_to_key[i] for i in self._sorted]
-        self._maps, self._map_lock = {}, threading.Lock()
+        self._maps = BytesLRU(MAP_CACHE_BYTES)
         self.routes = {"info": self.info, "neighbours": self.neighbours, "analogy": self.analogy,
                        "similarity": self.similarity, "complete": self.complete, "map": self.map}
 
@@ -101,15 +102,15 @@ class ExplorerAPI:
         n = params.integer("n", 500, 2, MAX_MAP_WORDS)
         params.done()
         n = min(n, len(self.kv))
-        with self._map_lock:  # one PCA per size, however many tabs ask at once
-            if n not in self._maps:
-                rows = self._top_rows(n)
-                vectors = np.asarray(self.kv.vectors[rows])
-                coords = pca_2d(vectors)
-                self._maps[n] = {"n": n, "words": [self.kv.index_to_key[i] for i in rows],
-                                 "x": np.round(coords[:, 0], 5).tolist(), "y": np.round(coords[:, 1], 5).tolist(),
-                                 "explained_variance": round(explained_variance(vectors, coords), 4)}
-        return self._maps[n]
+        return self._maps.get_or_make(n, lambda: self._map(n))  # one PCA per size, however many tabs ask
+
+    def _map(self, n):
+        rows = self._top_rows(n)
+        vectors = np.asarray(self.kv.vectors[rows])
+        coords = pca_2d(vectors)
+        return {"n": n, "words": [self.kv.index_to_key[i] for i in rows],
+                "x": np.round(coords[:, 0], 5).tolist(), "y": np.round(coords[:, 1], 5).tolist(),
+                "explained_variance": round(explained_variance(vectors, coords), 4)}
 
     # -- shared steps -----------------------------------------------------------------------
 

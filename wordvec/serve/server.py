@@ -128,6 +128,11 @@ class ExplorerHandler(BaseHTTPRequestHandler):
                 raise ValueError("the request body is not a JSON object in UTF-8") from None
             if not isinstance(params, dict):
                 raise ValueError("the request body must be a JSON object of parameters")
+            try:  # JSON's \ud800 escapes decode to lone surrogates, which no answer can encode
+                json.dumps(params, ensure_ascii=False).encode("utf-8")
+            except UnicodeEncodeError:
+                raise ValueError("the request body holds a lone surrogate (an escape such as \\ud800 that is "
+                                 "half of a character)") from None
             return params
         try:
             pairs = urllib.parse.parse_qsl(query, keep_blank_values=True, strict_parsing=False,

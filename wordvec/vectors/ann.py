@@ -11,8 +11,8 @@ platform (hnswlib compiles from source), and it can memory-map a saved index.  A
 and ``resume_index`` split one into parts.
 
 The index is saved beside the vectors (``VECTORS.usearch`` with ``VECTORS.usearch.json``
-naming the rows it holds: their count, size and a fingerprint of the words) and reloaded
-from there.  It is never rebuilt behind the user's back: a missing or stale index is an
+naming the rows it holds: their count, size and a fingerprint of the words, and the index
+file's size and SHA-256, checked before usearch opens it) and reloaded from there.  It is never rebuilt behind the user's back: a missing or stale index is an
 error that says how to build one (``wordvec index VECTORS`` or ``build_index``).
 """
 
@@ -144,12 +144,31 @@ def save_index(ann, vectors_path):
     temporary = path.with_name(f".{path.name}.tmp-{os.getpid()}")  # usearch writes the file itself
     try:
         ann.index.save(os.fspath(temporary))
+        meta = dict(ann.meta, **file_checksum(temporary))
         os.replace(temporary, path)
     finally:
         if temporary.exists():
             temporary.unlink()
-    save_json(Path(str(path)[: -len(INDEX_SUFFIX)] + META_SUFFIX), ann.meta)
+    save_json(Path(str(path)[: -len(INDEX_SUFFIX)] + META_SUFFIX), meta)
     return path
+
+
+def file_checksum(path):
+    """{"bytes": size, "sha256": digest} of a file: usearch trusts the bytes of an index it
+    opens (one byte changed can crash the process), so they are checked against these first."""
+    with open(path, "rb") as handle:
+        return {"bytes": os.fstat(handle.fileno()).st_size, "sha256": hashlib.file_digest(handle, "sha256").hexdigest()}
+
+
+def _check_bytes(path, meta, vectors_path):
+    if not isinstance(meta.get("sha256"), str) or not isinstance(meta.get("bytes"), int):
+        raise FormatError(path, None, "has no checksum in its description (written by an older wordvec); "
+                                      f"rebuild it with `wordvec index {vectors_path}`")
+    size = path.stat().st_size
+    if size != meta["bytes"] or file_checksum(path)["sha256"] != meta["sha256"]:
+        raise FormatError(path, None, f"is damaged (its bytes do not match the checksum written with it: "
+                                      f"{size} bytes, {meta['bytes']} written); rebuild it with "
+                                      f"`wordvec index {vectors_path}`")
 
 
 def load_index(kv, vectors_path, view=True):
@@ -166,9 +185,10 @@ def load_index(kv, vectors_path, view=True):
             meta.get("words") != fingerprint_of(kv):
         raise WordvecError(f"the approximate index {path} was built for other vectors than {vectors_path} "
                            f"now holds; rebuild it with `wordvec index {vectors_path}`")
+    _check_bytes(path, meta, vectors_path)
     index = _usearch().restore(os.fspath(path), view=view)
-    if index is None:
-        raise FormatError(path, None, "not a readable usearch index")
+    if index is None or index.ndim != kv.vector_size:
+        raise FormatError(path, None, f"not a readable usearch index of {kv.vector_size}-dimensional vectors")
     if index.size != len(kv):
         raise FormatError(path, None, f"holds {index.size} of the {len(kv)} rows (an unfinished build); "
                                       f"rebuild it with `wordvec index {vectors_path}`")

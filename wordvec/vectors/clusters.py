@@ -14,6 +14,7 @@ It is spherical K-means on the dot product (the vectors themselves are not norma
 import numpy as np
 
 from wordvec.errors import WordvecError
+from wordvec.memory import check_allocation
 
 C_TOOL_ITERATIONS = 10
 
@@ -23,6 +24,8 @@ def c_tool_classes(vectors, k, iterations=C_TOOL_ITERATIONS):
     vectors = np.asarray(vectors, dtype=np.float32)
     if not (isinstance(k, (int, np.integer)) and 1 <= k):
         raise WordvecError(f"the number of classes must be a whole number of at least 1, not {k}")
+    # the centroids and their sums (k x D), the counts, and every row's cosine to each (V x k)
+    check_allocation(4 * k * (2 * vectors.shape[1] + 2 + len(vectors)), f"{k:,} classes (-classes)")
     classes = np.arange(len(vectors), dtype=np.int64) % k
     for _ in range(iterations):
         sums = np.zeros((k, vectors.shape[1]), dtype=np.float32)

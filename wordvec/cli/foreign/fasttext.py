@@ -31,6 +31,7 @@ import sys
 import numpy as np
 
 from wordvec import limits
+from wordvec.cli import gate
 from wordvec.cli import main as wordvec_main
 from wordvec.cli.common import single_dash_flags
 from wordvec.data.labels import EOS
@@ -103,7 +104,9 @@ def run(args):
         return 0 if args.arguments else 1
     command, rest = args.arguments[0], args.arguments[1:]
     if command in TRAINING:
-        return _train(command, parse_flags(command, rest))
+        values = parse_flags(command, rest)
+        gate.check_paths(*files_of(command, values), text_inputs=[values["input"]])
+        return _train(command, values)
     if command in CLASSIFY:
         return _classify(command, rest)
     if command in QUERIES:
@@ -133,6 +136,15 @@ def parse_flags(command, arguments):
     if not values["input"] or not values["output"]:
         raise WordvecError("Empty input or output path: -input and -output are required")
     return values
+
+
+def files_of(command, values):
+    """The output gate's marks of a training or quantize command line: ([(path written,
+    kind)], [paths read]); -output is a prefix, as in fastText."""
+    prefix = values["output"]
+    if command == "quantize":
+        return [(prefix + ".ftz", gate.FILE)], [prefix + ".bin", values["input"]]
+    return [(prefix + ".bin", gate.FILE), (prefix + ".vec", gate.FILE)], [values["input"], values["pretrainedVectors"]]
 
 
 # ----------------------------------------------------------------------------- training
@@ -196,6 +208,7 @@ def _announce(values, tokens, words, labels):
 def _classify(command, rest):
     if command == "quantize":
         values = parse_flags(command, rest)
+        gate.check_paths(*files_of(command, values))
         if values["qout"]:
             raise WordvecError("-qout (quantizing the output matrix) is not supported")
         flags = ["classify", "quantize", values["output"] + ".bin", "-o", values["output"] + ".ftz",

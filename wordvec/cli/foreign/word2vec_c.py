@@ -23,6 +23,7 @@ import logging
 import sys
 
 from wordvec import limits
+from wordvec.cli import gate
 from wordvec.cli import main as wordvec_main
 from wordvec.cli.common import single_dash_flags
 from wordvec.data.vocab import Vocabulary
@@ -71,6 +72,10 @@ Differences from the C tool: docs/migrating.md (no </s> row; unknown flags refus
 Example:
 wordvec word2vec -train data.txt -output vec.txt -size 200 -window 5 -sample 1e-4 -negative 5 -hs 0 -binary 0 -cbow 1 -iter 3
 """
+
+# the output gate's marks (wordvec.cli.gate): the flags naming files written and read
+OUTPUT_FLAGS = ("-output", "-save-vocab")
+INPUT_FLAGS = ("-train", "-read-vocab")
 
 
 def register(subparsers):
@@ -132,6 +137,8 @@ def run(args):
         return 0
     values = parse(args.arguments)
     _check(values)
+    gate.check_paths(outputs=[(values[flag], gate.FILE) for flag in OUTPUT_FLAGS],
+                     inputs=[values[flag] for flag in INPUT_FLAGS], text_inputs=[values["-train"]])
     logging.getLogger().setLevel(logging.WARNING if values["-debug"] == 0 else logging.INFO)
     model = _model(values)
     print(f"Starting training using file {values['-train']}", flush=True)

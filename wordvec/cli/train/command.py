@@ -2,10 +2,7 @@
 
 import argparse
 
-from wordvec.cli import ray_run
-from wordvec.cli.train import checkpoint as train_checkpoint
-from wordvec.cli.train import count as train_count
-from wordvec.cli.train import estimate as train_estimate
+from wordvec.cli import gate, ray_run, train_checkpoint, train_count, train_estimate
 from wordvec.cli.common import add_corpus_arguments, finite_float, nonnegative_float, positive_float, ranged
 from wordvec.cli.train.options import COUNT_MODELS, WORD2VEC_MODELS, model_from_flags, open_corpus
 from wordvec.cli.train.output import report, save_trained
@@ -100,6 +97,8 @@ def register(subparsers):
     train_estimate.add_arguments(parser)
     ray_run.add_training_arguments(parser)
     parser.set_defaults(run=run)
+    gate.mark(parser, outputs=[gate.Output("output", gate.file_or_directory)],
+              inputs=[gate.Input("corpus", text=True), "resume"])
 
 
 default_workers = available_cores  # the name wordvec.cli.demo imports; one definition, in models.config

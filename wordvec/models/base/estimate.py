@@ -20,18 +20,16 @@ training (benchmarks/README.md: 147 MB loading, ~150 MB training with a 41 MB mo
 that cannot fit ends in one sentence instead of an out-of-memory kill hours later;
 ``memory_check = False`` on a model (``--no-memory-check``) skips it.
 
-Memory available is the smallest of ``MemAvailable`` (/proc/meminfo), the cgroup's
-``memory.max`` minus its ``memory.current``, and the ``RLIMIT_AS`` / ``RLIMIT_DATA``
-soft limits of this process (all that exist on this system).
+Memory available is ``wordvec.memory.available_memory``, which also holds the memory
+gate every other allocation sized by a file or a flag passes (``check_allocation``).
 """
 
 import dataclasses
-import os
-import resource
 
 from wordvec.errors import WordvecError
 from wordvec.data.cooccur import parse_memory
 from wordvec.kernels import word2vec as kernels
+from wordvec.memory import available_memory, format_bytes  # noqa: F401 (this module's names too)
 
 MB = 1 << 20
 FLOOR_KERNELS = 150 * MB      # Python + NumPy + Numba with the training kernels loaded
@@ -82,54 +80,6 @@ class MemoryEstimate:
         return {"what": self.what, "arrays": dict(self.arrays), "earlier": dict(self.earlier),
                 "per_thread": self.per_thread,
                 "threads": self.threads, "floor": self.floor, "loading": self.loading, "peak": self.peak}
-
-
-def format_bytes(size):
-    for unit, scale in (("GB", 1 << 30), ("MB", MB), ("kB", 1 << 10)):
-        if size >= scale:
-            return f"{size / scale:.1f} {unit}"
-    return f"{size} B"
-
-
-def available_memory():
-    """Bytes this process may still allocate (see the module docstring), or None if unknown."""
-    limits = [_meminfo_available(), _cgroup_headroom()]
-    for name in ("RLIMIT_AS", "RLIMIT_DATA"):
-        kind = getattr(resource, name, None)
-        if kind is not None:
-            soft, _ = resource.getrlimit(kind)
-            if soft != resource.RLIM_INFINITY:
-                limits.append(soft)
-    known = [limit for limit in limits if limit is not None]
-    return min(known) if known else None
-
-
-def _meminfo_available():
-    try:
-        with open("/proc/meminfo", encoding="ascii") as handle:
-            for line in handle:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    return None
-
-
-def _cgroup_headroom():
-    try:
-        with open("/proc/self/cgroup", encoding="ascii") as handle:
-            lines = handle.read().splitlines()
-        path = next(line.split("::", 1)[1] for line in lines if line.startswith("0::"))
-        base = os.path.join("/sys/fs/cgroup", path.lstrip("/"))
-        with open(os.path.join(base, "memory.max"), encoding="ascii") as handle:
-            maximum = handle.read().strip()
-        if maximum == "max":
-            return None
-        with open(os.path.join(base, "memory.current"), encoding="ascii") as handle:
-            current = int(handle.read().strip())
-        return max(0, int(maximum) - current)
-    except (OSError, ValueError, StopIteration, IndexError):
-        return None
 
 
 def check_fits(estimate, hint=""):

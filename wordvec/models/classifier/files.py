@@ -18,8 +18,8 @@ from wordvec.data.label_dictionary import LabelDictionary
 from wordvec.errors import FormatError, WordvecError
 from wordvec.io.arrays import INTEGER, read_array
 from wordvec.io.atomic import atomic_directory, save_json, save_npy
-from wordvec.io.fasttext_bin import (MAGIC, FastTextModel, GatheredRows, ProductQuantizer, QuantizedMatrix,
-                                     read_fasttext, write_fasttext)
+from wordvec.io.fasttext_bin import (MAGIC, MAX_PRUNED_BUCKET, FastTextModel, GatheredRows, ProductQuantizer,
+                                     QuantizedMatrix, pruned_index_problem, read_fasttext, write_fasttext)
 
 NATIVE_MARKER = "classifier.json"
 NATIVE_FORMAT = "wordvec-classifier"
@@ -123,7 +123,7 @@ def save_native(parts, path):
     q = parts.quantized
     if q is not None:
         meta["quantized"] = {"rows": q.rows, "cols": q.cols, "dsub": q.pq.dsub, "qnorm": q.qnorm}
-    with atomic_directory(path, _check_replaceable) as tmp:
+    with atomic_directory(path, check_replaceable) as tmp:
         if q is None:
             save_npy(tmp / "input.npy", parts.W_in)
         else:
@@ -138,7 +138,7 @@ def save_native(parts, path):
         save_json(tmp / NATIVE_MARKER, meta)
 
 
-def _check_replaceable(path):
+def check_replaceable(path):
     if not (Path(path) / NATIVE_MARKER).is_file():
         raise WordvecError(f"{path} exists and is not a wordvec classifier; not replacing it")
 
@@ -154,7 +154,7 @@ def load_native(path, mmap=False):
             raise ValueError("not a classifier")
         dictionary = _native_dictionary(meta["dictionary"], Path(path))
         config, history, model = dict(meta["config"]), list(meta.get("history", [])), str(meta["model"])
-    except (ValueError, KeyError, TypeError, AttributeError) as error:
+    except (ValueError, KeyError, TypeError, AttributeError, OverflowError) as error:
         raise FormatError(marker, None, f"not a valid classifier description ({error})") from None
     dim = int(config.get("dim", 0))
     quantized = None
@@ -186,6 +186,11 @@ def _native_dictionary(d, path):
         raise ValueError("counts and words differ in length")
     if dictionary.bucket < 0 or dictionary.word_ngrams < 1 or dictionary.minn < 0 or dictionary.maxn < 0:
         raise ValueError("negative n-gram settings")
+    if prune is not None:
+        pairs = np.array(prune, dtype=np.int64).reshape(-1, 2)
+        problem = pruned_index_problem(pairs[:, 0], pairs[:, 1], dictionary.bucket)
+        if problem or dictionary.bucket > MAX_PRUNED_BUCKET:
+            raise ValueError(f"prune_index {problem or 'does not fit its buckets'}")
     return dictionary
 
 

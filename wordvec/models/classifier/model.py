@@ -193,6 +193,10 @@ class Classifier:
         parts = load_parts(path, mmap=mmap)
         names = {f.name for f in fields(ClassifierConfig)}
         config = ClassifierConfig(**{k: v for k, v in parts.config.items() if k in names})
+        try:  # settings read from the file: a range error names the file
+            config.checked()
+        except WordvecError as error:
+            raise FormatError(path, None, f"a setting is out of range: {error}") from None
         mapped = str(path) if isinstance(parts.W_in.base, np.memmap) or isinstance(parts.W_in, np.memmap) else None
         return cls(parts.dictionary, parts.W_in, parts.W_out, config, parts.history, parts.quantized, parts.model,
                    mapped)

@@ -16,12 +16,14 @@ import numpy as np
 from wordvec.errors import WordvecError
 from wordvec.kernels import classifier as kernels
 from wordvec import progress
+from wordvec.memory import check_allocation
 
 
 def uniform_rows(n_rows, dim, seed, sources=None):
     """fastText's initialisation, U(-1/dim, 1/dim), in float32, filled on all cores: row k
     gets the values of matrix row ``sources[k]`` (default: its own); rows past the sources
     are zero."""
+    check_allocation(4 * n_rows * dim, f"a matrix of {n_rows:,} rows (words, labels, --bucket) x {dim} (--dim)")
     sources = np.arange(n_rows, dtype=np.int64) if sources is None else np.asarray(sources, dtype=np.int64)
     W = np.empty((n_rows, dim), dtype=np.float32)
     W[len(sources):] = 0.0
@@ -44,6 +46,8 @@ def compact_buckets(dictionary, encoded):
     nwords, bucket = dictionary.nwords, dictionary.bucket
     if bucket == 0 or dictionary.prune_index is not None or dictionary.row_of_bucket is not None:
         return dictionary, None
+    # a flag per row, then int32 row numbers of every bucket and row: 9 bytes a bucket
+    check_allocation(9 * (nwords + bucket), f"the n-gram bucket table of --bucket {bucket:,}")
     bags = encoded.rows[:encoded.row_offsets[-1]]
     used = np.zeros(nwords + bucket, dtype=bool)
     used[bags] = True

@@ -286,6 +286,10 @@ class Doc2Vec:
             thread.start()
         for thread in threads:
             thread.join()
+        diverged = np.flatnonzero(~np.isfinite(out).all(axis=1))
+        if len(diverged):  # as training checks its loss
+            raise TrainingError(f"inference diverged: the vectors of {len(diverged)} of {n} documents (the first: "
+                                f"document {diverged[0] + 1}) are not finite; try a smaller alpha than {alpha}")
         return out
 
     # -- persistence ---------------------------------------------------------------------
