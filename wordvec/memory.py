@@ -25,7 +25,7 @@ Elsewhere (other systems, no glibc) both are no-ops.
 Third, the memory gate: :func:`check_allocation` is what every allocation whose size
 comes from a file's field or a flag passes before it is made (the classifier's n-gram
 buckets and matrices, word2vec's classes, a quantized model's dequantized matrices,
-per-line buffers; training's whole-model estimates, ``wordvec.models.estimate``, use the
+per-line buffers; training's whole-model estimates, ``wordvec.models.base.estimate``, use the
 same :func:`available_memory`): a size that cannot fit is refused in one sentence naming
 the flag or the field, instead of an out-of-memory kill. Memory available is the smallest
 of ``MemAvailable`` (/proc/meminfo), the cgroup's ``memory.max`` minus its

@@ -12,8 +12,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from wordvec.errors import WordvecError
-from wordvec.models.classifier import Classifier
-from wordvec.models.classifier_predict import load_predictor
+from wordvec.models.classifier.model import Classifier
+from wordvec.models.classifier.predict import load_predictor
 from wordvec.vectors import ann
 from wordvec.vectors.files import load_vectors, save_vectors
 from wordvec.vectors.keyed import KeyedVectors

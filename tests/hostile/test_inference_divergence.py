@@ -3,7 +3,7 @@ exit 2, no file written (training already checked its loss; inference wrote NaN)
 
 import pytest
 
-from wordvec.models.doc2vec import Doc2Vec
+from wordvec.models.doc2vec.model import Doc2Vec
 
 from .harness import assert_clean_failure, run_main
 from .world import corpus_text

@@ -8,7 +8,7 @@ import subprocess
 import numpy as np
 import pytest
 
-from wordvec.models.classifier import Classifier
+from wordvec.models.classifier.model import Classifier
 
 from .harness import assert_clean_failure, run_cli
 from .world import corpus_text, keyed_vectors

@@ -12,11 +12,11 @@ import numpy as np
 import pytest
 
 from wordvec.io.fasttext_bin import ProductQuantizer, QuantizedMatrix, read_fasttext, write_fasttext
-from wordvec.models.classifier import Classifier
+from wordvec.models.classifier.model import Classifier
 
 from .harness import assert_clean_failure
 from .world import corpus_text
-from processes import run_reaped
+from tests.processes import run_reaped
 
 LIMIT = 6 << 30
 

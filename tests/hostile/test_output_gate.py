@@ -18,9 +18,10 @@ import shutil
 import numpy as np
 import pytest
 
-from wordvec.cli import FOREIGN_COMMAND_LINES, build_parser, fasttext_cli
+from wordvec.cli import FOREIGN_COMMAND_LINES, build_parser
+from wordvec.cli.foreign import fasttext as fasttext_cli
 from wordvec.errors import WordvecError
-from wordvec.models.classifier import Classifier
+from wordvec.models.classifier.model import Classifier
 
 from .harness import assert_clean_failure, digests, run_main
 from .world import copy_into
@@ -121,7 +122,7 @@ def inputs(base, tmp_path_factory):
     for source, copy in (("labelled.txt", "labelled.vec"), ("labelled.txt", "labelled.ftz"), ("corpus.txt", "corpus.vec")):
         shutil.copy(d / source, d / copy)
     Classifier.train(d / "labelled.txt", dim=4, epoch=1, bucket=0, threads=1, verbose=0).save(d / "clf.wv")
-    from wordvec.models.doc2vec import Doc2Vec
+    from wordvec.models.doc2vec.model import Doc2Vec
     Doc2Vec(corpus_file=str(d / "corpus.txt"), vector_size=4, min_count=1, epochs=1, workers=1).save(d / "docs.d2v")
     readonly = root / "readonly"
     readonly.mkdir()

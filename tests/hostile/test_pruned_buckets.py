@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from wordvec.io.fasttext_bin import read_fasttext, write_fasttext
-from wordvec.models.classifier import Classifier
+from wordvec.models.classifier.model import Classifier
 
 from .harness import assert_clean_failure, digest, run_cli
 

@@ -14,7 +14,7 @@ import pytest
 from wordvec.cli import _run
 from wordvec.errors import WordvecError
 from wordvec.io.fasttext_bin import read_fasttext, write_fasttext
-from wordvec.models.classifier import Classifier
+from wordvec.models.classifier.model import Classifier
 
 from .harness import assert_clean_failure, run_main
 

@@ -23,8 +23,8 @@ from wordvec.cli.common import nonnegative_float, nonnegative_int, positive_floa
 from wordvec.data.label_stream import text_blocks
 from wordvec.errors import WordvecError
 from wordvec.io.fasttext_bin import MAGIC
-from wordvec.models.classifier_files import check_replaceable, is_native
-from wordvec.models.classifier_predict import Meter, best_labels, file_meter, load_predictor
+from wordvec.models.classifier.files import check_replaceable, is_native
+from wordvec.models.classifier.predict import Meter, best_labels, file_meter, load_predictor
 
 
 def register(subparsers):

@@ -2,7 +2,10 @@
 
 import argparse
 
-from wordvec.cli import gate, ray_run, train_checkpoint, train_count, train_estimate
+from wordvec.cli import gate, ray_run
+from wordvec.cli.train import checkpoint as train_checkpoint
+from wordvec.cli.train import count as train_count
+from wordvec.cli.train import estimate as train_estimate
 from wordvec.cli.common import add_corpus_arguments, finite_float, nonnegative_float, positive_float, ranged
 from wordvec.cli.train.options import COUNT_MODELS, WORD2VEC_MODELS, model_from_flags, open_corpus
 from wordvec.cli.train.output import report, save_trained
