@@ -30,7 +30,7 @@ examples:
 def register(subparsers):
     parser = subparsers.add_parser("doc2vec", description=__doc__.split("\n\n")[0], epilog=EXAMPLES,
                                    formatter_class=argparse.RawDescriptionHelpFormatter)
-    commands = parser.add_subparsers(dest="doc2vec_command", metavar="{train,infer}", required=True)
+    commands = parser.add_subparsers(dest="doc2vec_command", metavar="COMMAND", required=True)
     train = commands.add_parser("train", help="train document vectors on CORPUS (one document per line)",
                                 epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     train.add_argument("corpus", metavar="CORPUS", help="text file (.txt, .gz, .bz2, .xz), one document per line")
