@@ -15,7 +15,7 @@ from wordvec.errors import WordvecError
 from wordvec.io.atomic import save_npy
 from wordvec.io.outputs import FILE, check_output
 from wordvec.vectors.embed import POOLINGS, read_counts, read_sentences
-from wordvec.vectors.files import load_vectors
+from wordvec.models.saved import load_keyed_vectors
 
 log = logging.getLogger(__name__)
 
@@ -55,7 +55,7 @@ def run_embed(args):
     if not Path(args.file).is_file():
         raise WordvecError(f"cannot read {args.file}: not a file")
     counts = read_counts(args.counts) if args.counts else None
-    kv = load_vectors(args.vectors, fmt="glove" if args.glove else None)
+    kv = load_keyed_vectors(args.vectors, glove=args.glove)
     sentences = read_sentences(args.file)
     started = time.perf_counter()
     vectors = kv.embed(sentences, pooling=args.pooling, counts=counts, remove_pc=args.remove_pc, sif_a=args.sif_a)

@@ -1,9 +1,11 @@
 """`wordvec similar|analogy|evaluate|convert|info`: query, evaluate and convert word vectors.
 
-VECTORS is any supported file, chosen by its name: `.bin` word2vec binary, `.txt`/`.vec`
-word2vec text (a file without the "V D" header line is read as GloVe), `.glove`
-headerless GloVe text, a directory or `.wv` path the native format.  `--glove` forces
-GloVe text for a file with any other name.
+VECTORS is any supported file, told by its first bytes and its name: `.bin` word2vec binary,
+`.txt`/`.vec` word2vec text (a file without the "V D" header line is read as GloVe),
+`.glove` headerless GloVe text, fastText `.bin`/`.ftz` (skipgram, cbow or supervised: its
+word vectors), a directory or `.wv` path the native format, or a wordvec model (word2vec,
+Doc2Vec, classifier, window classifier, language model: its word vectors).  `--glove`
+forces GloVe text for a file with any other name.
 """
 
 import argparse
@@ -23,11 +25,12 @@ from wordvec.report.page import display_word
 from wordvec.vectors import ann
 from wordvec.vectors.compact import CompactConfig, compact, compaction_report
 from wordvec.vectors.evaluate import evaluate_all, format_report
-from wordvec.vectors.files import load_vectors, save_vectors
+from wordvec.vectors.files import save_vectors
 
 FORMATS_HELP = """\
-vector files (chosen by name):
+vector files (told by their first bytes, then their name):
   .bin        word2vec binary (the C tool's -binary 1; gensim binary=True)
+  .bin .ftz   fastText model (skipgram, cbow, supervised): its word vectors
   .txt .vec   word2vec text with a "V D" header (headerless files are read as GloVe)
   .glove      GloVe text: one "word x1 ... xD" line per word, no header
   DIR, .wv    wordvec native: vectors.npy + vocab.json (memory-mappable, no pickle)
@@ -175,7 +178,8 @@ def _compaction(args):
 
 
 def _load(args, path=None):
-    return load_vectors(path or args.vectors, fmt="glove" if args.glove else None)
+    """The word vectors of any file or save wordvec reads (models, fastText files too)."""
+    return load_keyed_vectors(path or args.vectors, glove=args.glove)
 
 
 def _print_neighbours(pairs, args, kv):
@@ -263,7 +267,7 @@ def run_convert(args):
     if config is not None and config.dtype != "float32" and (fmt or detect_format(args.output)) != "native":
         raise WordvecError(f"--dtype {config.dtype} needs a native OUT (a directory or .wv name): "
                            f"word2vec files hold float32 numbers, so {args.output} would not be smaller")
-    kv = load_vectors(args.input, limit=args.limit, fmt="glove" if args.glove else None)
+    kv = load_keyed_vectors(args.input, glove=args.glove, limit=args.limit)
     if config is not None:
         kv = compact(kv, config)
     save_vectors(kv, args.output, fmt=fmt)
