@@ -10,7 +10,9 @@ forces GloVe text for a file with any other name.
 
 import argparse
 import json
+import os
 import sys
+import time
 
 import numpy as np
 
@@ -205,24 +207,69 @@ def run_similar(args):
 
 
 def run_similar_documents(args):
-    """`similar MODEL --docs TAG`: the nearest documents of a Doc2Vec model."""
+    """`similar MODEL --docs TAG`: the nearest documents of a Doc2Vec model, each with the
+    first words of its line where the training file is still there."""
     if not is_doc2vec_model(args.vectors):
         raise WordvecError(f"--docs needs a Doc2Vec model (`wordvec doc2vec train`); {args.vectors} is not one")
-    dv = Doc2Vec.load(args.vectors).dv
+    model = Doc2Vec.load(args.vectors)
+    dv, by_line = model.dv, model.config.tags == "line"
     if args.docs not in dv.key_to_index:
-        raise WordvecError(f"no document tagged {args.docs!r} in {args.vectors} ({len(dv)} documents)")
-    _print_neighbours(dv.most_similar(positive=[args.docs], topn=args.topn, restrict_vocab=args.restrict_vocab),
-                      args, dv)
+        numbering = f"lines counted from 0, so 0 to {len(dv) - 1}" if by_line else "tags are first tokens"
+        raise WordvecError(f"no document tagged {args.docs!r} in {args.vectors} ({len(dv)} documents; {numbering})")
+    pairs = dv.most_similar(positive=[args.docs], topn=args.topn, restrict_vocab=args.restrict_vocab)
+    texts = document_openings(model.corpus_file, [args.docs] + [tag for tag, _ in pairs], by_line)
+    where = f"of {model.corpus_file}" if texts else "of the training file"
+    print(f"documents nearest to {'line' if by_line else 'tag'} {args.docs}"
+          f"{': ' + texts[args.docs] if args.docs in texts else ''}  "
+          f"({'lines' if by_line else 'tags: first tokens of the lines'} {where}"
+          f"{', counted from 0' if by_line else ''})", file=sys.stderr)
+    if not pairs:
+        _print_neighbours(pairs, args, dv)
+    width = max(len(tag) for tag, _ in pairs)
+    for tag, score in pairs:
+        print(f"{tag:<{width}}  {score:.4f}  {texts.get(tag, '')}".rstrip())
     return 0
+
+
+def document_openings(corpus_file, tags, by_line, words=8):
+    """{tag: its line's first ``words`` words} for the documents ``tags`` name, read from the
+    training file if it is still there (lines counted from 0, as the tags); {} otherwise."""
+    if not corpus_file or not os.path.isfile(corpus_file):
+        return {}
+    from wordvec.data.corpus import open_binary
+
+    wanted = set(tags)
+    last = max((int(t) for t in wanted if t.isdigit()), default=-1) if by_line else None
+    found = {}
+    with open_binary(corpus_file) as handle:
+        for number, raw in enumerate(handle):
+            tokens = raw.decode("utf-8", errors="replace").split()
+            tag = str(number) if by_line else (tokens[0] if tokens else "")
+            if tag in wanted and tag not in found:
+                shown = tokens[0 if by_line else 1:][:words]
+                found[tag] = " ".join(shown) + (" ..." if len(tokens) > len(shown) + (0 if by_line else 1) else "")
+            if len(found) == len(wanted) or (by_line and number >= last):
+                break
+    return found
 
 
 def run_index(args):
     kv = _load(args)
     config = ann.AnnConfig(connectivity=args.connectivity, expansion_add=args.expansion_add,
                            expansion_search=args.expansion_search)
+    started = time.perf_counter()
     path = ann.save_index(ann.build_index(kv, config), args.vectors)
-    print(f"wrote the approximate index of {len(kv)} vectors to {path}")
+    seconds = time.perf_counter() - started
+    print(f"built an HNSW index of {len(kv):,} vectors x {kv.vector_size} dimensions (cosine; connectivity "
+          f"{config.connectivity}, expansion {config.expansion_add}/{config.expansion_search}) in {seconds:.1f} s; "
+          f"wrote {path} ({_size(path)}); `wordvec similar {args.vectors} WORD --approximate` uses it")
     return 0
+
+
+def _size(path):
+    size = os.path.getsize(path)
+    return next(f"{size / 1024 ** i:.1f} {unit}" for i, unit in enumerate(("bytes", "KiB", "MiB", "GiB"))
+                if size < 1024 ** (i + 1) or unit == "GiB").replace(".0 bytes", " bytes")
 
 
 def run_analogy(args):

@@ -54,8 +54,14 @@ def _overview(path, model):
             ("input rows", f"{model.W_in.shape[0]:,}"), ("dimensions", str(model.W_in.shape[1])),
             ("word n-grams", f"up to {d.word_ngrams} (bucket {d.bucket:,})"),
             ("character n-grams", f"{d.minn}-{d.maxn}" if d.maxn else "none"),
-            ("training", f"{config.epoch} epochs, lr {config.lr}"), ("tokens read", f"{d.ntokens:,}")]
+            ("training", f"{config.epoch} epochs" + (f", lr {config.lr}" if _records_lr(path) else "")),
+            ("tokens read", f"{d.ntokens:,}")]
     return page.section("Overview", page.key_value_table(rows))
+
+
+def _records_lr(path):
+    """Only a native save records the learning rate: fastText's .bin/.ftz stores none."""
+    return (Path(path) / NATIVE_MARKER).is_file()
 
 
 def _labels(model):
