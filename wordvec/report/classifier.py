@@ -11,6 +11,7 @@ Sections, each where its data exists:
     test              with a labelled file: N, P@1 and the confusion matrix of top labels
 """
 
+import os
 from pathlib import Path
 
 import numpy as np
@@ -87,15 +88,33 @@ def _training(model):
 
 
 def indicative_words(model, top=8):
-    """{label: [words]}: the words whose own input row gives that label the highest score
-    relative to the mean over labels (hierarchical softmax has no per-label row: {})."""
+    """{label: [words]}: per label, the words that alone give it the highest probability,
+    among the words that lean towards some label.
+
+    A word's own input row gives a distribution over the labels (softmax of its scores).
+    Words used alike in every label (articles, fastText's line end ``</s>``) spread it
+    evenly: no label gets twice its even share (1 / labels; with two labels, no label 3/4).
+    Those are left out, by this measure of their spread rather than by a list of stopwords
+    (hierarchical softmax has no per-label row: {})."""
     d = model.dictionary
     if model.model != "supervised" or model.config.loss == "hs" or d.nwords == 0:
         return {}
-    scores = np.asarray(model.W_in[:d.nwords], dtype=np.float32) @ np.asarray(model.W_out, dtype=np.float32).T
-    scores -= scores.mean(axis=1, keepdims=True)
-    return {label: [d.words[w] for w in np.argsort(-scores[:, i], kind="stable")[:top]]
+    probabilities = label_probabilities(model)
+    even = 1.0 / probabilities.shape[1]
+    leaning = probabilities.max(axis=1) >= min(2 * even, (1 + even) / 2)
+    candidates = np.flatnonzero(leaning) if leaning.any() else np.arange(d.nwords)
+    return {label: [d.words[w] for w in candidates[np.argsort(-probabilities[candidates, i], kind="stable")[:top]]]
             for i, label in enumerate(d.labels[:MAX_LABELS_SHOWN])}
+
+
+def label_probabilities(model):
+    """p(label | word) for every word from its own input row alone: a (words x labels) matrix."""
+    d = model.dictionary
+    scores = np.asarray(model.W_in[:d.nwords], dtype=np.float64) @ np.asarray(model.W_out, dtype=np.float64).T
+    scores -= scores.max(axis=1, keepdims=True)
+    exponentials = np.exp(scores)
+    return exponentials / exponentials.sum(axis=1, keepdims=True)
+
 
 
 def _indicative_words(model, top):
@@ -122,8 +141,24 @@ def confusion_matrix(model, test):
 
 def _test(model, test):
     n, precision, counts = confusion_matrix(model, test)
-    labels = model.labels[:MAX_LABELS_SHOWN]
-    rows = [[f"{gold} (true)"] + [int(c) for c in counts[i, :len(labels)]] for i, gold in enumerate(labels)]
+    prefix, labels = shortened_labels(model.labels[:MAX_LABELS_SHOWN])
+    rows = [[gold] + [int(c) for c in counts[i, :len(labels)]] for i, gold in enumerate(labels)]
     summary = page.key_value_table([("test file", str(test)), ("lines with one label", f"{n:,}"),
                                     ("P@1", f"{precision:.4f}")])
-    return page.section("Test", summary + page.data_table(["", *labels], rows))
+    note = (f"<p>Rows: the true label; columns: the predicted one. Labels are shown without their common "
+            f"prefix <code>{page.escape(prefix)}</code>.</p>" if prefix else
+            "<p>Rows: the true label; columns: the predicted one.</p>")
+    return page.section("Test", summary + note + page.scrolling(page.data_table(["true \\ predicted", *labels], rows)))
+
+
+def shortened_labels(labels):
+    """(the labels' common prefix, cut at a separator, and the labels without it): __label__genre_drama,
+    __label__genre_crime -> ("__label__genre_", ["drama", "crime"]); a label never becomes empty."""
+    if len(labels) < 2:
+        return "", list(labels)
+    prefix = os.path.commonprefix(list(labels))
+    cut = max(prefix.rfind(c) for c in "_-:./ ") + 1  # whole words only: "__label__genre_" not "__label__genre_c"
+    prefix = prefix[:cut]
+    if not prefix or any(len(label) == len(prefix) for label in labels):
+        return "", list(labels)
+    return prefix, [label[len(prefix):] for label in labels]
