@@ -1,10 +1,13 @@
-"""The explorer's layout in headless Chromium: map labels never cover one another (at any
-zoom, with a word and its neighbours lit up), and neighbour bars span the range of the
-scores shown."""
+"""Layout in headless Chromium: the explorer's map labels never cover one another (at any
+zoom, with a word and its neighbours lit up), its neighbour bars span the range of the
+scores shown, and the classifier report's confusion matrix of 14 labels scrolls inside its card."""
 
 import pytest
 
+from explore.test_report_classifier_pages import labelled
 from explore.test_serve_browser import browser, page, texts, wait_for  # noqa: F401 (fixtures)
+from wordvec.models.classifier import Classifier
+from wordvec.report import write_report
 
 LABEL_BOXES = ("return [...document.querySelectorAll('#map text')].map(t => { const b = t.getBBox(); "
                "return [t.textContent, b.x, b.y, b.x + b.width, b.y + b.height]; })")
@@ -47,3 +50,19 @@ def test_neighbour_bars_span_the_scores_shown(page, server):
     assert widths[0] == pytest.approx(100) and widths[-1] == pytest.approx(10)
     for width, (_, score) in zip(widths, expected):
         assert width == pytest.approx(10 + 90 * (score - low) / (high - low), abs=0.06)
+
+
+def test_the_confusion_matrix_scrolls_inside_its_card(browser, tmp_path):
+    train, test = labelled(tmp_path / "train.txt", 1500, 1), labelled(tmp_path / "test.txt", 200, 2)
+    Classifier.train(str(train), dim=8, epoch=2, lr=0.5, verbose=0).save(tmp_path / "genre.bin")
+    write_report(tmp_path / "genre.bin", tmp_path / "report.html", test=test)
+    browser.set_window_size(1000, 900)
+    try:
+        browser.get((tmp_path / "report.html").as_uri())
+        box, card = browser.execute_script(
+            "const box = document.querySelector('div.scroll'); const card = box.closest('section');"
+            "return [[box.scrollWidth, box.clientWidth], [card.scrollWidth, card.clientWidth]];")
+    finally:
+        browser.set_window_size(1400, 900)
+    assert box[0] > box[1]  # the matrix is wider than its box, which scrolls
+    assert card[0] <= card[1]  # and the card around it does not overflow

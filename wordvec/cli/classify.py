@@ -140,12 +140,10 @@ def run_info(args):
     for record in model.history:
         extra = f"  valid P@1 {record['valid_p@1']:.4f}" if "valid_p@1" in record else ""
         print(f"epoch {record['epoch']:3d}  loss {record['loss']:.6f}  {record['seconds']:.2f} s{extra}")
-    if model.model != "supervised" or config.loss == "hs" or d.nwords == 0:
-        return 0
-    scores = model.W_in[:d.nwords] @ model.W_out.T  # a word alone: its score for every label
-    for i, label in enumerate(d.labels[:50]):
-        top = np.argsort(-(scores[:, i] - scores.mean(axis=1)))[:args.top]
-        print(f"{label} ({d.label_counts[i]}): {' '.join(d.words[w] for w in top)}")
+    from wordvec.report.classifier import indicative_words  # the report's choice, the same words
+
+    for i, (label, words) in enumerate(indicative_words(model, args.top).items()):
+        print(f"{label} ({d.label_counts[i]}): {' '.join(words)}")
     return 0
 
 

@@ -89,22 +89,28 @@ def _training(model):
 
 def indicative_words(model, top=8):
     """{label: [words]}: per label, the words that alone give it the highest probability,
-    among the words that lean towards some label.
+    among the words that point to it more than to any other label and whose probabilities
+    are not spread evenly over the labels.
 
-    A word's own input row gives a distribution over the labels (softmax of its scores).
-    Words used alike in every label (articles, fastText's line end ``</s>``) spread it
-    evenly: no label gets twice its even share (1 / labels; with two labels, no label 3/4).
-    Those are left out, by this measure of their spread rather than by a list of stopwords
-    (hierarchical softmax has no per-label row: {})."""
+    A word's own input row gives a distribution over the labels (softmax of its scores);
+    its peakedness, 1 - entropy / log(labels), is 0 for a word spread evenly over every
+    label and 1 for a word of one label.  Words used alike in every label (articles,
+    fastText's line end ``</s>``) are the evenly spread ones: words below half-peaked, or
+    below the vocabulary's median where most words are less peaked than that, are left
+    out, by this measure rather than by a list of stopwords (hierarchical softmax has no
+    per-label row: {})."""
     d = model.dictionary
     if model.model != "supervised" or model.config.loss == "hs" or d.nwords == 0:
         return {}
     probabilities = label_probabilities(model)
-    even = 1.0 / probabilities.shape[1]
-    leaning = probabilities.max(axis=1) >= min(2 * even, (1 + even) / 2)
-    candidates = np.flatnonzero(leaning) if leaning.any() else np.arange(d.nwords)
-    return {label: [d.words[w] for w in candidates[np.argsort(-probabilities[candidates, i], kind="stable")[:top]]]
-            for i, label in enumerate(d.labels[:MAX_LABELS_SHOWN])}
+    peaked = peakedness(probabilities)
+    candidates = np.flatnonzero(peaked >= min(0.5, float(np.median(peaked))))
+    favourite = probabilities[candidates].argmax(axis=1)  # a word is shown under the label it points to most
+    found = {}
+    for i, label in enumerate(d.labels[:MAX_LABELS_SHOWN]):
+        mine = candidates[favourite == i]
+        found[label] = [d.words[w] for w in mine[np.argsort(-probabilities[mine, i], kind="stable")[:top]]]
+    return found
 
 
 def label_probabilities(model):
@@ -115,6 +121,15 @@ def label_probabilities(model):
     exponentials = np.exp(scores)
     return exponentials / exponentials.sum(axis=1, keepdims=True)
 
+
+
+def peakedness(probabilities):
+    """1 - entropy / log(labels) of each row: 0 spread evenly over the labels, 1 on one label."""
+    labels = probabilities.shape[1]
+    if labels < 2:
+        return np.ones(len(probabilities))
+    entropy = -(probabilities * np.log(np.maximum(probabilities, 1e-300))).sum(axis=1)
+    return 1.0 - entropy / np.log(labels)
 
 
 def _indicative_words(model, top):
