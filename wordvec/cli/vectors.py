@@ -17,6 +17,7 @@ import time
 import numpy as np
 
 from wordvec.cli.common import nonnegative_int, positive_int
+from wordvec.data.corpus import open_binary
 from wordvec.errors import WordvecError
 from wordvec.io.formats import detect_format
 from wordvec.io.history import format_table
@@ -236,8 +237,6 @@ def document_openings(corpus_file, tags, by_line, words=8):
     training file if it is still there (lines counted from 0, as the tags); {} otherwise."""
     if not corpus_file or not os.path.isfile(corpus_file):
         return {}
-    from wordvec.data.corpus import open_binary
-
     wanted = set(tags)
     last = max((int(t) for t in wanted if t.isdigit()), default=-1) if by_line else None
     found = {}
