@@ -30,7 +30,7 @@ COMMANDS = {
 }
 VECTOR_FILES = ["w2v.bin", "w2v.txt", "glove.glove", "w2v.wv", "ftsg.bin", "ftsg-renamed.vec", "clf.bin",
                 "clf.ftz", "clf.wv", "docs.d2v"]
-NOT_VECTORS = {"corpus.txt": "plain text: a corpus?", "corpus.txt.gz": "a gzip-compressed file of plain text",
+NOT_VECTORS = {"corpus.txt": "plain text: a corpus?", "corpus.txt.gz": "a gzip-compressed file holding plain text",
                "page.bin": "an HTML page", "random.bin": "binary data of unknown kind", "labelled.txt": "labelled text"}
 
 

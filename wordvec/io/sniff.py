@@ -93,7 +93,7 @@ def describe(path):
         return inside
     if not head:
         return f"a damaged or empty {compression}-compressed file"
-    return f"a {compression}-compressed file of {inside.split(' ', 1)[1] if inside.startswith(('a ', 'an ')) else inside}"
+    return f"a {compression}-compressed file holding {inside}"
 
 
 def describe_head(head):
