@@ -30,11 +30,11 @@ class Parser(argparse.ArgumentParser):
         found = super()._parse_optional(arg_string)
         for option in found if isinstance(found, list) else [found]:  # (action, spelling, value)
             if isinstance(option, tuple) and option[0] is not None and option[1]:
-                self._typed = getattr(self, "_typed", {})
                 self._typed["/".join(option[0].option_strings)] = option[1]
         return found
 
     def parse_known_args(self, args=None, namespace=None):
+        self._typed = {}  # option -> the spelling this command line gave it (for its errors)
         namespace, extras = super().parse_known_args(args, namespace)
         if extras and " " in self.prog:  # a command's own parser: its help and its flags
             self.error(f"unrecognized arguments: {' '.join(extras)}")
