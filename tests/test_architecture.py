@@ -91,6 +91,8 @@ DEFERRED_OWN_IMPORTS = {
     "wordvec/vectors/search.py",
     "wordvec/vectors/embed.py",
     "wordvec/vectors/subword.py",
+    # a fastText file without character n-grams (most classifiers) reads on NumPy alone
+    "wordvec/vectors/fasttext_words.py",
 }
 
 

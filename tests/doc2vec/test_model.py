@@ -144,7 +144,7 @@ def test_cli_train_then_infer_writes_npy_and_text(tmp_path, capsys):
 @pytest.mark.parametrize("argv, phrase", [
     (["doc2vec", "infer", "{model}", "{missing}", "-o", "{out}.npy"], "cannot read"),
     (["doc2vec", "infer", "{corpus}", "{corpus}", "-o", "{out}.npy"], "is not a model saved"),
-    (["doc2vec", "infer", "{model}", "{corpus}", "-o", "{out}.csv"], "name it .npy or .txt"),
+    (["doc2vec", "infer", "{model}", "{corpus}", "-o", "{out}.csv"], "name it .npy, .txt or .vec"),
     (["doc2vec", "train", "{corpus}", "-o", "{corpus}"], "it is the input"),
 ])
 def test_cli_bad_input_is_one_sentence_and_exit_2(tmp_path, capsys, argv, phrase):

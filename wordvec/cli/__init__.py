@@ -18,7 +18,9 @@ import sys
 import warnings
 from typing import NamedTuple
 
+from wordvec import __version__
 from wordvec.cli.common import Parser
+from wordvec.cli.flags import apply_vocabulary
 from wordvec.errors import WordvecError
 from wordvec.memory import return_freed_buffers
 
@@ -80,6 +82,7 @@ def build_parser(commands=None, argv=()):
         prog="wordvec", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     _add_verbosity(parser)
+    parser.add_argument("--version", action="version", version=f"wordvec {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     named = [name for name in (COMMANDS if commands is None else commands) if name in COMMANDS]
     modules = {COMMANDS[name].module for name in named}
@@ -95,6 +98,7 @@ def build_parser(commands=None, argv=()):
             module.register(_TableHelp(subparsers, argv))
     for command in subparsers.choices.values():  # accept -v / -q after the command too
         _add_verbosity(command, default=argparse.SUPPRESS)
+    apply_vocabulary(parser)
     return parser
 
 

@@ -15,6 +15,7 @@ native directory / ``.wv``; ``-o`` picks the format by the name the same way.
 import argparse
 import importlib
 import sys
+from pathlib import Path
 
 import numpy as np
 
@@ -157,22 +158,36 @@ def run_info(args):
     d, config = model.dictionary, model.config
     print(f"file        {args.model}\nmodel       {model.model} ({'quantized' if model.quantized else 'dense'})")
     print(f"words       {d.nwords}  labels {len(d.labels)}  rows {model.W_in.shape[0]}  dim {model.W_in.shape[1]}")
+    # a fastText .bin/.ftz stores no learning rate (and its epoch is fastText's argument): only a native save records them
+    recorded = f"  epoch {config.epoch}  lr {config.lr}" if _is_native(args.model) else f"  epoch {config.epoch}"
     print(f"settings    loss {config.loss}  word_ngrams {d.word_ngrams}  bucket {d.bucket}  minn {d.minn}  "
-          f"maxn {d.maxn}  epoch {config.epoch}  lr {config.lr}")
+          f"maxn {d.maxn}{recorded}")
     for record in model.history:
         extra = f"  valid P@1 {record['valid_p@1']:.4f}" if "valid_p@1" in record else ""
         print(f"epoch {record['epoch']:3d}  loss {record['loss']:.6f}  {record['seconds']:.2f} s{extra}")
-    if model.model != "supervised" or config.loss == "hs" or d.nwords == 0:
-        return 0
-    scores = model.W_in[:d.nwords] @ model.W_out.T  # a word alone: its score for every label
-    for i, label in enumerate(d.labels[:50]):
-        top = np.argsort(-(scores[:, i] - scores.mean(axis=1)))[:args.top]
-        print(f"{label} ({d.label_counts[i]}): {' '.join(d.words[w] for w in top)}")
+    from wordvec.report.classifier import indicative_words  # the report's choice, the same words
+
+    for i, (label, words) in enumerate(indicative_words(model, args.top).items()):
+        print(f"{label} ({d.label_counts[i]}): {' '.join(words)}")
     return 0
 
 
+def _is_native(path):
+    """A wordvec native save (it records every setting), not a fastText file."""
+    from wordvec.models.classifier_files import NATIVE_MARKER
+    return (Path(path) / NATIVE_MARKER).is_file()
+
+
+def _require_file(path, noun):
+    """The one sentence for an input that is not there, naming it for its role."""
+    if path is not None and path != "-" and not Path(path).exists():
+        raise WordvecError(f"{noun} {path} does not exist")
+
+
 def run_train(args):
-    from wordvec.models.classifier.config import ClassifierConfig  # see _register_train
+    from wordvec.models.classifier_config import ClassifierConfig  # see _register_train
+    _require_file(args.train, "training file")
+    _require_file(args.valid, "validation file")
     config = ClassifierConfig(lr=args.lr, dim=args.dim, epoch=args.epoch, word_ngrams=args.word_ngrams,
                               min_count=args.min_count, min_count_label=args.min_count_label, minn=args.minn,
                               maxn=args.maxn, bucket=args.bucket, loss=args.loss, threads=args.threads,
@@ -187,6 +202,7 @@ def run_train(args):
 
 
 def run_test(args):
+    _require_file(args.test, "test file")
     predictor = _predictor(args.model)
     meter = file_meter(predictor, args.test, args.k, args.threshold)
     if args.json:
@@ -216,6 +232,7 @@ def _score(value):
 
 
 def run_predict(args):
+    _require_file(args.input, "input file")
     predictor = _predictor(args.model)
     source = sys.stdin.buffer if args.input == "-" else None
     blocks = _stdin_blocks(source) if source is not None else text_blocks(args.input)
@@ -266,6 +283,7 @@ SUBCOMMANDS = {"train": _register_train, "test": _register_test, "predict": _reg
 def run_quantize(args):
     if args.retrain and (args.input is None or args.cutoff == 0):  # fastText retrains only after a cutoff
         raise WordvecError("--retrain needs --cutoff N and --input TRAIN (the data to retrain the kept rows on)")
+    _require_file(args.input, "training file")
     model = _compiled().Classifier.load(args.model)
     _compiled().check_supervised(model, args.model)
     small = model.quantize(cutoff=args.cutoff, retrain=args.retrain, qnorm=args.qnorm, dsub=args.dsub,

@@ -8,9 +8,11 @@ numbers may be written in scientific notation (``--tokens 2e6``).
 import argparse
 import math
 import os
+import re
 import sys
 
 from wordvec import limits
+from wordvec.cli import flags
 from wordvec.errors import WordvecError
 
 
@@ -18,13 +20,62 @@ class Parser(argparse.ArgumentParser):
     """argparse with usage errors in wordvec's form: one line, ``wordvec: error: ...``,
     exit status 2 (subcommand parsers inherit it)."""
 
+    def __init__(self, *args, allow_abbrev=False, **kwargs):  # --epoch is never a prefix of --epochs
+        super().__init__(*args, allow_abbrev=allow_abbrev, **kwargs)
+
     def error(self, message):
-        self.exit(2, f"wordvec: error: {message} (see `{self.prog} --help`)\n")
+        self.exit(2, f"wordvec: error: {explained(self, message)} (see `{self.prog} --help`)\n")
+
+    def _parse_optional(self, arg_string):
+        found = super()._parse_optional(arg_string)
+        for option in found if isinstance(found, list) else [found]:  # (action, spelling, value)
+            if isinstance(option, tuple) and option[0] is not None and option[1]:
+                self._typed["/".join(option[0].option_strings)] = option[1]
+        return found
+
+    def parse_known_args(self, args=None, namespace=None):
+        self._typed = {}  # option -> the spelling this command line gave it (for its errors)
+        namespace, extras = super().parse_known_args(args, namespace)
+        if extras and " " in self.prog:  # a command's own parser: its help and its flags
+            self.error(f"unrecognized arguments: {' '.join(extras)}")
+        return namespace, extras
 
     def _get_formatter(self):
         # argparse's own asks shutil for the width (on every add_argument, to check it), and
         # shutil imports zlib, bz2 and lzma: ~2.5 ms of every command, `classify predict`'s 0.1 s
         return self.formatter_class(prog=self.prog, width=terminal_columns() - 2)
+
+
+def explained(parser, message):
+    """argparse's ``message`` with the closest valid spelling of what was mistyped, and an
+    option given by an alias named as typed (``argument --lr (--alpha): ...``)."""
+    named = re.match(r"argument (\S+): ", message)
+    typed = getattr(parser, "_typed", {}).get(named[1]) if named else None
+    if typed and typed != named[1].split("/")[-1]:
+        message = f"argument {typed} ({named[1]}): {message[named.end():]}"
+    choice = re.match(r"argument (\S+): invalid choice: '?(.*?)'? \(choose from", message)
+    if choice:
+        action = next((a for a in parser._actions if a.choices and (a.metavar == choice[1] or choice[1] in
+                       ("/".join(a.option_strings), str(a.dest)))), None)
+        if action is None:
+            return message
+        word, options = choice[2], list(action.choices)
+        suggestion = flags.closest(word, options)
+        hint = f"; did you mean {suggestion}?" if suggestion else f" (one of {', '.join(options)})"
+        if isinstance(action, argparse._SubParsersAction):
+            return f"unknown command {word!r}{hint}"
+        return f"{choice[1]} {word!r} is not a choice{hint}"
+    missing = re.match(r"the following arguments are required: COMMAND", message)
+    if missing:
+        commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices
+        return f"{parser.prog} needs a COMMAND: {', '.join(commands)}"
+    if message.startswith("unrecognized arguments: "):
+        unknown = [w.split("=", 1)[0] for w in message.split()[2:] if w.startswith("--")]
+        known = [s for a in parser._actions for s in a.option_strings if s.startswith("--")]  # as --help shows them
+        suggestion = next((flags.closest(w, known) for w in unknown if flags.closest(w, known)), None)
+        if suggestion:
+            return f"{message}; did you mean {suggestion}?"
+    return message
 
 
 def terminal_columns():

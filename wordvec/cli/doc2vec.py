@@ -11,13 +11,13 @@ vectors (tagged "i"), or with `--tags first-token` the line's first token is its
 import argparse
 from pathlib import Path
 
-from wordvec.cli import gate
+from wordvec.cli import gate, row_output
 from wordvec.cli.common import nonnegative_float, positive_float, ranged
+from wordvec.cli.row_output import check_rows_output, write_rows
 from wordvec.errors import WordvecError
 from wordvec.io import formats
-from wordvec.io.atomic import save_npy
-from wordvec.io.outputs import DIRECTORY, FILE, check_output
-from wordvec.models.doc2vec.model import Doc2Vec, is_doc2vec_model
+from wordvec.io.outputs import DIRECTORY, check_output
+from wordvec.models.doc2vec import Doc2Vec, is_doc2vec_model
 
 EXAMPLES = """\
 examples:
@@ -31,7 +31,7 @@ examples:
 def register(subparsers):
     parser = subparsers.add_parser("doc2vec", description=__doc__.split("\n\n")[0], epilog=EXAMPLES,
                                    formatter_class=argparse.RawDescriptionHelpFormatter)
-    commands = parser.add_subparsers(dest="doc2vec_command", metavar="{train,infer}", required=True)
+    commands = parser.add_subparsers(dest="doc2vec_command", metavar="COMMAND", required=True)
     train = commands.add_parser("train", help="train document vectors on CORPUS (one document per line)",
                                 epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     train.add_argument("corpus", metavar="CORPUS", help="text file (.txt, .gz, .bz2, .xz), one document per line")
@@ -62,7 +62,7 @@ def register(subparsers):
     infer.add_argument("model", metavar="MODEL", help="a model saved by `wordvec doc2vec train`")
     infer.add_argument("file", metavar="FILE", help="text file, one document per line")
     infer.add_argument("-o", "--output", required=True, metavar="OUT",
-                       help="vectors.npy (n x D float32) or vectors.txt (word2vec text, keys 0..n-1)")
+                       help=row_output.HELP)
     infer.add_argument("--epochs", type=ranged("epochs"), default=None, metavar="N",
                        help="passes over each document (default: the model's epochs)")
     infer.add_argument("--alpha", type=positive_float, default=None, help="start rate (default: the model's)")
@@ -94,20 +94,8 @@ def run_train(args):
     return 0
 
 
-def write_document_vectors(path, vectors):
-    """``.npy`` (atomic, no pickle) or word2vec text with keys 0..n-1."""
-    if Path(path).suffix.lower() == ".npy":
-        save_npy(path, vectors)
-    elif Path(path).suffix.lower() in (".txt", ".vec"):
-        formats.write_word2vec_text(path, [str(i) for i in range(len(vectors))], vectors)
-    else:
-        raise WordvecError(f"cannot tell the format of {path}: name it .npy or .txt")
-
-
 def run_infer(args):
-    if Path(args.output).suffix.lower() not in (".npy", ".txt", ".vec"):
-        raise WordvecError(f"cannot tell the format of {args.output}: name it .npy or .txt")
-    check_output(args.output, inputs=[args.model, args.file], kind=FILE)
+    check_rows_output(args.output, inputs=[args.model, args.file])
     if not is_doc2vec_model(args.model):
         raise WordvecError(f"{args.model} is not a model saved by `wordvec doc2vec train`")
     if not Path(args.file).is_file():
@@ -115,6 +103,6 @@ def run_infer(args):
     model = Doc2Vec.load(args.model)
     vectors = model.infer_vectors(args.file, epochs=args.epochs, alpha=args.alpha, min_alpha=args.min_alpha,
                                   seed=args.seed, workers=args.workers)
-    write_document_vectors(args.output, vectors)
+    write_rows(args.output, vectors)
     print(f"inferred {len(vectors)} document vectors of {vectors.shape[1]} dimensions into {args.output}")
     return 0

@@ -1,4 +1,4 @@
-"""`wordvec embed VECTORS FILE -o out.npy`: sentence vectors by pooling word vectors.
+"""`wordvec embed VECTORS FILE -o out.npy|out.txt`: sentence vectors by pooling word vectors.
 
 Row i of the output is line i of FILE (an empty line, or one with no known word, gives a
 zero row).  Poolings: mean, sif (Arora et al. 2017: a / (a + p(w)) weights, first
@@ -10,13 +10,12 @@ import logging
 import time
 from pathlib import Path
 
-from wordvec.cli import gate
+from wordvec.cli import gate, row_output
 from wordvec.cli.common import nonnegative_int, positive_float
+from wordvec.cli.row_output import check_rows_output, write_rows
 from wordvec.errors import WordvecError
-from wordvec.io.atomic import save_npy
-from wordvec.io.outputs import FILE, check_output
 from wordvec.vectors.embed import POOLINGS, read_counts, read_sentences
-from wordvec.vectors.files import load_vectors
+from wordvec.models.saved import load_keyed_vectors
 
 log = logging.getLogger(__name__)
 
@@ -24,6 +23,7 @@ EXAMPLES = """\
 examples:
   wordvec embed vectors.bin sentences.txt -o sentences.npy
   wordvec embed vectors.bin sentences.txt -o sentences.npy --pooling sif --counts vocab.txt
+  wordvec embed vectors.bin sentences.txt -o sentences.txt   (word2vec text, keys 0..n-1)
   wordvec embed model.ft sentences.txt -o sentences.npy --pooling zipf   (subword vectors: OOV words too)
 
 COUNTS is a "word count" file, one pair a line (`wordvec vocab`, word2vec -save-vocab).
@@ -37,7 +37,7 @@ def register(subparsers):
                                    epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("vectors", metavar="VECTORS", help="vector file or native directory (any supported format)")
     parser.add_argument("file", metavar="FILE", help="text file, one sentence or document per line")
-    parser.add_argument("-o", "--output", required=True, metavar="OUT.npy", help="n x D float32 .npy to write")
+    parser.add_argument("-o", "--output", required=True, metavar="OUT", help=row_output.HELP)
     parser.add_argument("--pooling", choices=POOLINGS, default="mean", help="how to weight the words (default mean)")
     parser.add_argument("--remove-pc", type=nonnegative_int, default=None, metavar="K",
                         help="remove the top K principal components of the sentence vectors "
@@ -52,18 +52,16 @@ def register(subparsers):
 
 
 def run_embed(args):
-    if Path(args.output).suffix.lower() != ".npy":
-        raise WordvecError(f"cannot write {args.output}: sentence vectors are written as .npy")
-    check_output(args.output, inputs=[args.vectors, args.file] + ([args.counts] if args.counts else []), kind=FILE)
+    check_rows_output(args.output, inputs=[args.vectors, args.file] + ([args.counts] if args.counts else []))
     if not Path(args.file).is_file():
         raise WordvecError(f"cannot read {args.file}: not a file")
     counts = read_counts(args.counts) if args.counts else None
-    kv = load_vectors(args.vectors, fmt="glove" if args.glove else None)
+    kv = load_keyed_vectors(args.vectors, glove=args.glove)
     sentences = read_sentences(args.file)
     started = time.perf_counter()
     vectors = kv.embed(sentences, pooling=args.pooling, counts=counts, remove_pc=args.remove_pc, sif_a=args.sif_a)
     log.info("pooled %d sentences in %.2f s", len(sentences), time.perf_counter() - started)
-    save_npy(args.output, vectors)
+    write_rows(args.output, vectors)
     print(f"wrote {vectors.shape[0]} sentence vectors of {vectors.shape[1]} dimensions ({args.pooling}) "
           f"to {args.output}")
     return 0

@@ -32,7 +32,7 @@ ARCHITECTURE_DEFAULTS = {"level": "char", "cell": "lstm", "hidden": 128, "embedd
 
 def register(subparsers):
     lm = subparsers.add_parser("lm", description=__doc__.split("\n\n")[0])
-    actions = lm.add_subparsers(dest="lm_command", metavar="ACTION", required=True)
+    actions = lm.add_subparsers(dest="lm_command", metavar="COMMAND", required=True)
 
     train = actions.add_parser("train", help="train a character- or word-level language model")
     train.add_argument("train_file", metavar="TRAIN_FILE", help="training text, one sequence per line")

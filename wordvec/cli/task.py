@@ -44,7 +44,7 @@ TASKS = {
 
 def register(subparsers):
     parser = subparsers.add_parser("task", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    tasks = parser.add_subparsers(dest="task", metavar="TASK", required=True)
+    tasks = parser.add_subparsers(dest="task", metavar="COMMAND", required=True)
     for name, (summary, details) in TASKS.items():
         sub = tasks.add_parser(name, help=summary, description=f"{summary}.\n\n{details}")
         sub.add_argument("--data", required=True, metavar="DIR", help="the task's data folder (e.g. ../shared/data/tasks/conll2003)")

@@ -1,19 +1,24 @@
 """`wordvec similar|analogy|evaluate|convert|info`: query, evaluate and convert word vectors.
 
-VECTORS is any supported file, chosen by its name: `.bin` word2vec binary, `.txt`/`.vec`
-word2vec text (a file without the "V D" header line is read as GloVe), `.glove`
-headerless GloVe text, a directory or `.wv` path the native format.  `--glove` forces
-GloVe text for a file with any other name.
+VECTORS is any supported file, told by its first bytes and its name: `.bin` word2vec binary,
+`.txt`/`.vec` word2vec text (a file without the "V D" header line is read as GloVe),
+`.glove` headerless GloVe text, fastText `.bin`/`.ftz` (skipgram, cbow or supervised: its
+word vectors), a directory or `.wv` path the native format, or a wordvec model (word2vec,
+Doc2Vec, classifier, window classifier, language model: its word vectors).  `--glove`
+forces GloVe text for a file with any other name.
 """
 
 import argparse
 import json
+import os
 import sys
+import time
 
 import numpy as np
 
 from wordvec.cli import gate
 from wordvec.cli.common import nonnegative_int, positive_int
+from wordvec.data.corpus import open_binary
 from wordvec.errors import WordvecError
 from wordvec.io.formats import detect_format
 from wordvec.io.history import format_table
@@ -24,11 +29,12 @@ from wordvec.report.page import display_word
 from wordvec.vectors import ann
 from wordvec.vectors.compact import CompactConfig, compact, compaction_report
 from wordvec.vectors.evaluate import evaluate_all, format_report
-from wordvec.vectors.files import load_vectors, save_vectors
+from wordvec.vectors.files import save_vectors
 
 FORMATS_HELP = """\
-vector files (chosen by name):
+vector files (told by their first bytes, then their name):
   .bin        word2vec binary (the C tool's -binary 1; gensim binary=True)
+  .bin .ftz   fastText model (skipgram, cbow, supervised): its word vectors
   .txt .vec   word2vec text with a "V D" header (headerless files are read as GloVe)
   .glove      GloVe text: one "word x1 ... xD" line per word, no header
   DIR, .wv    wordvec native: vectors.npy + vocab.json (memory-mappable, no pickle)
@@ -188,7 +194,8 @@ def _compaction(args):
 
 
 def _load(args, path=None):
-    return load_vectors(path or args.vectors, fmt="glove" if args.glove else None)
+    """The word vectors of any file or save wordvec reads (models, fastText files too)."""
+    return load_keyed_vectors(path or args.vectors, glove=args.glove)
 
 
 def _print_neighbours(pairs, args, kv):
@@ -214,24 +221,67 @@ def run_similar(args):
 
 
 def run_similar_documents(args):
-    """`similar MODEL --docs TAG`: the nearest documents of a Doc2Vec model."""
+    """`similar MODEL --docs TAG`: the nearest documents of a Doc2Vec model, each with the
+    first words of its line where the training file is still there."""
     if not is_doc2vec_model(args.vectors):
         raise WordvecError(f"--docs needs a Doc2Vec model (`wordvec doc2vec train`); {args.vectors} is not one")
-    dv = Doc2Vec.load(args.vectors).dv
+    model = Doc2Vec.load(args.vectors)
+    dv, by_line = model.dv, model.config.tags == "line"
     if args.docs not in dv.key_to_index:
-        raise WordvecError(f"no document tagged {args.docs!r} in {args.vectors} ({len(dv)} documents)")
-    _print_neighbours(dv.most_similar(positive=[args.docs], topn=args.topn, restrict_vocab=args.restrict_vocab),
-                      args, dv)
+        numbering = f"lines counted from 0, so 0 to {len(dv) - 1}" if by_line else "tags are first tokens"
+        raise WordvecError(f"no document tagged {args.docs!r} in {args.vectors} ({len(dv)} documents; {numbering})")
+    pairs = dv.most_similar(positive=[args.docs], topn=args.topn, restrict_vocab=args.restrict_vocab)
+    texts = document_openings(model.corpus_file, [args.docs] + [tag for tag, _ in pairs], by_line)
+    where = f"of {model.corpus_file}" if texts else "of the training file"
+    print(f"documents nearest to {'line' if by_line else 'tag'} {args.docs}"
+          f"{': ' + texts[args.docs] if args.docs in texts else ''}  "
+          f"({'lines' if by_line else 'tags: first tokens of the lines'} {where}"
+          f"{', counted from 0' if by_line else ''})", file=sys.stderr)
+    if not pairs:
+        _print_neighbours(pairs, args, dv)
+    width = max(len(tag) for tag, _ in pairs)
+    for tag, score in pairs:
+        print(f"{tag:<{width}}  {score:.4f}  {texts.get(tag, '')}".rstrip())
     return 0
+
+
+def document_openings(corpus_file, tags, by_line, words=8):
+    """{tag: its line's first ``words`` words} for the documents ``tags`` name, read from the
+    training file if it is still there (lines counted from 0, as the tags); {} otherwise."""
+    if not corpus_file or not os.path.isfile(corpus_file):
+        return {}
+    wanted = set(tags)
+    last = max((int(t) for t in wanted if t.isdigit()), default=-1) if by_line else None
+    found = {}
+    with open_binary(corpus_file) as handle:
+        for number, raw in enumerate(handle):
+            tokens = raw.decode("utf-8", errors="replace").split()
+            tag = str(number) if by_line else (tokens[0] if tokens else "")
+            if tag in wanted and tag not in found:
+                shown = tokens[0 if by_line else 1:][:words]
+                found[tag] = " ".join(shown) + (" ..." if len(tokens) > len(shown) + (0 if by_line else 1) else "")
+            if len(found) == len(wanted) or (by_line and number >= last):
+                break
+    return found
 
 
 def run_index(args):
     kv = _load(args)
     config = ann.AnnConfig(connectivity=args.connectivity, expansion_add=args.expansion_add,
                            expansion_search=args.expansion_search)
+    started = time.perf_counter()
     path = ann.save_index(ann.build_index(kv, config), args.vectors)
-    print(f"wrote the approximate index of {len(kv)} vectors to {path}")
+    seconds = time.perf_counter() - started
+    print(f"built an HNSW index of {len(kv):,} vectors x {kv.vector_size} dimensions (cosine; connectivity "
+          f"{config.connectivity}, expansion {config.expansion_add}/{config.expansion_search}) in {seconds:.1f} s; "
+          f"wrote {path} ({_size(path)}); `wordvec similar {args.vectors} WORD --approximate` uses it")
     return 0
+
+
+def _size(path):
+    size = os.path.getsize(path)
+    return next(f"{size / 1024 ** i:.1f} {unit}" for i, unit in enumerate(("bytes", "KiB", "MiB", "GiB"))
+                if size < 1024 ** (i + 1) or unit == "GiB").replace(".0 bytes", " bytes")
 
 
 def run_analogy(args):
@@ -276,7 +326,7 @@ def run_convert(args):
     if config is not None and config.dtype != "float32" and (fmt or detect_format(args.output)) != "native":
         raise WordvecError(f"--dtype {config.dtype} needs a native OUT (a directory or .wv name): "
                            f"word2vec files hold float32 numbers, so {args.output} would not be smaller")
-    kv = load_vectors(args.input, limit=args.limit, fmt="glove" if args.glove else None)
+    kv = load_keyed_vectors(args.input, glove=args.glove, limit=args.limit)
     if config is not None:
         kv = compact(kv, config)
     save_vectors(kv, args.output, fmt=fmt)

@@ -298,6 +298,14 @@ class Corpus:
         what = ", ".join(map(str, self.paths[:3])) + ("..." if len(self.paths) > 3 else "")
         return f"Corpus({what or 'in-memory documents'}, lowercase={self.lowercase})"
 
+    def __str__(self):
+        """The corpus in a sentence's words: its file, or how many files, or "the documents given"."""
+        if not self.paths:
+            return "the in-memory corpus"
+        if len(self.paths) == 1:
+            return str(self.paths[0])
+        return f"{self.paths[0]} and {len(self.paths) - 1} more file{'s' if len(self.paths) > 2 else ''}"
+
     # -- byte blocks (fast path for files) ---------------------------------------------
 
     def blocks(self):

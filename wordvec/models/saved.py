@@ -7,6 +7,8 @@ wrote it, with its hyperparameters, training history and corpus figures;
     word2vec, glove, ppmi-svd   the native vectors inside the model directory
     doc2vec                     its word vectors (``load_document_vectors``: its documents)
     window                      the (possibly fine-tuned) embedding E of a window classifier
+    classifier                  a native classifier save's words (fastText's word vectors)
+    fasttext[-supervised]       a fastText .bin/.ftz: its word vectors (``load_vectors`` reads them)
     rnnlm                       the input embedding of a language model, one row per token
     vectors                     a word2vec/GloVe file or a native vectors directory
 
@@ -14,19 +16,27 @@ wrote it, with its hyperparameters, training history and corpus figures;
 """
 
 import dataclasses
+import struct
 from pathlib import Path
+
+import numpy as np
 
 from wordvec.errors import FormatError, WordvecError
 from wordvec.io import formats
-from wordvec.models.doc2vec.model import Doc2Vec
-from wordvec.models.lm.rnn import RNNLM
-from wordvec.models.window.model import WindowClassifier
-from wordvec.vectors.files import load_vectors
+from wordvec.models.classifier import Classifier
+from wordvec.models.classifier_files import NATIVE_MARKER
+from wordvec.models.doc2vec import Doc2Vec
+from wordvec.models.rnnlm import RNNLM
+from wordvec.models.window import WindowClassifier
+from wordvec.vectors.files import kind_from_bytes, load_vectors
 from wordvec.vectors.keyed import KeyedVectors
 
 MODEL_TAGS = {"wordvec-word2vec": "word2vec", "wordvec-glove": "glove", "wordvec-ppmi-svd": "ppmi-svd",
               "wordvec-rnnlm": "rnnlm", "wordvec-doc2vec": "doc2vec"}
-KIND_NAMES = {"word2vec": "word2vec model", "glove": "GloVe model", "ppmi-svd": "PPMI-SVD model",
+KIND_NAMES = {"fasttext": "fastText model (word vectors, unseen words from n-grams)",
+              "fasttext-supervised": "fastText classifier (its word vectors)",
+              "classifier": "wordvec classifier (its word vectors)",
+              "word2vec": "word2vec model", "glove": "GloVe model", "ppmi-svd": "PPMI-SVD model",
               "rnnlm": "language model", "doc2vec": "Doc2Vec model (document vectors)", "window": "window classifier", "model": "wordvec model",
               "vectors": "word vectors"}
 FORMAT_NAMES = {"binary": "word2vec binary", "text": "word2vec text", "glove": "GloVe text",
@@ -75,10 +85,48 @@ def describe(path, glove=False):
             hyper = {k: v for k, v in meta.items() if k not in ("words", "history", "arrays")}
             return Saved(str(path), "window", "window classifier (config.json + .npy)", hyper,
                          _history(meta), {}, meta)
+    if (path / NATIVE_MARKER).is_file():
+        return _describe_classifier(path)
+    if path.is_file() and not glove and kind_from_bytes(path, None) == "fasttext":
+        return _describe_fasttext(path)
     kind = "glove" if glove else formats.detect_format(path)
     if kind == "text" and path.is_file() and not formats.has_word2vec_header(path):
         kind = "glove"
     return Saved(str(path), "vectors", FORMAT_NAMES[kind])
+
+
+# a fastText file's header: magic, version, then its arguments in this order (fastText's Args::save)
+FASTTEXT_ARGS = ("dim", "ws", "epoch", "minCount", "neg", "wordNgrams", "loss", "model", "bucket", "minn", "maxn",
+                 "lrUpdateRate")
+FASTTEXT_LOSSES, FASTTEXT_MODELS = {1: "hs", 2: "ns", 3: "softmax", 4: "ova"}, {1: "cbow", 2: "skipgram", 3: "supervised"}
+
+
+def _describe_fasttext(path):
+    """A fastText .bin/.ftz: its kind and the arguments its header holds (it stores no learning rate)."""
+    with open(path, "rb") as handle:
+        head = handle.read(8 + 4 * len(FASTTEXT_ARGS) + 8)
+    values = dict(zip(FASTTEXT_ARGS, struct.unpack_from(f"<{len(FASTTEXT_ARGS)}i", head, 8)))
+    values["t"] = struct.unpack_from("<d", head, 8 + 4 * len(FASTTEXT_ARGS))[0]
+    values["loss"] = FASTTEXT_LOSSES.get(values["loss"], values["loss"])
+    model = values["model"] = FASTTEXT_MODELS.get(values["model"], values["model"])
+    kind = "fasttext-supervised" if model == "supervised" else "fasttext"
+    return Saved(str(path), kind, f"fastText {model} model file", values)
+
+
+def _describe_classifier(path):
+    meta = formats.read_json_object(path / NATIVE_MARKER)
+    return Saved(str(path), "classifier", "wordvec native classifier", _dict(meta.get("config")), _history(meta), {},
+                 meta)
+
+
+def _classifier_word_vectors(path):
+    """A classifier's words with fastText's word vectors (own row, plus character n-grams where it has them)."""
+    model = Classifier.load(path)
+    words = list(model.dictionary.words)
+    if model.dictionary.maxn == 0:
+        return KeyedVectors(words, np.asarray(model.W_in[:len(words)], dtype=np.float32))
+    return KeyedVectors(words, np.stack([model.get_word_vector(w) for w in words]) if words else
+                        np.zeros((0, model.W_in.shape[1]), dtype=np.float32))
 
 
 def _describe_model(path, kind, meta):
@@ -115,15 +163,18 @@ def _history(meta):
     return [r for r in history if isinstance(r, dict)] if isinstance(history, list) else []
 
 
-def load_keyed_vectors(path, glove=False, saved=None):
-    """The word vectors of whatever ``path`` holds (see the module docstring)."""
+def load_keyed_vectors(path, glove=False, saved=None, limit=None):
+    """The word vectors of whatever ``path`` holds (see the module docstring); ``limit``: of
+    a vector file, only the first ``limit`` words."""
     saved = saved or describe(path, glove)
     if saved.kind == "window":
         return WindowClassifier.load(path).wv
     if saved.kind == "rnnlm":
         model = RNNLM.load(path)
         return KeyedVectors(model.vocab.tokens, model.params["embedding"])
-    return load_vectors(path, fmt="glove" if glove else None)
+    if saved.kind == "classifier":
+        return _classifier_word_vectors(path)
+    return load_vectors(path, fmt="glove" if glove else None, limit=limit)
 
 
 def load_document_vectors(path, saved=None):

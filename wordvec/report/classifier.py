@@ -11,6 +11,7 @@ Sections, each where its data exists:
     test              with a labelled file: N, P@1 and the confusion matrix of top labels
 """
 
+import os
 from pathlib import Path
 
 import numpy as np
@@ -54,8 +55,14 @@ def _overview(path, model):
             ("input rows", f"{model.W_in.shape[0]:,}"), ("dimensions", str(model.W_in.shape[1])),
             ("word n-grams", f"up to {d.word_ngrams} (bucket {d.bucket:,})"),
             ("character n-grams", f"{d.minn}-{d.maxn}" if d.maxn else "none"),
-            ("training", f"{config.epoch} epochs, lr {config.lr}"), ("tokens read", f"{d.ntokens:,}")]
+            ("training", f"{config.epoch} epochs" + (f", lr {config.lr}" if _records_lr(path) else "")),
+            ("tokens read", f"{d.ntokens:,}")]
     return page.section("Overview", page.key_value_table(rows))
+
+
+def _records_lr(path):
+    """Only a native save records the learning rate: fastText's .bin/.ftz stores none."""
+    return (Path(path) / NATIVE_MARKER).is_file()
 
 
 def _labels(model):
@@ -81,15 +88,48 @@ def _training(model):
 
 
 def indicative_words(model, top=8):
-    """{label: [words]}: the words whose own input row gives that label the highest score
-    relative to the mean over labels (hierarchical softmax has no per-label row: {})."""
+    """{label: [words]}: per label, the words that alone give it the highest probability,
+    among the words that point to it more than to any other label and whose probabilities
+    are not spread evenly over the labels.
+
+    A word's own input row gives a distribution over the labels (softmax of its scores);
+    its peakedness, 1 - entropy / log(labels), is 0 for a word spread evenly over every
+    label and 1 for a word of one label.  Words used alike in every label (articles,
+    fastText's line end ``</s>``) are the evenly spread ones: words below half-peaked, or
+    below the vocabulary's median where most words are less peaked than that, are left
+    out, by this measure rather than by a list of stopwords (hierarchical softmax has no
+    per-label row: {})."""
     d = model.dictionary
     if model.model != "supervised" or model.config.loss == "hs" or d.nwords == 0:
         return {}
-    scores = np.asarray(model.W_in[:d.nwords], dtype=np.float32) @ np.asarray(model.W_out, dtype=np.float32).T
-    scores -= scores.mean(axis=1, keepdims=True)
-    return {label: [d.words[w] for w in np.argsort(-scores[:, i], kind="stable")[:top]]
-            for i, label in enumerate(d.labels[:MAX_LABELS_SHOWN])}
+    probabilities = label_probabilities(model)
+    peaked = peakedness(probabilities)
+    candidates = np.flatnonzero(peaked >= min(0.5, float(np.median(peaked))))
+    favourite = probabilities[candidates].argmax(axis=1)  # a word is shown under the label it points to most
+    found = {}
+    for i, label in enumerate(d.labels[:MAX_LABELS_SHOWN]):
+        mine = candidates[favourite == i]
+        found[label] = [d.words[w] for w in mine[np.argsort(-probabilities[mine, i], kind="stable")[:top]]]
+    return found
+
+
+def label_probabilities(model):
+    """p(label | word) for every word from its own input row alone: a (words x labels) matrix."""
+    d = model.dictionary
+    scores = np.asarray(model.W_in[:d.nwords], dtype=np.float64) @ np.asarray(model.W_out, dtype=np.float64).T
+    scores -= scores.max(axis=1, keepdims=True)
+    exponentials = np.exp(scores)
+    return exponentials / exponentials.sum(axis=1, keepdims=True)
+
+
+
+def peakedness(probabilities):
+    """1 - entropy / log(labels) of each row: 0 spread evenly over the labels, 1 on one label."""
+    labels = probabilities.shape[1]
+    if labels < 2:
+        return np.ones(len(probabilities))
+    entropy = -(probabilities * np.log(np.maximum(probabilities, 1e-300))).sum(axis=1)
+    return 1.0 - entropy / np.log(labels)
 
 
 def _indicative_words(model, top):
@@ -116,8 +156,24 @@ def confusion_matrix(model, test):
 
 def _test(model, test):
     n, precision, counts = confusion_matrix(model, test)
-    labels = model.labels[:MAX_LABELS_SHOWN]
-    rows = [[f"{gold} (true)"] + [int(c) for c in counts[i, :len(labels)]] for i, gold in enumerate(labels)]
+    prefix, labels = shortened_labels(model.labels[:MAX_LABELS_SHOWN])
+    rows = [[gold] + [int(c) for c in counts[i, :len(labels)]] for i, gold in enumerate(labels)]
     summary = page.key_value_table([("test file", str(test)), ("lines with one label", f"{n:,}"),
                                     ("P@1", f"{precision:.4f}")])
-    return page.section("Test", summary + page.data_table(["", *labels], rows))
+    note = (f"<p>Rows: the true label; columns: the predicted one. Labels are shown without their common "
+            f"prefix <code>{page.escape(prefix)}</code>.</p>" if prefix else
+            "<p>Rows: the true label; columns: the predicted one.</p>")
+    return page.section("Test", summary + note + page.scrolling(page.data_table(["true \\ predicted", *labels], rows)))
+
+
+def shortened_labels(labels):
+    """(the labels' common prefix, cut at a separator, and the labels without it): __label__genre_drama,
+    __label__genre_crime -> ("__label__genre_", ["drama", "crime"]); a label never becomes empty."""
+    if len(labels) < 2:
+        return "", list(labels)
+    prefix = os.path.commonprefix(list(labels))
+    cut = max(prefix.rfind(c) for c in "_-:./ ") + 1  # whole words only: "__label__genre_" not "__label__genre_c"
+    prefix = prefix[:cut]
+    if not prefix or any(len(label) == len(prefix) for label in labels):
+        return "", list(labels)
+    return prefix, [label[len(prefix):] for label in labels]

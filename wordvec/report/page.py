@@ -42,6 +42,9 @@ figcaption { color:var(--muted); font-size:12.5px; margin-top:4px; }
 code { font: 13px ui-monospace, "DejaVu Sans Mono", monospace; background:var(--band); padding:1px 4px;
        border-radius:3px; }
 footer { color:var(--muted); font-size:12px; text-align:center; padding:16px; }
+div.scroll { overflow-x:auto; max-width:100%; }
+div.scroll table { width:auto; min-width:100%; }
+div.scroll th { white-space:nowrap; }
 """
 
 
@@ -91,6 +94,11 @@ def data_table(header, rows):
     head = "".join(f'<th{" class=num" if num else ""}>{escape(h)}</th>' for h, num in zip(header, numeric))
     body = "".join("<tr>" + "".join(_cell(v) for v in row) + "</tr>" for row in rows)
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def scrolling(html):
+    """``html`` (a wide table) in a box that scrolls sideways inside its section."""
+    return f'<div class="scroll">{html}</div>'
 
 
 def figure(data_uri, caption):

@@ -19,8 +19,10 @@ from pathlib import Path
 
 from wordvec.errors import FormatError, WordvecError
 from wordvec.io import formats
+from wordvec.io import sniff
 from wordvec.io.arrays import read_array
 from wordvec.vectors import compact, reading, search
+from wordvec.vectors.fasttext_words import fasttext_word_vectors
 from wordvec.vectors.keyed import KeyedVectors
 from wordvec.vectors.subword import SubwordKeyedVectors
 from wordvec.vectors.wordtable import WORD_SLOTS
@@ -39,6 +41,9 @@ def load_vectors(path, limit=None, dtype=None, mmap_mode=None, fmt=None):
     the native format (also compact int8/float16 saves of ``wordvec convert``).
     ``limit=N`` keeps the first N words; ``dtype="float16"`` halves the matrix;
     ``mmap_mode="r"`` maps a native save, or a native cache of a word2vec file (see above).
+    A fastText model file (``.bin``/``.ftz``, any name) gives its word vectors
+    (``wordvec.vectors.fasttext_words``).  The first bytes decide where they tell: a file
+    that is no vector file is refused in one sentence naming what it looks like.
     """
     maybe_native = Path(path).suffix.lower() == ".wv" or (fmt is not None
                                                           and formats.detect_format(path, fmt) == "native")
@@ -49,9 +54,27 @@ def load_vectors(path, limit=None, dtype=None, mmap_mode=None, fmt=None):
         return _first(_load_native(path, mmap_mode, dtype), limit)
     if Path(path).is_dir():
         raise WordvecError(f"{path} is a directory; only the native format is a directory")
+    kind = kind_from_bytes(path, kind, fmt)
+    if kind == "fasttext":
+        kv = _first(fasttext_word_vectors(path), limit)
+        if dtype is not None:
+            kv.vectors = kv.vectors.astype(reading.target_dtype(path, dtype))
+        return kv
     if mmap_mode is not None and dtype is None:
         return _first(_mapped(path, kind, fmt, mmap_mode), limit)
     return KeyedVectors(*_read(path, kind, fmt, limit, dtype))
+
+
+def kind_from_bytes(path, kind, fmt=None):
+    """The reader for the file at ``path``: a fastText model under any name, else the
+    name's ``kind``.  A file whose first bytes hold no vectors (``wordvec.io.sniff``) is
+    refused in one sentence saying what it looks like, unless ``fmt`` names a format."""
+    found = sniff.identify(path)
+    if found == "fasttext":
+        return "fasttext"
+    if found is None and fmt is None:  # a format named by the caller: its reader says what is wrong
+        raise WordvecError(f"{path} is not a vector file: it looks like {sniff.describe(path)}")
+    return kind
 
 
 def _read(path, kind, fmt, limit, dtype):

@@ -21,6 +21,7 @@ number or (``tags="first-token"``) by their first token.
 """
 
 import math
+import os
 import threading
 import time
 from dataclasses import asdict, dataclass
@@ -138,6 +139,8 @@ class Doc2Vec:
         if corpus_file is not None and documents is not None:
             raise WordvecError("pass either corpus_file or documents, not both")
         source = corpus_file if corpus_file is not None else documents
+        # where the documents are, so that answers can quote them (``wordvec similar --docs``)
+        self.corpus_file = os.path.abspath(corpus_file) if isinstance(corpus_file, (str, os.PathLike)) else None
         if source is not None:  # build_vocab(source) then train(source), reading it once
             vocab, encoded = docs.read_documents(source, self.config.tags, self.config.min_count)
             self.set_vocabulary(vocab)
@@ -304,7 +307,7 @@ class Doc2Vec:
                     "tags": None if self.config.tags == "line" else self.tags, "documents": len(self.tags),
                     "schedule": {"trained_words": self.trained_words, "planned_words": self.planned_words,
                                  "epochs_trained": self.epochs_trained},
-                    "history": json_safe(self.history)}
+                    "history": json_safe(self.history), "corpus_file": getattr(self, "corpus_file", None)}
         formats.write_native(path, self.vocab.words, self.W_in, self.vocab.counts,
                              extra_arrays={name: getattr(self, a) for a, name in ARRAYS.items()},
                              extra_json={MANIFEST: manifest})
@@ -320,6 +323,7 @@ class Doc2Vec:
                                      min_count=model.config.min_count)
             n = int(meta["documents"])
             model.tags = [str(i) for i in range(n)] if meta["tags"] is None else [str(t) for t in meta["tags"]]
+            model.corpus_file = meta.get("corpus_file") if isinstance(meta.get("corpus_file"), str) else None
             sched = meta["schedule"]
             trained = (int(sched["trained_words"]), int(sched["planned_words"]), int(sched["epochs_trained"]))
         except (KeyError, TypeError, ValueError) as error:

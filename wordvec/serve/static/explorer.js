@@ -36,7 +36,12 @@ function showUnknown(statusId, body, pick) {
 function renderPairs(listId, pairs, onWord, markBest) {
   const list = $(listId);
   list.replaceChildren();
-  const top = Math.max(...pairs.map((p) => Math.abs(p.score)), 1e-9);
+  // Bars span the range of the scores shown (the lowest a tenth, the highest full), so that
+  // 0.694 and 0.717 do not both look full; the numbers beside them stay exact.
+  const scores = pairs.map((p) => p.score);
+  const low = Math.min(...scores), high = Math.max(...scores);
+  const length = (s) => (high - low > 1e-9 ? 10 + 90 * (s - low) / (high - low) : 100);
+  list.title = pairs.length > 1 ? "bars from " + low.toFixed(3) + " (shortest) to " + high.toFixed(3) + " (full)" : "";
   pairs.forEach((pair, i) => {
     const item = document.createElement("li");
     if (markBest && i === 0) item.className = "best";
@@ -48,7 +53,7 @@ function renderPairs(listId, pairs, onWord, markBest) {
     const bar = document.createElement("span");
     bar.className = "bar";
     const fill = document.createElement("span");
-    fill.style.width = (100 * Math.max(pair.score, 0) / top).toFixed(1) + "%";
+    fill.style.width = length(pair.score).toFixed(1) + "%";
     bar.append(fill);
     const score = document.createElement("span");
     score.className = "score";
@@ -149,6 +154,35 @@ $("similarity-form").addEventListener("submit", async (event) => {
 });
 
 // ---------------------------------------------------------------- the map
+// The box a label takes on screen (text drawn at x + 5, baseline y - 4; an estimate of the
+// glyphs' width, so that placing hundreds of labels needs no layout pass).
+function labelBox(word, x, y, kind) {
+  const size = kind === "focus" ? 13 : 11;
+  const width = Math.max(1, [...word].length) * size * (kind ? 0.66 : 0.6) + 2;
+  return { x0: x + 4, x1: x + 5 + width, y0: y - 4 - size, y1: y - 1 };
+}
+
+// Placed label boxes in a coarse grid: does a new box overlap any of them?
+class LabelGrid {
+  constructor() { this.cells = new Map(); this.w = 80; this.h = 16; }
+  *keys(b) {
+    for (let cx = Math.floor(b.x0 / this.w); cx <= Math.floor(b.x1 / this.w); cx++)
+      for (let cy = Math.floor(b.y0 / this.h); cy <= Math.floor(b.y1 / this.h); cy++) yield cx + "," + cy;
+  }
+  overlaps(b) {
+    for (const key of this.keys(b))
+      for (const o of this.cells.get(key) || [])
+        if (b.x0 < o.x1 && o.x0 < b.x1 && b.y0 < o.y1 && o.y0 < b.y1) return true;
+    return false;
+  }
+  add(b) {
+    for (const key of this.keys(b)) {
+      if (!this.cells.has(key)) this.cells.set(key, []);
+      this.cells.get(key).push(b);
+    }
+  }
+}
+
 const map = {
   svg: $("map"), words: [], x: [], y: [], index: new Map(), circles: [], labels: new Map(),
   view: { k: 1, tx: 0, ty: 0 }, marked: new Map(), size: { w: 800, h: 640 },
@@ -193,7 +227,9 @@ const map = {
     return [tx + k * this.x[i] * this.size.w, ty + k * this.y[i] * this.size.h];
   },
 
-  // Labels: the most frequent words (more of them as you zoom in) plus every marked word.
+  // Labels: every marked word, then the most frequent words (more of them as you zoom in),
+  // each only where it overlaps no label placed before it: the focus first, then its
+  // neighbours, then by rank, so that crowded places show their most frequent words.
   render() {
     const rect = this.svg.getBoundingClientRect();
     this.size = { w: rect.width || 800, h: rect.height || 640 };
@@ -203,16 +239,22 @@ const map = {
       c.setAttribute("cy", sy.toFixed(1));
     });
     const budget = Math.round(40 * this.view.k * this.view.k);
+    const order = (i) => (this.marked.get(i) === "focus" ? 0 : this.marked.has(i) ? 1 : 2);
+    const candidates = [...this.marked.keys()].sort((a, b) => order(a) - order(b) || a - b);
+    for (let i = 0; i < Math.min(budget, this.words.length); i++) if (!this.marked.has(i)) candidates.push(i);
+    const placed = new LabelGrid();
     const wanted = new Set();
-    for (let i = 0; i < Math.min(budget, this.words.length); i++) wanted.add(i);
-    for (const i of this.marked.keys()) wanted.add(i);
+    for (const i of candidates) {
+      const [sx, sy] = this.screen(i);
+      if (sx < -50 || sy < -20 || sx > this.size.w + 50 || sy > this.size.h + 20) continue;
+      const box = labelBox(this.words[i], sx, sy, this.marked.get(i));
+      if (placed.overlaps(box)) continue;
+      placed.add(box);
+      wanted.add(i);
+    }
     for (const [i, label] of this.labels) if (!wanted.has(i)) { label.remove(); this.labels.delete(i); }
     for (const i of wanted) {
       const [sx, sy] = this.screen(i);
-      if (sx < -50 || sy < -20 || sx > this.size.w + 50 || sy > this.size.h + 20) {
-        if (this.labels.has(i)) { this.labels.get(i).remove(); this.labels.delete(i); }
-        continue;
-      }
       let label = this.labels.get(i);
       if (!label) {
         label = document.createElementNS(SVG, "text");
