@@ -7,7 +7,7 @@ import re
 import numpy as np
 import pytest
 
-from wordvec.models.classifier import Classifier
+from wordvec.models.classifier.model import Classifier
 from wordvec.report import build_report
 from wordvec.report.classifier import indicative_words, peakedness, shortened_labels
 

@@ -4,9 +4,9 @@ scores shown, and the classifier report's confusion matrix of 14 labels scrolls 
 
 import pytest
 
-from explore.test_report_classifier_pages import labelled
-from explore.test_serve_browser import browser, page, texts, wait_for  # noqa: F401 (fixtures)
-from wordvec.models.classifier import Classifier
+from tests.explore.test_report_classifier_pages import labelled
+from tests.explore.test_serve_browser import browser, page, texts, wait_for  # noqa: F401 (fixtures)
+from wordvec.models.classifier.model import Classifier
 from wordvec.report import write_report
 
 LABEL_BOXES = ("return [...document.querySelectorAll('#map text')].map(t => { const b = t.getBBox(); "

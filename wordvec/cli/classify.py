@@ -174,7 +174,7 @@ def run_info(args):
 
 def _is_native(path):
     """A wordvec native save (it records every setting), not a fastText file."""
-    from wordvec.models.classifier_files import NATIVE_MARKER
+    from wordvec.models.classifier.files import NATIVE_MARKER
     return (Path(path) / NATIVE_MARKER).is_file()
 
 
@@ -185,7 +185,7 @@ def _require_file(path, noun):
 
 
 def run_train(args):
-    from wordvec.models.classifier_config import ClassifierConfig  # see _register_train
+    from wordvec.models.classifier.config import ClassifierConfig  # see _register_train
     _require_file(args.train, "training file")
     _require_file(args.valid, "validation file")
     config = ClassifierConfig(lr=args.lr, dim=args.dim, epoch=args.epoch, word_ngrams=args.word_ngrams,

@@ -17,7 +17,7 @@ from wordvec.cli.row_output import check_rows_output, write_rows
 from wordvec.errors import WordvecError
 from wordvec.io import formats
 from wordvec.io.outputs import DIRECTORY, check_output
-from wordvec.models.doc2vec import Doc2Vec, is_doc2vec_model
+from wordvec.models.doc2vec.model import Doc2Vec, is_doc2vec_model
 
 EXAMPLES = """\
 examples:

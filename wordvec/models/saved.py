@@ -23,11 +23,11 @@ import numpy as np
 
 from wordvec.errors import FormatError, WordvecError
 from wordvec.io import formats
-from wordvec.models.classifier import Classifier
-from wordvec.models.classifier_files import NATIVE_MARKER
-from wordvec.models.doc2vec import Doc2Vec
-from wordvec.models.rnnlm import RNNLM
-from wordvec.models.window import WindowClassifier
+from wordvec.models.classifier.model import Classifier
+from wordvec.models.classifier.files import NATIVE_MARKER
+from wordvec.models.doc2vec.model import Doc2Vec
+from wordvec.models.lm.rnn import RNNLM
+from wordvec.models.window.model import WindowClassifier
 from wordvec.vectors.files import kind_from_bytes, load_vectors
 from wordvec.vectors.keyed import KeyedVectors
 

@@ -13,7 +13,7 @@ import pytest
 from wordvec.cli import main
 from wordvec.data import synthetic
 from wordvec.io import sniff
-from wordvec.models.fasttext import load_facebook_vectors
+from wordvec.models.word2vec.fasttext import load_facebook_vectors
 from wordvec.vectors.files import load_vectors
 from wordvec.vectors.subword import SubwordKeyedVectors
 
