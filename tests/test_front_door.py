@@ -8,6 +8,7 @@ import pytest
 
 import wordvec
 from wordvec.data.phrases import phrase_corpus
+from wordvec.data.sentences import LineSentence, PathLineSentences, TaggedDocument, TaggedLineDocument
 from wordvec.errors import FormatError, WordvecError
 from wordvec.models.attention_lm import AttentionLM
 from wordvec.models.classifier import Classifier, train_supervised
@@ -31,6 +32,8 @@ DEEP = {
     "Classifier": Classifier, "train_supervised": train_supervised,
     "load_facebook_model": load_facebook_model, "load_facebook_vectors": load_facebook_vectors,
     "Phrases": Phrases, "FrozenPhrases": FrozenPhrases, "phrase_corpus": phrase_corpus,
+    "LineSentence": LineSentence, "PathLineSentences": PathLineSentences,
+    "TaggedDocument": TaggedDocument, "TaggedLineDocument": TaggedLineDocument,
     "KeyedVectors": KeyedVectors, "SubwordKeyedVectors": SubwordKeyedVectors,
     "load_vectors": load_vectors, "save_vectors": save_vectors,
     "evaluate": evaluate_all, "evaluate_analogies": evaluate_analogies,

@@ -38,6 +38,11 @@ _FRONT_DOOR = {
     "Phrases": ("wordvec.models.phrases", "Phrases"),
     "FrozenPhrases": ("wordvec.models.phrases", "FrozenPhrases"),
     "phrase_corpus": ("wordvec.data.phrases", "phrase_corpus"),
+    # gensim's streamed corpora
+    "LineSentence": ("wordvec.data.sentences", "LineSentence"),
+    "PathLineSentences": ("wordvec.data.sentences", "PathLineSentences"),
+    "TaggedDocument": ("wordvec.data.sentences", "TaggedDocument"),
+    "TaggedLineDocument": ("wordvec.data.sentences", "TaggedLineDocument"),
     # vectors
     "KeyedVectors": ("wordvec.vectors.keyed", "KeyedVectors"),
     "SubwordKeyedVectors": ("wordvec.vectors.subword", "SubwordKeyedVectors"),
