@@ -253,6 +253,37 @@ class Phrases(_PhrasesTransformation):
         """A ``FrozenPhrases``: the phrases and scores only, smaller and faster, no more counting."""
         return FrozenPhrases(self)
 
+    def save(self, path):
+        """JSON (atomically; gensim pickles): the counts and the settings.  A scoring function
+        of your own is saved by name only (a file never brings code): pass it again to ``load``."""
+        record = {"format": PHRASES_FORMAT, "version": 1, "min_count": self.min_count,
+                  "threshold": self.threshold, "max_vocab_size": self.max_vocab_size, "delimiter": self.delimiter,
+                  "progress_per": self.progress_per, "scoring": _scoring_name(self.scoring),
+                  "connector_words": sorted(self.connector_words), "min_reduce": self.min_reduce,
+                  "corpus_word_count": self.corpus_word_count, "vocab": self.vocab}
+        with atomic_write(path, "w", encoding="utf-8") as handle:
+            json.dump(record, handle, ensure_ascii=False)
+
+    @classmethod
+    def load(cls, path, scoring=None):
+        """A ``Phrases`` saved by :meth:`save` (``scoring``: the function of a model saved
+        with one of your own)."""
+        record = _read_record(path, PHRASES_FORMAT)
+        name = record.get("scoring")
+        if scoring is None and name not in ("default", "npmi"):
+            raise WordvecError(f"{path} was saved with the scoring function {name!r}, which is not stored in "
+                               "files; pass it again: Phrases.load(path, scoring=your_function)")
+        try:
+            phrases = cls(min_count=record["min_count"], threshold=record["threshold"],
+                          max_vocab_size=record["max_vocab_size"], delimiter=str(record["delimiter"]),
+                          progress_per=record["progress_per"], scoring=scoring or name,
+                          connector_words=frozenset(map(str, record["connector_words"])))
+            phrases.min_reduce, phrases.corpus_word_count = int(record["min_reduce"]), int(record["corpus_word_count"])
+            phrases.vocab = {str(k): int(v) for k, v in record["vocab"].items()}
+        except (ValueError, KeyError, TypeError, AttributeError):
+            raise FormatError(path, None, "not a wordvec phrases file (JSON)") from None
+        return phrases
+
 
 class FrozenPhrases(_PhrasesTransformation):
     """The phrases of a ``Phrases`` (``phrasegrams``: {phrase: score}) and nothing else."""
@@ -285,21 +316,37 @@ class FrozenPhrases(_PhrasesTransformation):
 
     @classmethod
     def load(cls, path):
+        record = _read_record(path, "wordvec-frozen-phrases")
         try:
-            with open(path, encoding="utf-8") as handle:
-                record = json.load(handle)
-            if record.get("format") != "wordvec-frozen-phrases":
-                raise ValueError
             frozen = cls.__new__(cls)
             _PhrasesTransformation.__init__(frozen, record["connector_words"])
             frozen.threshold, frozen.min_count = float(record["threshold"]), record["min_count"]
             frozen.delimiter, frozen.scoring = str(record["delimiter"]), record["scoring"]
             frozen.phrasegrams = {str(k): float(v) for k, v in record["phrasegrams"].items()}
-        except OSError as error:
-            raise WordvecError(f"cannot read {path}: {error.strerror or error}") from None
         except (ValueError, KeyError, TypeError, AttributeError):
             raise FormatError(path, None, "not a wordvec frozen-phrases file (JSON)") from None
         return frozen
+
+
+PHRASES_FORMAT = "wordvec-phrases"
+
+
+def _scoring_name(scoring):
+    return {original_scorer: "default", npmi_scorer: "npmi"}.get(scoring, getattr(scoring, "__name__", "custom"))
+
+
+def _read_record(path, kind):
+    """The JSON object of a saved (frozen) phrases file of ``kind``."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            record = json.load(handle)
+    except OSError as error:
+        raise WordvecError(f"cannot read {path}: {error.strerror or error}") from None
+    except ValueError:
+        raise FormatError(path, None, f"not a {kind} file (JSON)") from None
+    if not isinstance(record, dict) or record.get("format") != kind:
+        raise FormatError(path, None, f"not a {kind} file (JSON)")
+    return record
 
 
 Phraser = FrozenPhrases  # gensim's older name
