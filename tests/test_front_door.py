@@ -14,6 +14,7 @@ from wordvec.models.attention_lm import AttentionLM
 from wordvec.models.classifier import Classifier, train_supervised
 from wordvec.models.doc2vec import Doc2Vec
 from wordvec.models.fasttext import FastText, load_facebook_model, load_facebook_vectors
+from wordvec.models.gensim_load import load_gensim
 from wordvec.models.glove import GloVe
 from wordvec.models.phrases import FrozenPhrases, Phrases
 from wordvec.models.rnnlm import RNNLM
@@ -32,7 +33,7 @@ DEEP = {
     "Classifier": Classifier, "train_supervised": train_supervised,
     "load_facebook_model": load_facebook_model, "load_facebook_vectors": load_facebook_vectors,
     "Phrases": Phrases, "FrozenPhrases": FrozenPhrases, "phrase_corpus": phrase_corpus,
-    "LineSentence": LineSentence, "PathLineSentences": PathLineSentences,
+    "load_gensim": load_gensim, "LineSentence": LineSentence, "PathLineSentences": PathLineSentences,
     "TaggedDocument": TaggedDocument, "TaggedLineDocument": TaggedLineDocument,
     "KeyedVectors": KeyedVectors, "SubwordKeyedVectors": SubwordKeyedVectors,
     "load_vectors": load_vectors, "save_vectors": save_vectors,

@@ -38,6 +38,8 @@ _FRONT_DOOR = {
     "Phrases": ("wordvec.models.phrases", "Phrases"),
     "FrozenPhrases": ("wordvec.models.phrases", "FrozenPhrases"),
     "phrase_corpus": ("wordvec.data.phrases", "phrase_corpus"),
+    # gensim's pickled saves, read as data (nothing in the file is run)
+    "load_gensim": ("wordvec.models.gensim_load", "load_gensim"),
     # gensim's streamed corpora
     "LineSentence": ("wordvec.data.sentences", "LineSentence"),
     "PathLineSentences": ("wordvec.data.sentences", "PathLineSentences"),

@@ -42,7 +42,9 @@ from wordvec.io.atomic import saved_directory
 from wordvec.io.formats import json_safe, read_model_array
 from wordvec.io.history import append_epoch
 from wordvec.kernels import doc2vec as kernels
+from wordvec.io.gensim_pickle import is_pickle
 from wordvec.kernels.word2vec import pack_alias_table
+from wordvec.models import gensim_models
 from wordvec.models.config import library_workers
 from wordvec.vectors.keyed import KeyedVectors
 
@@ -374,7 +376,10 @@ class Doc2Vec:
                              extra_json={MANIFEST: manifest})
 
     @classmethod
-    def load(cls, path):
+    def load(cls, path, mmap=None):
+        """A model saved by :meth:`save`, or a gensim pickle read as data (``wordvec.models.gensim_load``)."""
+        if is_pickle(path):
+            return _from_gensim(cls, path, mmap)
         path = saved_directory(path, formats.NATIVE_META)
         meta = _read_manifest(path)
         try:
@@ -419,6 +424,26 @@ def _refuse_untrained_settings(dm_concat, shrink_windows, trim_rule, max_vocab_s
     named = [name for name, given in refused.items() if given]
     if named:
         raise Doc2VecSettingError(f"Doc2Vec does not support {', '.join(named)}; leave it at gensim's default")
+
+
+def _from_gensim(cls, path, mmap):
+    """A gensim Doc2Vec pickle (3.x or 4.x) read as data (``wordvec.models.gensim_models``)."""
+    top = gensim_models.read_model(path, ("Doc2Vec",), mmap)
+    fields = gensim_models.fields_of(path, top, gensim_models.word_model_fields)
+    state = top.state
+    settings = {k: v for k, v in fields["settings"].items() if k not in ("sg", "cbow_mean")}
+    model = cls(dm=0 if state.get("sg") else 1, dm_mean=int(state.get("cbow_mean", 1)),
+                dbow_words=int(state.get("dbow_words", 0)), **settings)
+    model.vocab = fields["vocab"]
+    V, D = fields["W_in"].shape
+    model.W_in = _with_room(fields["W_in"], model._replica_rows())
+    model.W_out = _with_room(gensim_models.rows_or_zeros(fields["syn1neg"], V if model.config.negative else 0, D),
+                             model._replica_rows())
+    model.W_inner = gensim_models.rows_or_zeros(fields["syn1"], max(V - 1, 1) if model.config.hs else 0, D)
+    model.P = gensim_models.fields_of(path, top, gensim_models.document_rows)
+    model.tags = gensim_models.fields_of(path, top, lambda t: gensim_models.document_tags(t, len(model.P)))
+    model.corpus_count = int(fields["corpus_count"] or len(model.tags))
+    return model
 
 
 def _read_manifest(path):

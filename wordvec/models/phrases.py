@@ -32,6 +32,8 @@ import math
 
 from wordvec.errors import FormatError, WordvecError
 from wordvec.io.atomic import atomic_write
+from wordvec.io.gensim_pickle import is_pickle
+from wordvec.models import gensim_models
 
 logger = logging.getLogger(__name__)
 
@@ -267,7 +269,9 @@ class Phrases(_PhrasesTransformation):
     @classmethod
     def load(cls, path, scoring=None):
         """A ``Phrases`` saved by :meth:`save` (``scoring``: the function of a model saved
-        with one of your own)."""
+        with one of your own).  A gensim pickle is read as data (``wordvec.models.gensim_load``)."""
+        if is_pickle(path):
+            return _phrases_from_gensim(cls, path)
         record = _read_record(path, PHRASES_FORMAT)
         name = record.get("scoring")
         if scoring is None and name not in ("default", "npmi"):
@@ -316,6 +320,9 @@ class FrozenPhrases(_PhrasesTransformation):
 
     @classmethod
     def load(cls, path):
+        """A file saved by :meth:`save`, or a gensim pickle (``Phrases`` ones are frozen)."""
+        if is_pickle(path):
+            return _frozen_from_gensim(cls, path)
         record = _read_record(path, "wordvec-frozen-phrases")
         try:
             frozen = cls.__new__(cls)
@@ -329,6 +336,33 @@ class FrozenPhrases(_PhrasesTransformation):
 
 
 PHRASES_FORMAT = "wordvec-phrases"
+
+
+def _phrases_from_gensim(cls, path):
+    """A gensim Phrases pickle read as data; a scoring function of its own is refused."""
+    fields = gensim_models.fields_of(path, gensim_models.read_model(path, ("Phrases",)), gensim_models.phrases_fields)
+    if not isinstance(fields["scoring"], str):
+        raise WordvecError(f"{path} uses a scoring function of its own, which is not read from files")
+    phrases = cls(min_count=fields["min_count"], threshold=fields["threshold"],
+                  max_vocab_size=fields["max_vocab_size"], delimiter=fields["delimiter"],
+                  scoring=str(fields["scoring"]), connector_words=fields["connector_words"])
+    phrases.vocab, phrases.min_reduce = fields["vocab"], fields["min_reduce"]
+    phrases.corpus_word_count = fields["corpus_word_count"]
+    return phrases
+
+
+def _frozen_from_gensim(cls, path):
+    """A gensim FrozenPhrases/Phraser pickle (or a Phrases one, frozen) read as data."""
+    top = gensim_models.read_model(path, ("FrozenPhrases", "Phraser", "Phrases"))
+    if top.name == "Phrases":
+        return cls(_phrases_from_gensim(Phrases, path))
+    fields = gensim_models.fields_of(path, top, gensim_models.phrases_fields)
+    frozen = cls.__new__(cls)
+    _PhrasesTransformation.__init__(frozen, fields["connector_words"])
+    frozen.threshold, frozen.min_count = fields["threshold"], fields["min_count"]
+    frozen.delimiter, frozen.scoring = fields["delimiter"], str(fields["scoring"])
+    frozen.phrasegrams = fields["phrasegrams"]
+    return frozen
 
 
 def _scoring_name(scoring):

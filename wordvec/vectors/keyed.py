@@ -30,6 +30,8 @@ import numpy as np
 from wordvec.io import formats, word2vec_c
 from wordvec.io.arrays import read_array
 from wordvec.errors import VocabularyError, WordvecError
+from wordvec.io.gensim_pickle import is_pickle
+from wordvec.vectors import gensim_keyed
 from wordvec.vectors import embed as pooling_module
 from wordvec.vectors import gensim_eval, reading, search, wmd
 from wordvec.vectors.unit import ANALOGY_METHODS, unit_rows
@@ -683,8 +685,12 @@ class KeyedVectors:
                                  extra_arrays={WORD_SLOTS: table.slots})
 
     @classmethod
-    def load(cls, path, mmap_mode=None):
-        """Load a native save; ``mmap_mode="r"`` maps the vectors instead of reading them."""
+    def load(cls, path, mmap_mode=None, mmap=None):
+        """Load a native save; ``mmap_mode="r"`` (gensim's ``mmap="r"``) maps the vectors
+        instead of reading them.  A gensim pickle is read as data (``wordvec.vectors.gensim_keyed``)."""
+        mmap_mode = mmap_mode or mmap
+        if is_pickle(path):
+            return cls.from_gensim_fields(gensim_keyed.read_keyed(path, mmap_mode), path)
         arrays = read_word_table(path, mmap_mode)
         if arrays is None:
             return cls(*formats.read_native(path, mmap_mode=mmap_mode))
@@ -694,6 +700,16 @@ class KeyedVectors:
         if vectors.dtype not in cls.STORED_DTYPES:
             vectors = vectors.astype(np.float32)
         return cls(table, vectors, counts)
+
+    @classmethod
+    def from_gensim_fields(cls, fields, path):
+        """Vectors from a gensim save's fields (``wordvec.vectors.gensim_keyed.keyed_fields``)."""
+        if fields["subword"] is not None:
+            raise WordvecError(f"{path} holds gensim's FastTextKeyedVectors (subword vectors): load them with "
+                               "SubwordKeyedVectors.load (gensim's FastTextKeyedVectors.load) or wordvec.load_gensim")
+        keyed = cls(fields["words"], fields["vectors"], counts=fields["counts"])
+        keyed.expandos.update(fields["expandos"])
+        return keyed
 
     def save_word2vec_format(self, path, fvocab=None, binary=False, total_vec=None, write_header=True,
                              prefix="", append=False, sort_attr="count"):
