@@ -58,8 +58,10 @@ class KeyedVectors:
 
     STORED_DTYPES = (np.float32, np.float16)  # kept as given (float16: half-size storage)
 
-    def __init__(self, words, vectors=None, counts=None, *, count=0, dtype=np.float32):
+    def __init__(self, words=None, vectors=None, counts=None, *, count=0, dtype=np.float32, vector_size=None):
         self.expandos = {}  # gensim's extra per-key attributes (get_vecattr / set_vecattr)
+        if words is None and vector_size is not None:  # gensim's KeyedVectors(vector_size=N, count=0)
+            words = vector_size
         if isinstance(words, Integral):  # gensim's KeyedVectors(vector_size, count=0): an empty table
             self._init_empty(int(words), int(vectors or count), dtype)
             return
@@ -465,7 +467,9 @@ class KeyedVectors:
         return 1 - self.cosine_similarities(vector, others)
 
     def distance(self, w1, w2):
-        """Cosine distance, 1 - ``similarity(w1, w2)``."""
+        """Cosine distance, 1 - ``similarity(w1, w2)``; exactly 0 from a key to itself."""
+        if isinstance(w1, _KEY_TYPES) and isinstance(w2, _KEY_TYPES) and self.get_index(w1) == self.get_index(w2):
+            return 0.0
         return 1 - self.similarity(w1, w2)
 
     def closer_than(self, key1, key2):
@@ -579,6 +583,8 @@ class KeyedVectors:
         index = self.get_index(key)
         if attr == "count" and self.counts is not None:
             return self.counts[index]
+        if attr == "count" and attr not in self.expandos:  # gensim's made-up counts of a vectors file
+            return len(self) - index
         if attr not in self.expandos:
             raise KeyError(attr)
         return self.expandos[attr][index]

@@ -1,0 +1,30 @@
+"""gensim's KeyedVectors calls that gensim's own tests make: the empty table by keyword,
+a key's distance to itself, the made-up counts of a vectors file."""
+
+import numpy as np
+from gensim.models import KeyedVectors as GensimKeyedVectors
+
+from wordvec.vectors.keyed import KeyedVectors
+
+WORDS = ["a", "b", "c"]
+VECTORS = np.array([[1, 2, 3], [3, 1, 0.5], [-1, 0.3, 2]], np.float32)
+
+
+def test_empty_table_by_keyword_as_gensim():
+    ours, theirs = KeyedVectors(vector_size=3, count=2), GensimKeyedVectors(vector_size=3, count=2)
+    assert ours.vectors.shape == theirs.vectors.shape == (2, 3)
+    ours.add_vector("x", np.ones(3))
+    assert ours.index_to_key[0] == "x"
+
+
+def test_distance_to_itself_is_zero():
+    kv = KeyedVectors(WORDS, VECTORS)
+    assert [kv.distance(w, w) for w in WORDS] == [0.0, 0.0, 0.0]
+    assert kv.distance("a", "b") > 0
+
+
+def test_counts_of_a_vectors_file_are_gensims(tmp_path):
+    KeyedVectors(WORDS, VECTORS).save_word2vec_format(str(tmp_path / "v.txt"))
+    ours = KeyedVectors.load_word2vec_format(str(tmp_path / "v.txt"))
+    theirs = GensimKeyedVectors.load_word2vec_format(str(tmp_path / "v.txt"))
+    assert [ours.get_vecattr(w, "count") for w in WORDS] == [theirs.get_vecattr(w, "count") for w in WORDS]
