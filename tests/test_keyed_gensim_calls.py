@@ -2,8 +2,10 @@
 a key's distance to itself, the made-up counts of a vectors file."""
 
 import numpy as np
+import pytest
 from gensim.models import KeyedVectors as GensimKeyedVectors
 
+from wordvec.errors import FormatError
 from wordvec.vectors.keyed import KeyedVectors
 
 WORDS = ["a", "b", "c"]
@@ -28,3 +30,16 @@ def test_counts_of_a_vectors_file_are_gensims(tmp_path):
     ours = KeyedVectors.load_word2vec_format(str(tmp_path / "v.txt"))
     theirs = GensimKeyedVectors.load_word2vec_format(str(tmp_path / "v.txt"))
     assert [ours.get_vecattr(w, "count") for w in WORDS] == [theirs.get_vecattr(w, "count") for w in WORDS]
+
+
+@pytest.mark.parametrize("binary", [True, False])
+def test_a_file_shorter_than_its_header_is_an_eof_error_as_in_gensim(tmp_path, binary):
+    path = tmp_path / "v.bin"
+    KeyedVectors(WORDS, VECTORS).save_word2vec_format(str(path), binary=binary)
+    data = path.read_bytes()
+    path.write_bytes(data.replace(b"3 3", b"4 3", 1))
+    with pytest.raises(EOFError):
+        GensimKeyedVectors.load_word2vec_format(str(path), binary=binary)
+    with pytest.raises(EOFError) as raised:
+        KeyedVectors.load_word2vec_format(str(path), binary=binary)
+    assert isinstance(raised.value, FormatError) and "4 vectors" in str(raised.value)
