@@ -166,3 +166,18 @@ def test_a_scoring_function_is_not_stored_and_must_be_passed_again(tmp_path):
 def _frozen_file(tmp_path):
     ours.Phrases(planted_corpus(), min_count=2, threshold=2).freeze().save(tmp_path / "frozen.json")
     return tmp_path / "frozen.json"
+
+
+def test_bad_settings_are_value_errors_as_in_gensim():
+    for settings in (dict(min_count=0), dict(threshold=-1), dict(scoring="npmi", threshold=2)):
+        with pytest.raises(ValueError):
+            gensim_phrases.Phrases([["a", "b"]], **settings)
+        with pytest.raises(ValueError) as raised:
+            ours.Phrases([["a", "b"]], **settings)
+        assert isinstance(raised.value, WordvecError)
+
+
+def test_a_gensim_phraser_pickle_keeps_its_scoring_function():
+    from gensim.test.utils import datapath
+    frozen = ours.FrozenPhrases.load(datapath("phraser-scoring-str.pkl"))
+    assert frozen.scoring is ours.original_scorer and frozen.phrasegrams

@@ -27,6 +27,9 @@ REDIRECTS = {
     ("gensim.models.doc2vec", "TaggedLineDocument"): ("wordvec.data.sentences", "TaggedLineDocument"),
     ("gensim.models.phrases", "Phrases"): ("wordvec.models.phrases", "Phrases"),
     ("gensim.models.phrases", "FrozenPhrases"): ("wordvec.models.phrases", "FrozenPhrases"),
+    ("gensim.models.phrases", "original_scorer"): ("wordvec.models.phrases", "original_scorer"),
+    ("gensim.models.phrases", "npmi_scorer"): ("wordvec.models.phrases", "npmi_scorer"),
+    ("gensim.models.phrases", "ENGLISH_CONNECTOR_WORDS"): ("wordvec.models.phrases", "ENGLISH_CONNECTOR_WORDS"),
 }
 # gensim re-exports under other module paths the tests also import from
 ALIASES = {

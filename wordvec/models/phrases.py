@@ -180,6 +180,10 @@ def _prune(counts, min_reduce):
         del counts[key]
 
 
+class PhrasesSettingError(WordvecError, ValueError):
+    """A Phrases setting out of range (a ``ValueError``, as gensim raises)."""
+
+
 class Phrases(_PhrasesTransformation):
     """Collocation counts of a corpus and gensim's rule for joining them (module docstring)."""
 
@@ -187,13 +191,13 @@ class Phrases(_PhrasesTransformation):
                  progress_per=10000, scoring="default", connector_words=frozenset()):
         super().__init__(connector_words)
         if min_count <= 0:
-            raise WordvecError("min_count should be at least 1")
+            raise PhrasesSettingError("min_count should be at least 1")
         if threshold <= 0 and scoring == "default":
-            raise WordvecError("threshold should be positive for default scoring")
+            raise PhrasesSettingError("threshold should be positive for default scoring")
         if scoring == "npmi" and not -1 <= threshold <= 1:
-            raise WordvecError("threshold should be between -1 and 1 for npmi scoring")
+            raise PhrasesSettingError("threshold should be between -1 and 1 for npmi scoring")
         if not isinstance(delimiter, str) or not delimiter:
-            raise WordvecError(f"the delimiter must be a non-empty string, not {delimiter!r}")
+            raise PhrasesSettingError(f"the delimiter must be a non-empty string, not {delimiter!r}")
         self.scoring = _scorer(scoring)
         self.min_count, self.threshold = min_count, threshold
         self.max_vocab_size, self.delimiter, self.progress_per = max_vocab_size, delimiter, progress_per
@@ -360,7 +364,8 @@ def _frozen_from_gensim(cls, path):
     frozen = cls.__new__(cls)
     _PhrasesTransformation.__init__(frozen, fields["connector_words"])
     frozen.threshold, frozen.min_count = fields["threshold"], fields["min_count"]
-    frozen.delimiter, frozen.scoring = fields["delimiter"], str(fields["scoring"])
+    scoring = str(fields["scoring"])
+    frozen.delimiter, frozen.scoring = fields["delimiter"], _scorer(scoring) if scoring in ("default", "npmi") else scoring
     frozen.phrasegrams = fields["phrasegrams"]
     return frozen
 
