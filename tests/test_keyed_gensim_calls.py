@@ -43,3 +43,17 @@ def test_a_file_shorter_than_its_header_is_an_eof_error_as_in_gensim(tmp_path, b
     with pytest.raises(EOFError) as raised:
         KeyedVectors.load_word2vec_format(str(path), binary=binary)
     assert isinstance(raised.value, FormatError) and "4 vectors" in str(raised.value)
+
+
+@pytest.mark.parametrize("clip", [(0, None), (3, None), (2, 7), (5, 9)])
+def test_clipped_most_similar_equals_gensims(clip):
+    rng = np.random.default_rng(0)
+    words, vectors = [f"w{i}" for i in range(12)], rng.normal(size=(12, 5)).astype(np.float32)
+    ours, theirs = KeyedVectors(words, vectors), GensimKeyedVectors(5)
+    theirs.add_vectors(words, vectors)
+    start, end = clip
+    for topn in (3, 20):
+        got = ours.most_similar("w4", topn=topn, clip_start=start, clip_end=end)
+        want = theirs.most_similar("w4", topn=topn, clip_start=start, clip_end=end)
+        assert [k for k, _ in got] == [k for k, _ in want]
+        np.testing.assert_allclose([s for _, s in got], [s for _, s in want], rtol=1e-5)

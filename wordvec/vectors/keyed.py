@@ -265,14 +265,19 @@ class KeyedVectors:
             return self.unit_vectors
         return self.unit_vectors[: max(0, int(restrict_vocab))]
 
-    def most_similar(self, positive=None, negative=None, topn=10, restrict_vocab=None, approximate=False):
+    def most_similar(self, positive=None, negative=None, topn=10, restrict_vocab=None, approximate=False,
+                     clip_start=0, clip_end=None):
         """Words closest in cosine to the mean of the unit ``positive`` minus ``negative`` terms.
 
         Terms are words or vectors (or ``(term, weight)`` pairs), as in gensim; the query
         words themselves are not returned.  ``restrict_vocab=N`` searches only the first N
         words; ``topn=None`` returns the array of all cosines.  ``approximate=True`` asks
         the attached approximate index (``wordvec.vectors.ann``) instead of every row.
+        ``clip_start``/``clip_end`` (gensim's): only rows clip_start..clip_end-1 are answers.
         """
+        if clip_start or clip_end is not None:
+            return self._most_similar_clipped(positive, negative, topn, restrict_vocab, approximate,
+                                              int(clip_start), clip_end)
         terms = self._query_terms(positive, 1.0) + self._query_terms(negative, -1.0)
         if not terms:
             raise WordvecError("most_similar needs at least one word or vector")
@@ -286,6 +291,17 @@ class KeyedVectors:
             return search.all_cosines(self._rows, n_rows, mean, self._norms_for(n_rows))
         scores = self._restricted_units(restrict_vocab) @ mean
         return self._top(scores, topn, exclude)
+
+    def _most_similar_clipped(self, positive, negative, topn, restrict_vocab, approximate, clip_start, clip_end):
+        """``most_similar`` over rows clip_start..clip_end-1: the search up to clip_end, the
+        rows before clip_start dropped (asking for clip_start more, so topn remain)."""
+        end = len(self) if clip_end is None else min(int(clip_end), len(self))
+        if restrict_vocab is not None:
+            end = min(end, int(restrict_vocab))
+        found = self.most_similar(positive, negative, None if topn is None else topn + clip_start, end, approximate)
+        if topn is None:
+            return found[clip_start:]
+        return [(key, score) for key, score in found if self.get_index(key) >= clip_start][:topn]
 
     # -- many queries at once, in blocks (wordvec.vectors.search) ------------------------
 
