@@ -88,3 +88,9 @@ def test_tags_survive_save_and_load(tmp_path):
     loaded = Doc2Vec.load(tmp_path / "m")
     assert loaded.dv.index_to_key == model.dv.index_to_key and loaded.corpus_count == 40
     np.testing.assert_array_equal(loaded.dv.vectors, model.dv.vectors)
+
+
+def test_gensims_pickling_options_are_taken(tmp_path):
+    model = Doc2Vec(corpus(), vector_size=D, min_count=1, epochs=1, workers=1)
+    model.save(tmp_path / "m", sep_limit=10, separately=["dv"], ignore=frozenset(), pickle_protocol=4)
+    np.testing.assert_array_equal(Doc2Vec.load(tmp_path / "m").dv.vectors, model.dv.vectors)

@@ -81,3 +81,9 @@ def test_a_save_of_another_kind_is_refused_naming_both(tmp_path):
     (tmp_path / "sep.model.wv.vectors.npy").unlink()
     with pytest.raises(WordvecError, match="sep.model.wv.vectors.npy beside it, which is missing"):
         wordvec.load_gensim(tmp_path / "sep.model")
+
+
+def test_wordvecs_save_takes_gensims_pickling_options(tmp_path):
+    model = wordvec.Word2Vec(TEXTS, vector_size=8, min_count=1, epochs=1, workers=1, progress=False)
+    model.save(str(tmp_path / "m"), sep_limit=10, separately=["wv"], ignore=frozenset(), pickle_protocol=4)
+    np.testing.assert_array_equal(wordvec.Word2Vec.load(str(tmp_path / "m")).wv.vectors, model.wv.vectors)

@@ -359,9 +359,10 @@ class Doc2Vec:
 
     # -- persistence ---------------------------------------------------------------------
 
-    def save(self, path):
+    def save(self, path, separately=None, sep_limit=None, ignore=frozenset(), pickle_protocol=None):
         """A directory: the word vectors as a native vectors save (``load_vectors`` reads
-        it), plus doc_vectors.npy, the output rows and model.json; atomic, no pickle."""
+        it), plus doc_vectors.npy, the output rows and model.json; atomic, no pickle.  gensim's
+        pickling options are taken and have no effect (every array is its own file)."""
         if self.P is None:
             raise WordvecError("cannot save a model before it is trained")
         manifest = {"format": FORMAT, "version": VERSION, "config": json_safe(asdict(self.config)),

@@ -422,9 +422,11 @@ class Word2Vec:
 
     # -- persistence ---------------------------------------------------------------------
 
-    def save(self, path, extra_json=None):
+    def save(self, path, extra_json=None, separately=None, sep_limit=None, ignore=frozenset(), pickle_protocol=None):
         """Save to directory ``path`` (npy + JSON, atomic files, no pickle); ``extra_json``
-        (file name -> object) adds files, e.g. a checkpoint's description."""
+        (file name -> object) adds files, e.g. a checkpoint's description.  gensim's pickling
+        options (``separately``, ``sep_limit``, ``ignore``, ``pickle_protocol``) are taken and
+        have no effect: every array is its own ``.npy`` file."""
         word2vec_io.save_model(self, path, extra_json=extra_json)
 
     @classmethod
