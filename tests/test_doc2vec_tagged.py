@@ -51,10 +51,14 @@ def test_build_vocab_then_train_as_gensim_calls_them():
     assert -1.0 <= model.similarity_unseen_docs(["fire", "smoke"], ["rain", "wet"]) <= 1.0
 
 
-def test_the_same_tags_are_needed_to_train():
+def test_documents_of_known_tags_train_their_rows_only():
     model = Doc2Vec(vector_size=D, min_count=1, epochs=1, workers=1).build_vocab(corpus())
-    with pytest.raises(WordvecError, match="tags differ"):
-        model.train(corpus(documents=20), total_examples=20, epochs=1)
+    before = model.dv.vectors.copy()
+    model.train(corpus(documents=20), total_examples=20, epochs=1)  # a subset, as gensim allows
+    assert not np.array_equal(before[:20], model.dv.vectors[:20])
+    np.testing.assert_array_equal(before[20:], model.dv.vectors[20:])
+    with pytest.raises(WordvecError, match="tags the model was not built with \\('new', 1 in all\\)"):
+        model.train([TaggedDocument(["fire"], ["new"])], total_examples=1, epochs=1)
 
 
 @pytest.mark.parametrize("documents, phrase, kind", [

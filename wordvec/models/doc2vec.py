@@ -281,7 +281,7 @@ class Doc2Vec:
         if self.P is None:
             self._init_documents(encoded)
         elif list(encoded.tags) != self.tags:
-            raise WordvecError("these documents are not the ones the model was trained on (their tags differ)")
+            encoded = self._onto_known_rows(encoded)
         if encoded.num_tokens == 0:
             raise TrainingError("the documents have no words of the vocabulary: an epoch would train nothing")
         epochs = self.config.epochs if epochs is None else epochs
@@ -309,6 +309,17 @@ class Doc2Vec:
         """gensim's name of the hierarchical-softmax inner-node rows (V-1 x D; empty without hs)."""
         self._need_vocab()
         return self.W_inner
+
+    def _onto_known_rows(self, encoded):
+        """Documents whose tags the model has (gensim trains any of them, a subset too): their
+        rows renumbered to the model's; a tag the model was not built with is refused."""
+        row_of = {tag: row for row, tag in enumerate(self.tags)}
+        unknown = [tag for tag in encoded.tags if tag not in row_of]
+        if unknown:
+            raise WordvecError(f"these documents have tags the model was not built with ({unknown[0]!r}, "
+                               f"{len(unknown)} in all); build a vocabulary that includes them first")
+        rows = np.array([row_of[tag] for tag in encoded.tags], dtype=np.int64)[encoded.rows]
+        return docs.EncodedDocuments(encoded.ids, encoded.offsets, rows, list(self.tags))
 
     # -- inference -----------------------------------------------------------------------
 
