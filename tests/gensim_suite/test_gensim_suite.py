@@ -5,9 +5,9 @@ test taken from wordvec (``redirect.py``), each in a process of its own
 ``floors.json`` holds, per module, the number of its tests that pass on gensim itself, the
 floor of passes with wordvec's classes, and whether the module runs by default.  gensim's
 word2vec, fasttext and doc2vec modules train on the Lee corpus test after test: 4, 10 and 12
-minutes on gensim on the shared 2-core machine (load 8-16; the keyedvectors and phrases
-modules take 10-30 s), too long for the default run, so they run with
-``WORDVEC_GENSIM_SUITE=full``.  docs/migrating.md lists the tests that still fail with
+minutes on gensim, 2, 6 and 1 with wordvec's classes, on the shared 2-core machine at load
+8-16 (the keyedvectors and phrases modules take 10-30 s), too long for the default run, so
+they run with ``WORDVEC_GENSIM_SUITE=full``.  docs/migrating.md lists the tests that still fail with
 wordvec and why.
 """
 
