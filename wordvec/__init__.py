@@ -38,6 +38,13 @@ _FRONT_DOOR = {
     "Phrases": ("wordvec.models.phrases.model", "Phrases"),
     "FrozenPhrases": ("wordvec.models.phrases.model", "FrozenPhrases"),
     "phrase_corpus": ("wordvec.data.phrases", "phrase_corpus"),
+    # gensim's pickled saves, read as data (nothing in the file is run)
+    "load_gensim": ("wordvec.models.gensim_load", "load_gensim"),
+    # gensim's streamed corpora
+    "LineSentence": ("wordvec.data.sentences", "LineSentence"),
+    "PathLineSentences": ("wordvec.data.sentences", "PathLineSentences"),
+    "TaggedDocument": ("wordvec.data.sentences", "TaggedDocument"),
+    "TaggedLineDocument": ("wordvec.data.sentences", "TaggedLineDocument"),
     # vectors
     "KeyedVectors": ("wordvec.vectors.keyed", "KeyedVectors"),
     "SubwordKeyedVectors": ("wordvec.vectors.subword", "SubwordKeyedVectors"),

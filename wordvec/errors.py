@@ -29,3 +29,7 @@ class VocabularyError(WordvecError, KeyError):
 
 class TrainingError(WordvecError, RuntimeError):
     """Training cannot go on (NaN loss, an epoch with no words, ...)."""
+
+
+class TruncatedError(FormatError, EOFError):
+    """A file that ends before what its header announces (an ``EOFError`` too, as gensim's)."""

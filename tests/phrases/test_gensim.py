@@ -134,3 +134,50 @@ def test_frozen_phrases_save_and_load_as_json(tmp_path):
     (tmp_path / "torn.json").write_text('{"format": "wordvec-frozen-phrases", "phrasegrams": {')
     with pytest.raises(FormatError, match="torn.json"):
         ours.FrozenPhrases.load(tmp_path / "torn.json")
+
+
+@pytest.mark.parametrize("scoring", ["default", "npmi"])
+def test_phrases_save_and_load_as_json_keep_counting(tmp_path, scoring):
+    corpus = planted_corpus()
+    threshold = 2 if scoring == "default" else 0.3
+    phrases = ours.Phrases(corpus[:200], min_count=2, threshold=threshold, scoring=scoring,
+                           connector_words=ours.ENGLISH_CONNECTOR_WORDS)
+    phrases.save(tmp_path / "phrases.json")
+    loaded = ours.Phrases.load(tmp_path / "phrases.json")
+    assert loaded.export_phrases() == phrases.export_phrases() and loaded.export_phrases()
+    assert loaded.connector_words == ours.ENGLISH_CONNECTOR_WORDS
+    loaded.add_vocab(corpus[200:])
+    phrases.add_vocab(corpus[200:])
+    assert loaded.vocab == phrases.vocab and loaded.corpus_word_count == phrases.corpus_word_count
+
+
+def test_a_scoring_function_is_not_stored_and_must_be_passed_again(tmp_path):
+    def my_scorer(worda_count, wordb_count, bigram_count, len_vocab, min_count, corpus_word_count):
+        return 1.0
+
+    ours.Phrases(planted_corpus(), min_count=1, threshold=0.5, scoring=my_scorer).save(tmp_path / "p.json")
+    with pytest.raises(WordvecError, match="scoring function 'my_scorer'"):
+        ours.Phrases.load(tmp_path / "p.json")
+    assert ours.Phrases.load(tmp_path / "p.json", scoring=my_scorer).scoring is my_scorer
+    with pytest.raises(FormatError, match="not a wordvec-phrases file"):
+        ours.Phrases.load(_frozen_file(tmp_path))
+
+
+def _frozen_file(tmp_path):
+    ours.Phrases(planted_corpus(), min_count=2, threshold=2).freeze().save(tmp_path / "frozen.json")
+    return tmp_path / "frozen.json"
+
+
+def test_bad_settings_are_value_errors_as_in_gensim():
+    for settings in (dict(min_count=0), dict(threshold=-1), dict(scoring="npmi", threshold=2)):
+        with pytest.raises(ValueError):
+            gensim_phrases.Phrases([["a", "b"]], **settings)
+        with pytest.raises(ValueError) as raised:
+            ours.Phrases([["a", "b"]], **settings)
+        assert isinstance(raised.value, WordvecError)
+
+
+def test_a_gensim_phraser_pickle_keeps_its_scoring_function():
+    from gensim.test.utils import datapath
+    frozen = ours.FrozenPhrases.load(datapath("phraser-scoring-str.pkl"))
+    assert frozen.scoring is ours.original_scorer and frozen.phrasegrams

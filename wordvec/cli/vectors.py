@@ -202,6 +202,7 @@ def _print_neighbours(pairs, args, kv):
     if not pairs:  # every candidate was a query word: say so rather than print nothing
         searched = f"the first {args.restrict_vocab} words" if args.restrict_vocab else f"all {len(kv)} words"
         raise WordvecError(f"no answer: {searched} of {args.vectors} are query words, which are never answers")
+    pairs = [(str(word), score) for word, score in pairs]  # document tags may be ints
     width = max([len(word) for word, _ in pairs] + [4])
     for word, score in pairs:
         print(f"{word:<{width}}  {score:.4f}")
@@ -227,6 +228,8 @@ def run_similar_documents(args):
         raise WordvecError(f"--docs needs a Doc2Vec model (`wordvec doc2vec train`); {args.vectors} is not one")
     model = Doc2Vec.load(args.vectors)
     dv, by_line = model.dv, model.config.tags == "line"
+    if args.docs not in dv.key_to_index and args.docs.isdigit() and int(args.docs) in dv.key_to_index:
+        args.docs = int(args.docs)  # a line tag (gensim's int tags)
     if args.docs not in dv.key_to_index:
         numbering = f"lines counted from 0, so 0 to {len(dv) - 1}" if by_line else "tags are first tokens"
         raise WordvecError(f"no document tagged {args.docs!r} in {args.vectors} ({len(dv)} documents; {numbering})")

@@ -34,7 +34,7 @@ class EncodedDocuments:
     ids: np.ndarray      # int32[N tokens], words outside the vocabulary dropped
     offsets: np.ndarray  # int64[n_docs + 1]
     rows: np.ndarray     # int64[n_docs]
-    tags: list           # str per row
+    tags: list           # the tag of each row: int (line numbers, gensim's int tags) or str
 
     @property
     def num_tokens(self):
@@ -125,7 +125,7 @@ def read_documents(source, tags="line", min_count=5):
     ends = np.zeros(len(lengths) + 1, dtype=np.int64)
     np.cumsum(lengths, out=ends[1:])
     offsets = np.concatenate(([0], np.cumsum(kept, dtype=np.int64)))[ends]
-    keys = [str(i) for i in range(len(rows))] if tags == "line" else list(tag_rows)
+    keys = list(range(len(rows))) if tags == "line" else list(tag_rows)
     return vocab, EncodedDocuments(to_vocab[kept], offsets, np.array(rows, dtype=np.int64), keys)
 
 
@@ -143,7 +143,7 @@ def encode_documents(source, vocab, tags="line"):
         rows.append(number if tag is None else tag_rows.setdefault(tag, len(tag_rows)))
     offsets = np.zeros(len(lengths) + 1, dtype=np.int64)
     np.cumsum(lengths, out=offsets[1:])
-    keys = [str(i) for i in range(len(rows))] if tags == "line" else list(tag_rows)
+    keys = list(range(len(rows))) if tags == "line" else list(tag_rows)
     return EncodedDocuments(np.array(ids, dtype=np.int32), offsets, np.array(rows, dtype=np.int64), keys)
 
 

@@ -53,7 +53,7 @@ import numpy as np
 
 from wordvec.io.arrays import FLOAT, read_array
 from wordvec.io.atomic import atomic_directory, atomic_write, save_json, save_npy, saved_directory
-from wordvec.errors import FormatError, WordvecError
+from wordvec.errors import FormatError, TruncatedError, WordvecError
 from wordvec.io.text import is_token
 
 logger = logging.getLogger(__name__)
@@ -212,7 +212,7 @@ def read_word2vec_text(path, header=True):
             line_no = 1
             n_words, dims = _parse_header(path, handle.readline())
             if n_words * (2 * dims + 2) > size:  # each line is at least "w x x ... x\n"
-                raise FormatError(path, 1, f"header promises {n_words} vectors of size {dims}, "
+                raise TruncatedError(path, 1, f"header promises {n_words} vectors of size {dims}, "
                                            f"more than a {size}-byte file can hold")
         for raw in handle:
             line_no += 1
@@ -241,7 +241,7 @@ def read_word2vec_text(path, header=True):
                 raise FormatError(path, line_no, f"{bad[:30].decode('utf-8', 'replace')!r} is not a number") from None
             words.append(decode(raw_word))
     if n_words is not None and len(words) < n_words:
-        raise FormatError(path, line_no, f"file ends after {len(words)} of the {n_words} vectors the header announces")
+        raise TruncatedError(path, line_no, f"file ends after {len(words)} of the {n_words} vectors the header announces")
     if not words and not header:
         raise FormatError(path, None, "no vectors in the file")
     decode.report()
@@ -278,7 +278,7 @@ def read_word2vec_binary(path):
         data = handle.read()
     row_bytes = 4 * dims
     if n_words * (row_bytes + 2) > len(data):  # "w" + " " + floats per record, at least
-        raise FormatError(path, 1, f"header promises {n_words} vectors of size {dims} "
+        raise TruncatedError(path, 1, f"header promises {n_words} vectors of size {dims} "
                                    f"({n_words * (row_bytes + 2)}+ bytes) but only {len(data)} bytes follow")
     words, vectors = [], np.empty((n_words, dims), dtype=np.float32)
     pos, end = 0, len(data)

@@ -30,6 +30,8 @@ import numpy as np
 from wordvec.io import formats, word2vec_c
 from wordvec.io.arrays import read_array
 from wordvec.errors import VocabularyError, WordvecError
+from wordvec.io.gensim_pickle import is_pickle
+from wordvec.vectors import gensim_keyed
 from wordvec.vectors import embed as pooling_module
 from wordvec.vectors import gensim_eval, reading, search, wmd
 from wordvec.vectors.unit import ANALOGY_METHODS, unit_rows
@@ -56,8 +58,10 @@ class KeyedVectors:
 
     STORED_DTYPES = (np.float32, np.float16)  # kept as given (float16: half-size storage)
 
-    def __init__(self, words, vectors=None, counts=None, *, count=0, dtype=np.float32):
+    def __init__(self, words=None, vectors=None, counts=None, *, count=0, dtype=np.float32, vector_size=None):
         self.expandos = {}  # gensim's extra per-key attributes (get_vecattr / set_vecattr)
+        if words is None and vector_size is not None:  # gensim's KeyedVectors(vector_size=N, count=0)
+            words = vector_size
         if isinstance(words, Integral):  # gensim's KeyedVectors(vector_size, count=0): an empty table
             self._init_empty(int(words), int(vectors or count), dtype)
             return
@@ -261,14 +265,19 @@ class KeyedVectors:
             return self.unit_vectors
         return self.unit_vectors[: max(0, int(restrict_vocab))]
 
-    def most_similar(self, positive=None, negative=None, topn=10, restrict_vocab=None, approximate=False):
+    def most_similar(self, positive=None, negative=None, topn=10, restrict_vocab=None, approximate=False,
+                     clip_start=0, clip_end=None):
         """Words closest in cosine to the mean of the unit ``positive`` minus ``negative`` terms.
 
         Terms are words or vectors (or ``(term, weight)`` pairs), as in gensim; the query
         words themselves are not returned.  ``restrict_vocab=N`` searches only the first N
         words; ``topn=None`` returns the array of all cosines.  ``approximate=True`` asks
         the attached approximate index (``wordvec.vectors.ann``) instead of every row.
+        ``clip_start``/``clip_end`` (gensim's): only rows clip_start..clip_end-1 are answers.
         """
+        if clip_start or clip_end is not None:
+            return self._most_similar_clipped(positive, negative, topn, restrict_vocab, approximate,
+                                              int(clip_start), clip_end)
         terms = self._query_terms(positive, 1.0) + self._query_terms(negative, -1.0)
         if not terms:
             raise WordvecError("most_similar needs at least one word or vector")
@@ -282,6 +291,17 @@ class KeyedVectors:
             return search.all_cosines(self._rows, n_rows, mean, self._norms_for(n_rows))
         scores = self._restricted_units(restrict_vocab) @ mean
         return self._top(scores, topn, exclude)
+
+    def _most_similar_clipped(self, positive, negative, topn, restrict_vocab, approximate, clip_start, clip_end):
+        """``most_similar`` over rows clip_start..clip_end-1: the search up to clip_end, the
+        rows before clip_start dropped (asking for clip_start more, so topn remain)."""
+        end = len(self) if clip_end is None else min(int(clip_end), len(self))
+        if restrict_vocab is not None:
+            end = min(end, int(restrict_vocab))
+        found = self.most_similar(positive, negative, None if topn is None else topn + clip_start, end, approximate)
+        if topn is None:
+            return found[clip_start:]
+        return [(key, score) for key, score in found if self.get_index(key) >= clip_start][:topn]
 
     # -- many queries at once, in blocks (wordvec.vectors.search) ------------------------
 
@@ -463,7 +483,9 @@ class KeyedVectors:
         return 1 - self.cosine_similarities(vector, others)
 
     def distance(self, w1, w2):
-        """Cosine distance, 1 - ``similarity(w1, w2)``."""
+        """Cosine distance, 1 - ``similarity(w1, w2)``; exactly 0 from a key to itself."""
+        if isinstance(w1, _KEY_TYPES) and isinstance(w2, _KEY_TYPES) and self.get_index(w1) == self.get_index(w2):
+            return 0.0
         return 1 - self.similarity(w1, w2)
 
     def closer_than(self, key1, key2):
@@ -577,6 +599,8 @@ class KeyedVectors:
         index = self.get_index(key)
         if attr == "count" and self.counts is not None:
             return self.counts[index]
+        if attr == "count" and attr not in self.expandos:  # gensim's made-up counts of a vectors file
+            return len(self) - index
         if attr not in self.expandos:
             raise KeyError(attr)
         return self.expandos[attr][index]
@@ -683,8 +707,12 @@ class KeyedVectors:
                                  extra_arrays={WORD_SLOTS: table.slots})
 
     @classmethod
-    def load(cls, path, mmap_mode=None):
-        """Load a native save; ``mmap_mode="r"`` maps the vectors instead of reading them."""
+    def load(cls, path, mmap_mode=None, mmap=None):
+        """Load a native save; ``mmap_mode="r"`` (gensim's ``mmap="r"``) maps the vectors
+        instead of reading them.  A gensim pickle is read as data (``wordvec.vectors.gensim_keyed``)."""
+        mmap_mode = mmap_mode or mmap
+        if is_pickle(path):
+            return cls.from_gensim_fields(gensim_keyed.read_keyed(path, mmap_mode), path)
         arrays = read_word_table(path, mmap_mode)
         if arrays is None:
             return cls(*formats.read_native(path, mmap_mode=mmap_mode))
@@ -694,6 +722,16 @@ class KeyedVectors:
         if vectors.dtype not in cls.STORED_DTYPES:
             vectors = vectors.astype(np.float32)
         return cls(table, vectors, counts)
+
+    @classmethod
+    def from_gensim_fields(cls, fields, path):
+        """Vectors from a gensim save's fields (``wordvec.vectors.gensim_keyed.keyed_fields``)."""
+        if fields["subword"] is not None:
+            raise WordvecError(f"{path} holds gensim's FastTextKeyedVectors (subword vectors): load them with "
+                               "SubwordKeyedVectors.load (gensim's FastTextKeyedVectors.load) or wordvec.load_gensim")
+        keyed = cls(fields["words"], fields["vectors"], counts=fields["counts"])
+        keyed.expandos.update(fields["expandos"])
+        return keyed
 
     def save_word2vec_format(self, path, fvocab=None, binary=False, total_vec=None, write_header=True,
                              prefix="", append=False, sort_attr="count"):

@@ -37,7 +37,7 @@ import sys
 
 import numpy as np
 
-from wordvec.errors import FormatError, WordvecError
+from wordvec.errors import FormatError, TruncatedError, WordvecError
 from wordvec.io.formats import DECOMPRESSION_ERRORS, has_word2vec_header, is_number, open_bytes, parse_header
 from wordvec.memory import release_compiler_pages, release_free_heap
 from wordvec.vectors import background, binary_records
@@ -210,7 +210,7 @@ class _WordBytes:
 def _check_promise(path, size, n_words, dims, min_row_bytes):
     """Refuse at once a header promising more rows than a plain file of ``size`` bytes holds."""
     if size is not None and n_words * min_row_bytes > size:
-        raise FormatError(path, 1, f"header promises {n_words} vectors of size {dims} "
+        raise TruncatedError(path, 1, f"header promises {n_words} vectors of size {dims} "
                                    f"({n_words * min_row_bytes}+ bytes), more than a {size}-byte file can hold")
 
 
@@ -471,6 +471,8 @@ def read_word2vec_text(path, header=True, limit=None, dtype=None, table=False):
     try:
         with open_bytes(path) as handle:
             return _result(*_read_text(path, handle, header, limit, dtype), table)
+    except TruncatedError:
+        raise  # an EOFError of wordvec's own, already one sentence
     except DECOMPRESSION_ERRORS as error:
         if isinstance(error, OSError) and not isinstance(error, (gzip.BadGzipFile,)) and error.errno:
             raise WordvecError(f"cannot read {path}: {error.strerror or error}") from None
@@ -500,7 +502,7 @@ def _read_text(path, handle, header, limit, dtype):
         _parse_text_blocks(path, stream, sink, dims, wanted, parser)
         line_no = first_line + sink.rows
         if header and sink.rows < wanted:  # named by its last line, as the reference reader does
-            raise FormatError(path, line_no - 1, f"file ends after {sink.rows} of the {n_words} vectors "
+            raise TruncatedError(path, line_no - 1, f"file ends after {sink.rows} of the {n_words} vectors "
                                                  "the header announces")
         if header and limit is None and not stream.rest_is_blank():
             raise FormatError(path, line_no, f"more vectors than the {n_words} the header announces")
@@ -550,6 +552,8 @@ def read_word2vec_binary(path, limit=None, dtype=None, table=False, compiled=Non
     try:
         with open_bytes(path) as handle:
             return _result(*_read_binary(path, handle, limit, dtype, compiled), table)
+    except TruncatedError:
+        raise  # an EOFError of wordvec's own, already one sentence
     except DECOMPRESSION_ERRORS as error:
         if isinstance(error, OSError) and not isinstance(error, (gzip.BadGzipFile,)) and error.errno:
             raise WordvecError(f"cannot read {path}: {error.strerror or error}") from None
@@ -632,7 +636,7 @@ def _after_binary_block(path, stream, sink, n_words, problem, consumed, ended_sh
     if ended_short:
         rest = stream.rest()
         if not rest.strip():
-            raise FormatError(path, record - 1, f"file ends after {sink.rows} of the {n_words} vectors "
+            raise TruncatedError(path, record - 1, f"file ends after {sink.rows} of the {n_words} vectors "
                                                 "the header announces")
         raise FormatError(path, record, f"vector {sink.rows + 1} of {n_words} is truncated "
                                         f"(file ends at byte {stream.offset + len(rest)})")

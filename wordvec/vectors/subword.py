@@ -26,11 +26,20 @@ import numpy as np
 
 from wordvec.io import formats
 from wordvec.errors import FormatError, VocabularyError, WordvecError
+from wordvec.io.gensim_pickle import is_pickle
+from wordvec.vectors import gensim_keyed
 from wordvec.vectors.keyed import KeyedVectors
 
 SUBWORD_META = "subwords.json"
 NGRAM_VECTORS = "ngram_vectors.npy"
 FORMAT = "wordvec-subwords"
+
+
+def _subword_kernels():
+    """``wordvec.kernels.subword`` (the compiled composition), imported on first use, as :func:`_subword`."""
+    from wordvec.kernels import subword
+
+    return subword
 
 
 def _subword():
@@ -105,7 +114,29 @@ class SubwordKeyedVectors(KeyedVectors):
         return (Path(path) / SUBWORD_META).is_file()
 
     @classmethod
-    def load(cls, path, mmap_mode=None):
+    def from_gensim_fields(cls, fields, path):
+        """gensim's FastTextKeyedVectors: the vocabulary vectors composed as gensim composes
+        them (the word's row and its n-gram rows, averaged)."""
+        subword = fields["subword"]
+        if subword is None:
+            raise WordvecError(f"{path} holds gensim's plain KeyedVectors (no n-gram rows): load them with "
+                               "KeyedVectors.load")
+        words, word_rows = fields["words"], subword["word_rows"]
+        _subword().check_ngram_settings(subword["min_n"], subword["max_n"], subword["bucket"])
+        offsets, ids = _subword().ngram_table(words, subword["min_n"], subword["max_n"], subword["bucket"])
+        vectors = np.empty_like(word_rows)
+        _subword_kernels().compose_vectors(word_rows, subword["ngrams"], offsets, ids, True, vectors)
+        keyed = cls(words, vectors, subword["ngrams"], subword["min_n"], subword["max_n"], subword["bucket"],
+                    counts=fields["counts"])
+        keyed.vectors_vocab = word_rows
+        return keyed
+
+    @classmethod
+    def load(cls, path, mmap_mode=None, mmap=None):
+        """A native save, or a gensim pickle read as data (``wordvec.vectors.gensim_keyed``)."""
+        mmap_mode = mmap_mode or mmap
+        if is_pickle(path):
+            return cls.from_gensim_fields(gensim_keyed.read_keyed(path, mmap_mode), path)
         words, vectors, counts = formats.read_native(path, mmap_mode=mmap_mode)
         meta_path = Path(path) / SUBWORD_META
         try:

@@ -16,8 +16,10 @@ epochs.  Inference (:meth:`Doc2Vec.infer_vectors`) trains many new documents at 
 spread over the threads, each one's random numbers a function of the seed and its words:
 the same text and seed give the same vector, every time.
 
-Documents are the lines of ``corpus_file`` (``wordvec.data.documents``), tagged by line
-number or (``tags="first-token"``) by their first token.
+Documents are gensim's: an iterable of ``TaggedDocument(words, tags)`` (``wordvec.data.tagged``:
+int tags are rows, str tags follow, several tags per document), or the lines of
+``corpus_file`` (``wordvec.data.documents``), tagged by line number (the ints 0, 1, ... as in
+gensim) or (``tags="first-token"``) by their first token.
 """
 
 import math
@@ -26,12 +28,14 @@ import threading
 import time
 from dataclasses import asdict, dataclass
 from numbers import Integral
+from os import PathLike
 
 import numpy as np
 
 from wordvec import limits
 from wordvec.data import documents as docs
 from wordvec.data import schedule
+from wordvec.data import tagged
 from wordvec.data.vocab import Vocabulary, alias_table
 from wordvec.errors import FormatError, TrainingError, WordvecError
 from wordvec.io import formats
@@ -39,7 +43,9 @@ from wordvec.io.atomic import saved_directory
 from wordvec.io.formats import json_safe, read_model_array
 from wordvec.io.history import append_epoch
 from wordvec.kernels import doc2vec as kernels
+from wordvec.io.gensim_pickle import is_pickle
 from wordvec.kernels.word2vec import pack_alias_table
+from wordvec.models.base import gensim_models
 from wordvec.models.base.config import library_workers
 from wordvec.vectors.keyed import KeyedVectors
 
@@ -101,9 +107,13 @@ class Doc2VecConfig:
         return name + "-" + "+".join(n for flag, n in ((self.hs, "hs"), (self.negative, "ns")) if flag)
 
 
+class Doc2VecSettingError(WordvecError, ValueError):
+    """A gensim Doc2Vec setting wordvec does not train."""
+
+
 class DocumentVectors(KeyedVectors):
     """The document vectors: a ``KeyedVectors`` whose keys are the tags (line tags are the
-    strings "0", "1", ...).  An integer ``i`` means row i wherever a key is taken (gensim's
+    ints 0, 1, ..., as gensim's).  An integer ``i`` means row i wherever a key is taken (gensim's
     ``model.dv[0]``, ``model.dv.most_similar(0)``), and a query row is never its own answer."""
 
     def _key(self, key):
@@ -123,9 +133,14 @@ class Doc2Vec:
     """Paragraph vectors: ``dm=1`` PV-DM, ``dm=0`` PV-DBOW (``dbow_words=1``: with
     skip-gram word training).  ``.dv`` the documents, ``.wv`` the words."""
 
-    def __init__(self, corpus_file=None, documents=None, dm=1, vector_size=100, window=5, min_count=5,
+    def __init__(self, documents=None, corpus_file=None, dm=1, vector_size=100, window=5, min_count=5,
                  negative=5, hs=0, sample=1e-3, epochs=10, dbow_words=0, dm_mean=1, workers=None, seed=1,
-                 alpha=0.025, min_alpha=0.0001, ns_exponent=0.75, tags="line", shuffle=True, callbacks=()):
+                 alpha=0.025, min_alpha=0.0001, ns_exponent=0.75, tags="line", shuffle=True, callbacks=(),
+                 dm_concat=0, dm_tag_count=1, shrink_windows=True, batch_words=10_000, trim_rule=None,
+                 comment=None, max_vocab_size=None, sorted_vocab=1):
+        _refuse_untrained_settings(dm_concat, shrink_windows, trim_rule, max_vocab_size, sorted_vocab)
+        self.comment, self.batch_words, self.dm_tag_count = comment, batch_words, dm_tag_count
+        self.corpus_count = 0
         self.config = Doc2VecConfig(int(dm), vector_size, window, min_count, negative, int(hs), sample, epochs,
                                     int(dbow_words), int(dm_mean), alpha, min_alpha, seed, ns_exponent, tags,
                                     bool(shuffle)).validate()
@@ -142,9 +157,25 @@ class Doc2Vec:
         # where the documents are, so that answers can quote them (``wordvec similar --docs``)
         self.corpus_file = os.path.abspath(corpus_file) if isinstance(corpus_file, (str, os.PathLike)) else None
         if source is not None:  # build_vocab(source) then train(source), reading it once
-            vocab, encoded = docs.read_documents(source, self.config.tags, self.config.min_count)
+            vocab, encoded = self._read(source)
             self.set_vocabulary(vocab)
             self._train_encoded(encoded)
+
+    def _read(self, source, vocab=None):
+        """(vocabulary, encoded documents) of a corpus file, a TaggedDocument corpus or a
+        list of token lists; with ``vocab``, encoded against it.  Sets ``corpus_count``."""
+        if isinstance(source, (str, bytes, PathLike)):
+            read = (docs.read_documents(source, self.config.tags, self.config.min_count) if vocab is None
+                    else (vocab, docs.encode_documents(source, vocab, self.config.tags)))
+            documents = read[1].offsets.size - 1
+        elif tagged.is_tagged_corpus(source):
+            *read, documents = tagged.read_tagged(source, self.config.min_count, vocab)
+        else:
+            read = (docs.read_documents(source, self.config.tags, self.config.min_count) if vocab is None
+                    else (vocab, docs.encode_documents(source, vocab, self.config.tags)))
+            documents = read[1].offsets.size - 1
+        self.corpus_count = documents
+        return tuple(read)
 
     def __getattr__(self, name):  # model.vector_size, model.dm ... as in gensim
         config = self.__dict__.get("config")
@@ -154,9 +185,16 @@ class Doc2Vec:
 
     # -- vocabulary and parameters -------------------------------------------------------
 
-    def build_vocab(self, source):
-        """Count the words of ``source`` (a path, or a list of token lists) and initialise."""
-        self.set_vocabulary(docs.build_vocabulary(source, self.config.tags, self.config.min_count))
+    def build_vocab(self, corpus_iterable=None, corpus_file=None, update=False, progress_per=10_000,
+                    keep_raw_vocab=False, trim_rule=None, **kwargs):
+        """Count the words of the corpus (TaggedDocuments, a path, or a list of token lists)
+        and initialise the word and document rows (``dv`` exists from here on)."""
+        if update:
+            raise Doc2VecSettingError("build_vocab(update=True) is not supported by Doc2Vec: build a new model")
+        _refuse_untrained_settings(0, True, trim_rule, None, 1)
+        vocab, encoded = self._read(_one_source(corpus_iterable, corpus_file))
+        self.set_vocabulary(vocab)
+        self._init_documents(encoded)
         return self
 
     def set_vocabulary(self, vocab):
@@ -224,17 +262,29 @@ class Doc2Vec:
 
     # -- training ------------------------------------------------------------------------
 
-    def train(self, source, epochs=None):
-        """Train the documents of ``source`` (its document count fixes the rows) for
-        ``epochs`` (default: the configured number); returns the epochs' history."""
+    def train(self, corpus_iterable=None, corpus_file=None, total_examples=None, total_words=None, epochs=None,
+              start_alpha=None, end_alpha=None, word_count=0, queue_factor=2, report_delay=1.0, callbacks=(),
+              **kwargs):
+        """Train the documents of the corpus (those of ``build_vocab``: their tags fix the
+        rows) for ``epochs`` (default: the configured number); returns the epochs' history.
+        ``total_examples``/``total_words``/``queue_factor``/``report_delay`` are gensim's
+        progress and queueing hints, taken and not needed (the corpus is counted here)."""
         self._need_vocab()
-        return self._train_encoded(docs.encode_documents(source, self.vocab, self.config.tags), epochs)
+        if start_alpha is not None or end_alpha is not None:
+            raise Doc2VecSettingError("start_alpha/end_alpha are not supported by Doc2Vec.train; "
+                                      "set alpha and min_alpha on the model")
+        _, encoded = self._read(_one_source(corpus_iterable, corpus_file), self.vocab)
+        self.callbacks = self.callbacks + tuple(callbacks)
+        try:
+            return self._train_encoded(encoded, epochs)
+        finally:
+            self.callbacks = self.callbacks[:len(self.callbacks) - len(callbacks)]
 
     def _train_encoded(self, encoded, epochs=None):
         if self.P is None:
             self._init_documents(encoded)
         elif list(encoded.tags) != self.tags:
-            raise WordvecError("these documents are not the ones the model was trained on (their tags differ)")
+            encoded = self._onto_known_rows(encoded)
         if encoded.num_tokens == 0:
             raise TrainingError("the documents have no words of the vocabulary: an epoch would train nothing")
         epochs = self.config.epochs if epochs is None else epochs
@@ -251,7 +301,37 @@ class Doc2Vec:
                 callback(self, info)
         return done
 
+    @property
+    def syn1neg(self):
+        """gensim's name of the negative-sampling output rows (V x D; empty without it)."""
+        self._need_vocab()
+        return self.W_out
+
+    @property
+    def syn1(self):
+        """gensim's name of the hierarchical-softmax inner-node rows (V-1 x D; empty without hs)."""
+        self._need_vocab()
+        return self.W_inner
+
+    def _onto_known_rows(self, encoded):
+        """Documents whose tags the model has (gensim trains any of them, a subset too): their
+        rows renumbered to the model's; a tag the model was not built with is refused."""
+        row_of = {tag: row for row, tag in enumerate(self.tags)}
+        unknown = [tag for tag in encoded.tags if tag not in row_of]
+        if unknown:
+            raise WordvecError(f"these documents have tags the model was not built with ({unknown[0]!r}, "
+                               f"{len(unknown)} in all); build a vocabulary that includes them first")
+        rows = np.array([row_of[tag] for tag in encoded.tags], dtype=np.int64)[encoded.rows]
+        return docs.EncodedDocuments(encoded.ids, encoded.offsets, rows, list(self.tags))
+
     # -- inference -----------------------------------------------------------------------
+
+    def similarity_unseen_docs(self, doc_words1, doc_words2, alpha=None, min_alpha=None, epochs=None):
+        """Cosine similarity of two new documents' inferred vectors."""
+        first = self.infer_vector(doc_words1, epochs, alpha, min_alpha)
+        second = self.infer_vector(doc_words2, epochs, alpha, min_alpha)
+        norms = float(np.linalg.norm(first) * np.linalg.norm(second))
+        return float(np.dot(first, second) / norms) if norms > 0 else 0.0
 
     def infer_vector(self, doc_words, epochs=None, alpha=None, min_alpha=None, seed=None):
         """The vector of a new document (a list of tokens), trained against the frozen word
@@ -297,14 +377,16 @@ class Doc2Vec:
 
     # -- persistence ---------------------------------------------------------------------
 
-    def save(self, path):
+    def save(self, path, separately=None, sep_limit=None, ignore=frozenset(), pickle_protocol=None):
         """A directory: the word vectors as a native vectors save (``load_vectors`` reads
-        it), plus doc_vectors.npy, the output rows and model.json; atomic, no pickle."""
+        it), plus doc_vectors.npy, the output rows and model.json; atomic, no pickle.  gensim's
+        pickling options are taken and have no effect (every array is its own file)."""
         if self.P is None:
             raise WordvecError("cannot save a model before it is trained")
         manifest = {"format": FORMAT, "version": VERSION, "config": json_safe(asdict(self.config)),
                     "workers": self.workers, "corpus_tokens": self.vocab.corpus_tokens,
-                    "tags": None if self.config.tags == "line" else self.tags, "documents": len(self.tags),
+                    "tags": None if self.tags == list(range(len(self.tags))) else self.tags,
+                    "documents": len(self.tags), "corpus_count": self.corpus_count,
                     "schedule": {"trained_words": self.trained_words, "planned_words": self.planned_words,
                                  "epochs_trained": self.epochs_trained},
                     "history": json_safe(self.history), "corpus_file": getattr(self, "corpus_file", None)}
@@ -313,7 +395,10 @@ class Doc2Vec:
                              extra_json={MANIFEST: manifest})
 
     @classmethod
-    def load(cls, path):
+    def load(cls, path, mmap=None):
+        """A model saved by :meth:`save`, or a gensim pickle read as data (``wordvec.models.gensim_load``)."""
+        if is_pickle(path):
+            return _from_gensim(cls, path, mmap)
         path = saved_directory(path, formats.NATIVE_META)
         meta = _read_manifest(path)
         try:
@@ -322,7 +407,9 @@ class Doc2Vec:
             model.vocab = Vocabulary(words, counts, corpus_tokens=meta["corpus_tokens"],
                                      min_count=model.config.min_count)
             n = int(meta["documents"])
-            model.tags = [str(i) for i in range(n)] if meta["tags"] is None else [str(t) for t in meta["tags"]]
+            model.tags = list(range(n)) if meta["tags"] is None else [
+                t if isinstance(t, int) else str(t) for t in meta["tags"]]
+            model.corpus_count = int(meta.get("corpus_count", n))
             model.corpus_file = meta.get("corpus_file") if isinstance(meta.get("corpus_file"), str) else None
             sched = meta["schedule"]
             trained = (int(sched["trained_words"]), int(sched["planned_words"]), int(sched["epochs_trained"]))
@@ -340,6 +427,43 @@ class Doc2Vec:
         model.trained_words, model.planned_words, model.epochs_trained = trained
         model.history = list(meta.get("history", []))
         return model
+
+
+def _one_source(corpus_iterable, corpus_file):
+    if (corpus_iterable is None) == (corpus_file is None):
+        raise WordvecError("pass exactly one of corpus_iterable and corpus_file")
+    return corpus_file if corpus_file is not None else corpus_iterable
+
+
+def _refuse_untrained_settings(dm_concat, shrink_windows, trim_rule, max_vocab_size, sorted_vocab):
+    """gensim settings whose training wordvec does not have: refused, never ignored."""
+    refused = {"dm_concat=1 (concatenated context vectors)": dm_concat,
+               "shrink_windows=False (always the full window)": not shrink_windows,
+               "trim_rule": trim_rule is not None, "max_vocab_size": max_vocab_size is not None,
+               "sorted_vocab=0": not sorted_vocab}
+    named = [name for name, given in refused.items() if given]
+    if named:
+        raise Doc2VecSettingError(f"Doc2Vec does not support {', '.join(named)}; leave it at gensim's default")
+
+
+def _from_gensim(cls, path, mmap):
+    """A gensim Doc2Vec pickle (3.x or 4.x) read as data (``wordvec.models.gensim_models``)."""
+    top = gensim_models.read_model(path, ("Doc2Vec",), mmap)
+    fields = gensim_models.fields_of(path, top, gensim_models.word_model_fields)
+    state = top.state
+    settings = {k: v for k, v in fields["settings"].items() if k not in ("sg", "cbow_mean")}
+    model = cls(dm=0 if state.get("sg") else 1, dm_mean=int(state.get("cbow_mean", 1)),
+                dbow_words=int(state.get("dbow_words", 0)), **settings)
+    model.vocab = fields["vocab"]
+    V, D = fields["W_in"].shape
+    model.W_in = _with_room(fields["W_in"], model._replica_rows())
+    model.W_out = _with_room(gensim_models.rows_or_zeros(fields["syn1neg"], V if model.config.negative else 0, D),
+                             model._replica_rows())
+    model.W_inner = gensim_models.rows_or_zeros(fields["syn1"], max(V - 1, 1) if model.config.hs else 0, D)
+    model.P = gensim_models.fields_of(path, top, gensim_models.document_rows)
+    model.tags = gensim_models.fields_of(path, top, lambda t: gensim_models.document_tags(t, len(model.P)))
+    model.corpus_count = int(fields["corpus_count"] or len(model.tags))
+    return model
 
 
 def _read_manifest(path):

@@ -32,6 +32,8 @@ import math
 
 from wordvec.errors import FormatError, WordvecError
 from wordvec.io.atomic import atomic_write
+from wordvec.io.gensim_pickle import is_pickle
+from wordvec.models import gensim_models
 
 logger = logging.getLogger(__name__)
 
@@ -178,6 +180,10 @@ def _prune(counts, min_reduce):
         del counts[key]
 
 
+class PhrasesSettingError(WordvecError, ValueError):
+    """A Phrases setting out of range (a ``ValueError``, as gensim raises)."""
+
+
 class Phrases(_PhrasesTransformation):
     """Collocation counts of a corpus and gensim's rule for joining them (module docstring)."""
 
@@ -185,13 +191,13 @@ class Phrases(_PhrasesTransformation):
                  progress_per=10000, scoring="default", connector_words=frozenset()):
         super().__init__(connector_words)
         if min_count <= 0:
-            raise WordvecError("min_count should be at least 1")
+            raise PhrasesSettingError("min_count should be at least 1")
         if threshold <= 0 and scoring == "default":
-            raise WordvecError("threshold should be positive for default scoring")
+            raise PhrasesSettingError("threshold should be positive for default scoring")
         if scoring == "npmi" and not -1 <= threshold <= 1:
-            raise WordvecError("threshold should be between -1 and 1 for npmi scoring")
+            raise PhrasesSettingError("threshold should be between -1 and 1 for npmi scoring")
         if not isinstance(delimiter, str) or not delimiter:
-            raise WordvecError(f"the delimiter must be a non-empty string, not {delimiter!r}")
+            raise PhrasesSettingError(f"the delimiter must be a non-empty string, not {delimiter!r}")
         self.scoring = _scorer(scoring)
         self.min_count, self.threshold = min_count, threshold
         self.max_vocab_size, self.delimiter, self.progress_per = max_vocab_size, delimiter, progress_per
@@ -253,6 +259,39 @@ class Phrases(_PhrasesTransformation):
         """A ``FrozenPhrases``: the phrases and scores only, smaller and faster, no more counting."""
         return FrozenPhrases(self)
 
+    def save(self, path):
+        """JSON (atomically; gensim pickles): the counts and the settings.  A scoring function
+        of your own is saved by name only (a file never brings code): pass it again to ``load``."""
+        record = {"format": PHRASES_FORMAT, "version": 1, "min_count": self.min_count,
+                  "threshold": self.threshold, "max_vocab_size": self.max_vocab_size, "delimiter": self.delimiter,
+                  "progress_per": self.progress_per, "scoring": _scoring_name(self.scoring),
+                  "connector_words": sorted(self.connector_words), "min_reduce": self.min_reduce,
+                  "corpus_word_count": self.corpus_word_count, "vocab": self.vocab}
+        with atomic_write(path, "w", encoding="utf-8") as handle:
+            json.dump(record, handle, ensure_ascii=False)
+
+    @classmethod
+    def load(cls, path, scoring=None):
+        """A ``Phrases`` saved by :meth:`save` (``scoring``: the function of a model saved
+        with one of your own).  A gensim pickle is read as data (``wordvec.models.gensim_load``)."""
+        if is_pickle(path):
+            return _phrases_from_gensim(cls, path)
+        record = _read_record(path, PHRASES_FORMAT)
+        name = record.get("scoring")
+        if scoring is None and name not in ("default", "npmi"):
+            raise WordvecError(f"{path} was saved with the scoring function {name!r}, which is not stored in "
+                               "files; pass it again: Phrases.load(path, scoring=your_function)")
+        try:
+            phrases = cls(min_count=record["min_count"], threshold=record["threshold"],
+                          max_vocab_size=record["max_vocab_size"], delimiter=str(record["delimiter"]),
+                          progress_per=record["progress_per"], scoring=scoring or name,
+                          connector_words=frozenset(map(str, record["connector_words"])))
+            phrases.min_reduce, phrases.corpus_word_count = int(record["min_reduce"]), int(record["corpus_word_count"])
+            phrases.vocab = {str(k): int(v) for k, v in record["vocab"].items()}
+        except (ValueError, KeyError, TypeError, AttributeError):
+            raise FormatError(path, None, "not a wordvec phrases file (JSON)") from None
+        return phrases
+
 
 class FrozenPhrases(_PhrasesTransformation):
     """The phrases of a ``Phrases`` (``phrasegrams``: {phrase: score}) and nothing else."""
@@ -285,21 +324,68 @@ class FrozenPhrases(_PhrasesTransformation):
 
     @classmethod
     def load(cls, path):
+        """A file saved by :meth:`save`, or a gensim pickle (``Phrases`` ones are frozen)."""
+        if is_pickle(path):
+            return _frozen_from_gensim(cls, path)
+        record = _read_record(path, "wordvec-frozen-phrases")
         try:
-            with open(path, encoding="utf-8") as handle:
-                record = json.load(handle)
-            if record.get("format") != "wordvec-frozen-phrases":
-                raise ValueError
             frozen = cls.__new__(cls)
             _PhrasesTransformation.__init__(frozen, record["connector_words"])
             frozen.threshold, frozen.min_count = float(record["threshold"]), record["min_count"]
             frozen.delimiter, frozen.scoring = str(record["delimiter"]), record["scoring"]
             frozen.phrasegrams = {str(k): float(v) for k, v in record["phrasegrams"].items()}
-        except OSError as error:
-            raise WordvecError(f"cannot read {path}: {error.strerror or error}") from None
         except (ValueError, KeyError, TypeError, AttributeError):
             raise FormatError(path, None, "not a wordvec frozen-phrases file (JSON)") from None
         return frozen
+
+
+PHRASES_FORMAT = "wordvec-phrases"
+
+
+def _phrases_from_gensim(cls, path):
+    """A gensim Phrases pickle read as data; a scoring function of its own is refused."""
+    fields = gensim_models.fields_of(path, gensim_models.read_model(path, ("Phrases",)), gensim_models.phrases_fields)
+    if not isinstance(fields["scoring"], str):
+        raise WordvecError(f"{path} uses a scoring function of its own, which is not read from files")
+    phrases = cls(min_count=fields["min_count"], threshold=fields["threshold"],
+                  max_vocab_size=fields["max_vocab_size"], delimiter=fields["delimiter"],
+                  scoring=str(fields["scoring"]), connector_words=fields["connector_words"])
+    phrases.vocab, phrases.min_reduce = fields["vocab"], fields["min_reduce"]
+    phrases.corpus_word_count = fields["corpus_word_count"]
+    return phrases
+
+
+def _frozen_from_gensim(cls, path):
+    """A gensim FrozenPhrases/Phraser pickle (or a Phrases one, frozen) read as data."""
+    top = gensim_models.read_model(path, ("FrozenPhrases", "Phraser", "Phrases"))
+    if top.name == "Phrases":
+        return cls(_phrases_from_gensim(Phrases, path))
+    fields = gensim_models.fields_of(path, top, gensim_models.phrases_fields)
+    frozen = cls.__new__(cls)
+    _PhrasesTransformation.__init__(frozen, fields["connector_words"])
+    frozen.threshold, frozen.min_count = fields["threshold"], fields["min_count"]
+    scoring = str(fields["scoring"])
+    frozen.delimiter, frozen.scoring = fields["delimiter"], _scorer(scoring) if scoring in ("default", "npmi") else scoring
+    frozen.phrasegrams = fields["phrasegrams"]
+    return frozen
+
+
+def _scoring_name(scoring):
+    return {original_scorer: "default", npmi_scorer: "npmi"}.get(scoring, getattr(scoring, "__name__", "custom"))
+
+
+def _read_record(path, kind):
+    """The JSON object of a saved (frozen) phrases file of ``kind``."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            record = json.load(handle)
+    except OSError as error:
+        raise WordvecError(f"cannot read {path}: {error.strerror or error}") from None
+    except ValueError:
+        raise FormatError(path, None, f"not a {kind} file (JSON)") from None
+    if not isinstance(record, dict) or record.get("format") != kind:
+        raise FormatError(path, None, f"not a {kind} file (JSON)")
+    return record
 
 
 Phraser = FrozenPhrases  # gensim's older name

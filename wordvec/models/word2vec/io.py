@@ -27,6 +27,7 @@ from wordvec.errors import FormatError, WordvecError
 from wordvec.io import formats
 from wordvec.io.formats import read_model_array
 from wordvec.io.manifest import MANIFEST, manifest, model_from_manifest, read_manifest
+from wordvec.models import gensim_models
 from wordvec.vectors.subword import NGRAM_VECTORS
 
 FORMAT = "wordvec-word2vec"
@@ -102,3 +103,29 @@ def _epoch_in_progress(progress, manifest_path):
         return {"epoch": int(progress["epoch"]), "chunks": int(progress["chunks"]), "done": done}
     except (KeyError, TypeError, ValueError):
         raise FormatError(manifest_path, None, "its epoch_in_progress entry is malformed") from None
+
+
+def load_gensim_model(cls, path, mmap=None):
+    """A gensim Word2Vec or FastText pickle as ``cls``, read as data (a FastText one as a
+    subword model, whichever of the two classes reads it)."""
+    top = gensim_models.read_model(path, ("Word2Vec", "FastText"), mmap)
+    fields = gensim_models.fields_of(path, top, gensim_models.word_model_fields)
+    subword = fields["keyed"]["subword"]
+    extra = {"subwords": bool(subword)}
+    if subword:
+        extra.update(min_n=subword["min_n"], max_n=subword["max_n"], bucket=subword["bucket"])
+    model = cls(**fields["settings"], **extra)
+    model.vocab = fields["vocab"]
+    model.W_in = fields["W_in"]
+    V, D = model.W_in.shape
+    if subword:
+        model._init_subwords(W_ngrams=np.ascontiguousarray(subword["ngrams"], dtype=np.float32))
+    rows = model.output_rows(V)
+    model.W_out = gensim_models.rows_or_zeros(fields["syn1neg"], rows["W_out"], D)
+    model.W_inner = gensim_models.rows_or_zeros(fields["syn1"], rows["W_inner"], D)
+    if fields["corpus_count"] is not None:
+        model.corpus_count = int(fields["corpus_count"])
+    model.corpus_total_words = int(fields["corpus_total_words"] or 0)
+    if fields["keyed"]["expandos"]:
+        model.wv.expandos.update(fields["keyed"]["expandos"])
+    return model

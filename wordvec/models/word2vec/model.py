@@ -43,6 +43,7 @@ from wordvec.data.encode import encode_corpus
 from wordvec.data.subword import ngram_table
 from wordvec.data.vocab import Vocabulary
 from wordvec.errors import TrainingError, WordvecError
+from wordvec.io.gensim_pickle import is_pickle
 from wordvec.io.history import append_epoch
 from wordvec.kernels import subword as subword_kernels
 from wordvec.kernels import word2vec as kernels
@@ -268,6 +269,20 @@ class Word2Vec:
             self._wv = KeyedVectors(self.vocab.words, self.W_in, counts=self.vocab.counts)
         return self._wv
 
+    @property
+    def syn1neg(self):
+        """gensim's name of the negative-sampling output rows (V x D; 0 rows without them)."""
+        if self.vocab is None:
+            raise WordvecError("the model has no vocabulary yet; call build_vocab or train first")
+        return self.W_out
+
+    @property
+    def syn1(self):
+        """gensim's name of the hierarchical-softmax inner-node rows (V-1 x D; 0 rows without hs)."""
+        if self.vocab is None:
+            raise WordvecError("the model has no vocabulary yet; call build_vocab or train first")
+        return self.W_inner
+
     def composed_vectors(self):
         """Subword models: each vocabulary word's vector, the mean (or sum, ``cbow_mean=0``)
         of its own row and its n-gram rows (V x D float32)."""
@@ -409,16 +424,22 @@ class Word2Vec:
 
     # -- persistence ---------------------------------------------------------------------
 
-    def save(self, path, extra_json=None):
+    def save(self, path, extra_json=None, separately=None, sep_limit=None, ignore=frozenset(), pickle_protocol=None):
         """Save to directory ``path`` (npy + JSON, atomic files, no pickle); ``extra_json``
-        (file name -> object) adds files, e.g. a checkpoint's description."""
+        (file name -> object) adds files, e.g. a checkpoint's description.  gensim's pickling
+        options (``separately``, ``sep_limit``, ``ignore``, ``pickle_protocol``) are taken and
+        have no effect: every array is its own ``.npy`` file."""
         word2vec_io.save_model(self, path, extra_json=extra_json)
 
     @classmethod
     def load(cls, path, **settings):
         """Load a model saved by :meth:`save`; ``train(corpus, ...)`` continues it.
         ``settings`` (``workers``, ``progress``, ``memory_check``) are this run's, not the
-        saved model's."""
+        saved model's.  A gensim pickle is read as data (``wordvec.models.gensim_load``);
+        gensim's ``mmap="r"`` maps its arrays."""
+        mmap = settings.pop("mmap", None)
+        if is_pickle(path):
+            return word2vec_io.load_gensim_model(cls, path, mmap)
         return word2vec_io.load_model(cls, path, settings)
 
 
