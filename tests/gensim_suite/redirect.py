@@ -13,23 +13,23 @@ import importlib
 
 # (gensim module, name) -> (wordvec module, name)
 REDIRECTS = {
-    ("gensim.models.word2vec", "Word2Vec"): ("wordvec.models.word2vec", "Word2Vec"),
+    ("gensim.models.word2vec", "Word2Vec"): ("wordvec.models.word2vec.model", "Word2Vec"),
     ("gensim.models.word2vec", "LineSentence"): ("wordvec.data.sentences", "LineSentence"),
     ("gensim.models.word2vec", "PathLineSentences"): ("wordvec.data.sentences", "PathLineSentences"),
     ("gensim.models.keyedvectors", "KeyedVectors"): ("wordvec.vectors.keyed", "KeyedVectors"),
-    ("gensim.models.fasttext", "FastText"): ("wordvec.models.fasttext", "FastText"),
+    ("gensim.models.fasttext", "FastText"): ("wordvec.models.word2vec.fasttext", "FastText"),
     ("gensim.models.fasttext", "FastTextKeyedVectors"): ("wordvec.vectors.subword", "SubwordKeyedVectors"),
-    ("gensim.models.fasttext", "load_facebook_model"): ("wordvec.models.fasttext", "load_facebook_model"),
-    ("gensim.models.fasttext", "load_facebook_vectors"): ("wordvec.models.fasttext", "load_facebook_vectors"),
-    ("gensim.models.fasttext", "save_facebook_model"): ("wordvec.models.fasttext", "save_facebook_model"),
-    ("gensim.models.doc2vec", "Doc2Vec"): ("wordvec.models.doc2vec", "Doc2Vec"),
+    ("gensim.models.fasttext", "load_facebook_model"): ("wordvec.models.word2vec.fasttext", "load_facebook_model"),
+    ("gensim.models.fasttext", "load_facebook_vectors"): ("wordvec.models.word2vec.fasttext", "load_facebook_vectors"),
+    ("gensim.models.fasttext", "save_facebook_model"): ("wordvec.models.word2vec.fasttext", "save_facebook_model"),
+    ("gensim.models.doc2vec", "Doc2Vec"): ("wordvec.models.doc2vec.model", "Doc2Vec"),
     ("gensim.models.doc2vec", "TaggedDocument"): ("wordvec.data.sentences", "TaggedDocument"),
     ("gensim.models.doc2vec", "TaggedLineDocument"): ("wordvec.data.sentences", "TaggedLineDocument"),
-    ("gensim.models.phrases", "Phrases"): ("wordvec.models.phrases", "Phrases"),
-    ("gensim.models.phrases", "FrozenPhrases"): ("wordvec.models.phrases", "FrozenPhrases"),
-    ("gensim.models.phrases", "original_scorer"): ("wordvec.models.phrases", "original_scorer"),
-    ("gensim.models.phrases", "npmi_scorer"): ("wordvec.models.phrases", "npmi_scorer"),
-    ("gensim.models.phrases", "ENGLISH_CONNECTOR_WORDS"): ("wordvec.models.phrases", "ENGLISH_CONNECTOR_WORDS"),
+    ("gensim.models.phrases", "Phrases"): ("wordvec.models.phrases.model", "Phrases"),
+    ("gensim.models.phrases", "FrozenPhrases"): ("wordvec.models.phrases.model", "FrozenPhrases"),
+    ("gensim.models.phrases", "original_scorer"): ("wordvec.models.phrases.model", "original_scorer"),
+    ("gensim.models.phrases", "npmi_scorer"): ("wordvec.models.phrases.model", "npmi_scorer"),
+    ("gensim.models.phrases", "ENGLISH_CONNECTOR_WORDS"): ("wordvec.models.phrases.model", "ENGLISH_CONNECTOR_WORDS"),
 }
 # gensim re-exports under other module paths the tests also import from
 ALIASES = {

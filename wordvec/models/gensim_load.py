@@ -12,10 +12,10 @@ counterpart of is refused naming it.
 
 from wordvec.errors import WordvecError
 from wordvec.io.gensim_pickle import is_pickle, top_class, unpickle
-from wordvec.models.doc2vec import Doc2Vec
-from wordvec.models.fasttext import FastText
-from wordvec.models.phrases import FrozenPhrases, Phrases
-from wordvec.models.word2vec import Word2Vec
+from wordvec.models.doc2vec.model import Doc2Vec
+from wordvec.models.word2vec.fasttext import FastText
+from wordvec.models.phrases.model import FrozenPhrases, Phrases
+from wordvec.models.word2vec.model import Word2Vec
 from wordvec.vectors.keyed import KeyedVectors
 from wordvec.vectors.subword import SubwordKeyedVectors
 

@@ -3,7 +3,7 @@ fields, from the data ``wordvec.io.gensim_pickle`` reads (no code run): the word
 row order, their counts (gensim 4's ``'count'`` attribute, gensim 3's ``Vocab.count``), the
 vectors, other per-word attributes, and for subword vectors the word and n-gram rows and
 n-gram settings.  ``KeyedVectors.load`` / ``SubwordKeyedVectors.load`` build themselves from
-these fields when handed a pickle; whole models are ``wordvec.models.gensim_models``.
+these fields when handed a pickle; whole models are ``wordvec.models.base.gensim_models``.
 """
 
 import numpy as np

@@ -447,7 +447,7 @@ def _refuse_untrained_settings(dm_concat, shrink_windows, trim_rule, max_vocab_s
 
 
 def _from_gensim(cls, path, mmap):
-    """A gensim Doc2Vec pickle (3.x or 4.x) read as data (``wordvec.models.gensim_models``)."""
+    """A gensim Doc2Vec pickle (3.x or 4.x) read as data (``wordvec.models.base.gensim_models``)."""
     top = gensim_models.read_model(path, ("Doc2Vec",), mmap)
     fields = gensim_models.fields_of(path, top, gensim_models.word_model_fields)
     state = top.state

@@ -33,7 +33,7 @@ import math
 from wordvec.errors import FormatError, WordvecError
 from wordvec.io.atomic import atomic_write
 from wordvec.io.gensim_pickle import is_pickle
-from wordvec.models import gensim_models
+from wordvec.models.base import gensim_models
 
 logger = logging.getLogger(__name__)
 

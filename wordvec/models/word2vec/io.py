@@ -27,7 +27,7 @@ from wordvec.errors import FormatError, WordvecError
 from wordvec.io import formats
 from wordvec.io.formats import read_model_array
 from wordvec.io.manifest import MANIFEST, manifest, model_from_manifest, read_manifest
-from wordvec.models import gensim_models
+from wordvec.models.base import gensim_models
 from wordvec.vectors.subword import NGRAM_VECTORS
 
 FORMAT = "wordvec-word2vec"

@@ -7,7 +7,7 @@ import pytest
 from wordvec.data.sentences import TaggedDocument
 from wordvec.data.tagged import read_tagged
 from wordvec.errors import WordvecError
-from wordvec.models.doc2vec import Doc2Vec
+from wordvec.models.doc2vec.model import Doc2Vec
 
 D = 16
 TOPICS = [("fire", "smoke", "burn", "flame", "heat"), ("rain", "cloud", "storm", "wet", "wind")]
