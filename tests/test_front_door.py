@@ -16,6 +16,7 @@ from wordvec.models.fasttext import FastText, load_facebook_model, load_facebook
 from wordvec.models.glove import GloVe
 from wordvec.models.phrases import FrozenPhrases, Phrases
 from wordvec.models.rnnlm import RNNLM
+from wordvec.models.static.model import StaticModel
 from wordvec.models.svd import PPMISVD
 from wordvec.models.window import WindowClassifier
 from wordvec.models.word2vec import Word2Vec
@@ -28,6 +29,7 @@ from wordvec.vectors.subword import SubwordKeyedVectors
 DEEP = {
     "Word2Vec": Word2Vec, "FastText": FastText, "GloVe": GloVe, "PPMISVD": PPMISVD,
     "WindowClassifier": WindowClassifier, "RNNLM": RNNLM, "AttentionLM": AttentionLM, "Doc2Vec": Doc2Vec,
+    "StaticModel": StaticModel,
     "Classifier": Classifier, "train_supervised": train_supervised,
     "load_facebook_model": load_facebook_model, "load_facebook_vectors": load_facebook_vectors,
     "Phrases": Phrases, "FrozenPhrases": FrozenPhrases, "phrase_corpus": phrase_corpus,

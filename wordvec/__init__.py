@@ -29,6 +29,8 @@ _FRONT_DOOR = {
     "RNNLM": ("wordvec.models.rnnlm", "RNNLM"),
     "AttentionLM": ("wordvec.models.attention_lm", "AttentionLM"),
     "Doc2Vec": ("wordvec.models.doc2vec", "Doc2Vec"),
+    # static sentence models (Model2Vec's kind; the `static` extra: tokenizers, safetensors)
+    "StaticModel": ("wordvec.models.static.model", "StaticModel"),
     # fastText's supervised classifier (its train_supervised) and its files (gensim's names)
     "Classifier": ("wordvec.models.classifier", "Classifier"),
     "train_supervised": ("wordvec.models.classifier", "train_supervised"),
