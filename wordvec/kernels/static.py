@@ -56,13 +56,13 @@ def pool(sentences, rows, dims, normalize, out):
             for i in range(dims):
                 out[s, i] += c * E[j, i]
         if stop > start:
-            scale = np.float32(1.0 / (stop - start))
+            scale = 1.0 / (stop - start)
             norm = 0.0
             for i in range(dims):
                 out[s, i] *= scale
                 norm += out[s, i] * out[s, i]
             if normalize and norm > 0.0:
-                inverse = np.float32(1.0 / (np.sqrt(norm) + 1e-32))
+                inverse = 1.0 / (np.sqrt(norm) + 1e-32)
                 for i in range(dims):
                     out[s, i] *= inverse
 

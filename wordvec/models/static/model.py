@@ -21,10 +21,12 @@ from wordvec.errors import WordvecError
 from wordvec.kernels.static import Rows, pool
 from wordvec.models.config import config_from
 from wordvec.models.static import files
-from wordvec.models.static.config import DistillConfig
+from wordvec.models.static.config import DistillConfig, PairsConfig, TeacherTrainConfig
 from wordvec.models.static.distill import distill
+from wordvec.models.static.pairs import fit_pairs
 from wordvec.models.static.teacher import Teacher
 from wordvec.models.static.tokens import TokenEncoder
+from wordvec.models.static.training import fit_teacher
 
 DEFAULT_MAX_LENGTH = 512
 
@@ -100,6 +102,19 @@ class StaticModel:
                 "tokenizer_name": Path(teacher).name, "apply_pca": vectors.shape[1],
                 "sif_coefficient": config.sif_coefficient, "seq_length": 1000000, "pooling": "mean"}
         return cls(vectors, tokenizer, weights=weights, normalize=True, config=info, projection=projection)
+
+    def fit(self, corpus, teacher=None, config=None, targets=None, cache=None, **settings):
+        """Train toward the teacher's sentence vectors on ``corpus`` (a text file, one sentence
+        a line, or a list of str): ``teacher`` is its directory, or ``targets`` its vectors
+        (n x D) given directly; ``cache`` a directory keeping them (resumable).  Returns self."""
+        fit_teacher(self, corpus, teacher, config_from(TeacherTrainConfig, config, settings), targets, cache)
+        return self
+
+    def fit_pairs(self, pairs, config=None, **settings):
+        """Contrastive training on ``pairs`` (a file of anchor<TAB>positive lines, or a list
+        of (anchor, positive)).  Returns self."""
+        fit_pairs(self, pairs, config_from(PairsConfig, config, settings))
+        return self
 
     # ------------------------------------------------------------------------- files
 

@@ -82,14 +82,15 @@ class Teacher:
             out[chosen] = states[:, 0] if cls else mean_pool(states, mask, False)
         return np.nan_to_num(out)
 
-    def embed(self, sentences, batch_size=64):
-        """The teacher's sentence vectors (sentence-transformers' ``encode``), n x D float32."""
+    def embed(self, sentences, batch_size=64, normalize=None):
+        """The teacher's sentence vectors (sentence-transformers' ``encode``), n x D float32;
+        ``normalize=False`` leaves out the Normalize module (default: as the teacher says)."""
         tokenizer = self.tokenizer
         tokenizer.no_padding()
         tokenizer.enable_truncation(self.max_seq_length)
         id_lists = [encoding.ids for encoding in tokenizer.encode_batch(list(sentences))]
         vectors = self.hidden(id_lists, batch_size, cls=self.cls_pooling)
-        if self.normalize:
+        if self.normalize if normalize is None else normalize:
             vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
         return vectors
 
