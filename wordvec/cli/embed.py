@@ -14,6 +14,8 @@ from wordvec.cli.common import nonnegative_int, positive_float
 from wordvec.errors import WordvecError
 from wordvec.io.atomic import save_npy
 from wordvec.io.outputs import FILE, check_output
+from wordvec.models.static.files import is_static_model
+from wordvec.models.static.query import embed_file
 from wordvec.vectors.embed import POOLINGS, read_counts, read_sentences
 from wordvec.vectors.files import load_vectors
 
@@ -24,6 +26,7 @@ examples:
   wordvec embed vectors.bin sentences.txt -o sentences.npy
   wordvec embed vectors.bin sentences.txt -o sentences.npy --pooling sif --counts vocab.txt
   wordvec embed model.ft sentences.txt -o sentences.npy --pooling zipf   (subword vectors: OOV words too)
+  wordvec embed static-model sentences.txt -o sentences.npy   (a static sentence model: its own pooling)
 
 COUNTS is a "word count" file, one pair a line (`wordvec vocab`, word2vec -save-vocab).
 Without it, a wordvec model or native save uses its own counts, and any other vectors
@@ -54,6 +57,12 @@ def run_embed(args):
     check_output(args.output, inputs=[args.vectors, args.file] + ([args.counts] if args.counts else []), kind=FILE)
     if not Path(args.file).is_file():
         raise WordvecError(f"cannot read {args.file}: not a file")
+    if is_static_model(args.vectors):  # a static sentence model pools with its own tokenizer
+        vectors = embed_file(args.vectors, args.file)
+        save_npy(args.output, vectors)
+        print(f"wrote {vectors.shape[0]} sentence vectors of {vectors.shape[1]} dimensions (static model) "
+              f"to {args.output}")
+        return 0
     counts = read_counts(args.counts) if args.counts else None
     kv = load_vectors(args.vectors, fmt="glove" if args.glove else None)
     sentences = read_sentences(args.file)

@@ -19,8 +19,6 @@ from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
-from safetensors import safe_open
-from safetensors.numpy import save as safetensors_bytes
 
 from wordvec.errors import FormatError, WordvecError
 from wordvec.io.atomic import atomic_directory, atomic_write
@@ -70,17 +68,28 @@ def read(path):
     tensors = read_tensors(tensors_path, (name, "weights", "mapping"))
     if name not in tensors:
         raise FormatError(tensors_path, None, f"it holds no tensor named {name!r}")
-    tokenizer = read_tokenizer(_read_text(tokenizer_path), tokenizer_path)
+    tokenizer = read_tokenizer(read_text(tokenizer_path), tokenizer_path)
     vectors, weights = _rows(tensors_path, tensors, name, tokenizer.get_vocab_size(with_added_tokens=True))
     projection = _read_projection(directory / PROJECTION, vectors.shape[1])
     return Saved(vectors, weights, tokenizer, config, projection)
 
 
-def read_tensors(path, names):
-    """The tensors among ``names`` in the safetensors file ``path``, as NumPy arrays."""
+def safetensors_package():
+    """The safetensors package, imported on first use (the `static` extra)."""
     try:
-        with safe_open(str(path), framework="numpy") as handle:
-            return {name: handle.get_tensor(name) for name in names if name in handle.keys()}
+        import safetensors.numpy
+    except ImportError:
+        raise WordvecError("static models need the safetensors package: pip install 'wordvec[static]'") from None
+    return safetensors
+
+
+def read_tensors(path, names=None):
+    """The tensors among ``names`` (None: all) in the safetensors file ``path``, as NumPy arrays."""
+    package = safetensors_package()
+    try:
+        with package.safe_open(str(path), framework="numpy") as handle:
+            found = handle.keys()
+            return {name: handle.get_tensor(name) for name in (found if names is None else names) if name in found}
     except (OSError, MemoryError) as error:
         raise FormatError(path, None, f"cannot be read ({error.__class__.__name__})") from None
     except Exception as error:  # safetensors raises its own SafetensorError for every kind of damage
@@ -130,7 +139,7 @@ def _read_projection(path, dims):
     return mean.astype(np.float64), components.astype(np.float64)
 
 
-def _read_text(path):
+def read_text(path):
     try:
         return Path(path).read_text(encoding="utf-8")
     except UnicodeDecodeError:
@@ -143,7 +152,7 @@ def _read_config(path):
     if Path(path).stat().st_size > MAX_CONFIG_BYTES:
         raise FormatError(path, None, "too large for a model configuration")
     try:
-        config = json.loads(_read_text(path))
+        config = json.loads(read_text(path))
     except json.JSONDecodeError as error:
         raise FormatError(path, error.lineno, f"not valid JSON ({error.msg})") from None
     if not isinstance(config, dict):
@@ -167,6 +176,7 @@ def check_replaceable(path):
 
 def write(path, vectors, weights, tokenizer, config, projection=None):
     """Save into the directory ``path`` (replaced whole, atomically)."""
+    safetensors_bytes = safetensors_package().numpy.save
     baked = np.ascontiguousarray(vectors * weights[:, None], dtype=np.float32)
     config = dict(config, hidden_dim=int(baked.shape[1]), embedding_dtype="float32")
     config.setdefault("model_type", "model2vec")

@@ -7,11 +7,10 @@ import json
 from pathlib import Path
 
 import numpy as np
-from safetensors import safe_open
 
 from wordvec.errors import FormatError, WordvecError
 from wordvec.math.static_encoder import encoder, mean_pool
-from wordvec.models.static.files import read_tensors
+from wordvec.models.static.files import read_tensors, read_text
 from wordvec.models.static.tokens import read_tokenizer
 
 REQUIRED = ("num_attention_heads", "num_hidden_layers", "hidden_size")
@@ -33,7 +32,7 @@ class Teacher:
         if self.config.get("model_type") != "bert" or not all(isinstance(self.config.get(k), int) for k in REQUIRED):
             raise WordvecError(f"cannot run the teacher {directory}: wordvec runs BERT encoders "
                                f"(model_type 'bert'), not {self.config.get('model_type')!r}")
-        self.tokenizer_text = (directory / "tokenizer.json").read_text(encoding="utf-8")
+        self.tokenizer_text = read_text(directory / "tokenizer.json")
         self.tokenizer = read_tokenizer(self.tokenizer_text, directory / "tokenizer.json")
         self.weights = self._weights(directory / "model.safetensors")
         self.max_seq_length = _json(directory / "sentence_bert_config.json", {}).get(
@@ -51,12 +50,7 @@ class Teacher:
         return self.config["hidden_size"]
 
     def _weights(self, path):
-        try:  # the names first: a file may prefix them with "bert."
-            with safe_open(str(path), framework="numpy") as handle:
-                names = list(handle.keys())
-        except Exception as error:
-            raise FormatError(path, None, f"not a readable safetensors file ({str(error)[:160]})") from None
-        tensors = read_tensors(path, names)
+        tensors = read_tensors(path)  # a file may prefix the names with "bert."
         weights = {name[5:] if name.startswith("bert.") else name: np.asarray(value, dtype=np.float32)
                    for name, value in tensors.items()}
         if "embeddings.word_embeddings.weight" not in weights:
@@ -114,9 +108,13 @@ def special_ids(tokenizer_json):
 
 
 def _json(path, default):
+    """The JSON in ``path`` (of the type of ``default``), or ``default`` if there is none."""
     if not path.is_file():
         return default
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise FormatError(path, None, f"not valid JSON ({error.__class__.__name__})") from None
+        value = json.loads(read_text(path))
+    except json.JSONDecodeError as error:
+        raise FormatError(path, None, f"not valid JSON ({error.msg})") from None
+    if not isinstance(value, type(default)):
+        raise FormatError(path, None, f"not a JSON {'object' if isinstance(default, dict) else 'list'}")
+    return value

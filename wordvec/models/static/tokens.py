@@ -6,16 +6,25 @@ token length in characters), giving flat int32 ids and int64 offsets for the ker
 import json
 
 import numpy as np
-from tokenizers import Tokenizer
 
-from wordvec.errors import FormatError
+from wordvec.errors import FormatError, WordvecError
 from wordvec.kernels.static import Sentences
+
+
+def tokenizer_class():
+    """``tokenizers.Tokenizer``, imported on first use: the `static` extra, which the rest of
+    wordvec does not need."""
+    try:
+        from tokenizers import Tokenizer
+    except ImportError:
+        raise WordvecError("static models need the tokenizers package: pip install 'wordvec[static]'") from None
+    return Tokenizer
 
 
 def read_tokenizer(text, path):
     """A ``Tokenizer`` from the text of a tokenizer.json; damage is a ``FormatError``."""
     try:
-        tokenizer = Tokenizer.from_str(text)
+        tokenizer = tokenizer_class().from_str(text)
     except Exception as error:  # tokenizers raises a bare Exception for every kind of damage
         raise FormatError(path, None, f"not a readable tokenizer.json ({str(error).splitlines()[0][:160]})") from None
     if tokenizer.get_vocab_size() == 0:
@@ -36,7 +45,7 @@ class TokenEncoder:
     """Sentences to ``Sentences`` (flat ids and offsets) with a model's tokenizer."""
 
     def __init__(self, tokenizer):
-        self.tokenizer = Tokenizer.from_str(tokenizer.to_str())
+        self.tokenizer = tokenizer_class().from_str(tokenizer.to_str())
         self.tokenizer.no_padding()
         self.unknown = unknown_id(self.tokenizer)
         vocab = self.tokenizer.get_vocab(with_added_tokens=True)
