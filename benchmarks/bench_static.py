@@ -77,7 +77,7 @@ def main():
     parser.add_argument("--docs-test", type=int, default=200)
     parser.add_argument("--max-seq-length", type=int, default=128)
     parser.add_argument("--epochs", type=int, default=5)
-    parser.add_argument("--w2v-lines", type=int, default=100_000)
+    parser.add_argument("--w2v-lines", type=int, default=100_000, help="characters / 60 of wordbench-10m")
     parser.add_argument("--name", default="static-sst2-imdb-genre")
     args = parser.parse_args()
 
@@ -117,6 +117,7 @@ def main():
                    sentences_per_second=speed(teacher.encode, speed_sentences[:500]),
                    **fields)
     print("teacher", quality, flush=True)
+    record.save()
 
     ours = StaticModel.load(args.wordvec_distilled)
     quality, fields = measure(lambda: accuracy(ours.encode, data))
@@ -124,6 +125,7 @@ def main():
                    distill_seconds=args.wordvec_distill_seconds,
                    sentences_per_second=speed(ours.encode, speed_sentences), **fields)
     print("wordvec distilled", quality, flush=True)
+    record.save()
 
     started = time.perf_counter()
     theirs = m2v_distill(args.teacher, pca_dims=256, quantize_to="float32")
@@ -133,6 +135,7 @@ def main():
                    quality=quality, distill_seconds=m2v_seconds,
                    sentences_per_second=speed(lambda t: theirs.encode(t), speed_sentences), **fields)
     print("model2vec distilled", quality, flush=True)
+    record.save()
 
     corpus = [t for d in data.values() for t in d["train"][0] if t.strip()]
     targets = unnormalized.encode(corpus, batch_size=32)
@@ -144,9 +147,11 @@ def main():
                    losses=[h["loss"] for h in trained.history],
                    sentences_per_second=speed(trained.encode, speed_sentences), **fields)
     print("wordvec trained", quality, flush=True)
+    record.save()
 
     with lzma.open(DATA / "corpus" / "wordbench-10m.txt.xz", "rt", encoding="utf-8") as handle:
-        lines = [next(handle).split() for _ in range(args.w2v_lines)]
+        words = handle.read(args.w2v_lines * 60).split()  # its lines are whole documents
+        lines = [words[i:i + 1000] for i in range(0, len(words), 1000)]
     started = time.perf_counter()
     w2v = Word2Vec(lines, sg=1, vector_size=100, min_count=3, epochs=3, workers=2, seed=1)
     w2v_seconds = time.perf_counter() - started
