@@ -45,7 +45,8 @@ COMMANDS = {
     "convert": Command("vectors", "convert vectors between formats"),
     "info": Command("vectors", "size, format, norms and training history of vectors or a model"),
     "doc2vec": Command("doc2vec", "document vectors: Doc2Vec (PV-DBOW, PV-DM) and inference"),
-    "embed": Command("embed", "sentence vectors from word vectors (mean, SIF, Zipf+PCA)"),
+    "embed": Command("embed", "sentence vectors from word vectors (mean, SIF, Zipf+PCA) or a static model"),
+    "static": Command("static", "static sentence models: distill a sentence transformer, train toward it, on pairs"),
     "cooccur": Command("cooccur", "count the word-word co-occurrence matrix of a corpus (.npz)"),
     "task": Command("task", "train the window classifier on an extrinsic task (ner, pos, sentiment, charlm)"),
     "classify": Command("classify", "text classification as fastText's supervised mode "

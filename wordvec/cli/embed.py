@@ -14,6 +14,8 @@ from wordvec.cli import gate, row_output
 from wordvec.cli.common import nonnegative_int, positive_float
 from wordvec.cli.row_output import check_rows_output, write_rows
 from wordvec.errors import WordvecError
+from wordvec.models.static.files import is_static_model
+from wordvec.models.static.query import embed_file
 from wordvec.vectors.embed import POOLINGS, read_counts, read_sentences
 from wordvec.models.saved import load_keyed_vectors
 
@@ -25,6 +27,7 @@ examples:
   wordvec embed vectors.bin sentences.txt -o sentences.npy --pooling sif --counts vocab.txt
   wordvec embed vectors.bin sentences.txt -o sentences.txt   (word2vec text, keys 0..n-1)
   wordvec embed model.ft sentences.txt -o sentences.npy --pooling zipf   (subword vectors: OOV words too)
+  wordvec embed static-model sentences.txt -o sentences.npy   (a static sentence model: its own pooling)
 
 COUNTS is a "word count" file, one pair a line (`wordvec vocab`, word2vec -save-vocab).
 Without it, a wordvec model or native save uses its own counts, and any other vectors
@@ -55,6 +58,12 @@ def run_embed(args):
     check_rows_output(args.output, inputs=[args.vectors, args.file] + ([args.counts] if args.counts else []))
     if not Path(args.file).is_file():
         raise WordvecError(f"cannot read {args.file}: not a file")
+    if is_static_model(args.vectors):  # a static sentence model pools with its own tokenizer
+        vectors = embed_file(args.vectors, args.file)
+        write_rows(args.output, vectors)
+        print(f"wrote {vectors.shape[0]} sentence vectors of {vectors.shape[1]} dimensions (static model) "
+              f"to {args.output}")
+        return 0
     counts = read_counts(args.counts) if args.counts else None
     kv = load_keyed_vectors(args.vectors, glove=args.glove)
     sentences = read_sentences(args.file)

@@ -25,6 +25,8 @@ from wordvec.io.history import format_table
 from wordvec.io.outputs import check_vectors_output
 from wordvec.models.doc2vec.model import Doc2Vec, is_doc2vec_model
 from wordvec.models.saved import describe, load_keyed_vectors
+from wordvec.models.static.files import is_static_model
+from wordvec.models.static.query import nearest
 from wordvec.report.page import display_word
 from wordvec.vectors import ann
 from wordvec.vectors.compact import CompactConfig, compact, compaction_report
@@ -61,13 +63,16 @@ def register(subparsers):
         "Print the words whose vectors are closest (cosine) to the mean of the unit vectors\n"
         "of the given WORDs, minus those of the --negative words (the word2vec `distance` tool).",
         "  wordvec similar vectors.bin king\n"
-        "  wordvec similar vectors.bin king woman --negative man --topn 5\n",
+        "  wordvec similar vectors.bin king woman --negative man --topn 5\n"
+        "  wordvec similar static-model a good movie --sentences reviews.txt   (a static sentence model)\n",
     )
     _vectors_argument(similar)
     similar.add_argument("words", nargs="*", metavar="WORD", help="query words (their vectors are added)")
     similar.add_argument("--docs", metavar="TAG", help="a Doc2Vec model (`wordvec doc2vec train`): the documents "
                          "nearest to document TAG (a line number, or a first-token tag)")
     similar.add_argument("--negative", nargs="+", default=[], metavar="WORD", help="words subtracted from the query")
+    similar.add_argument("--sentences", metavar="FILE", help="a static model: rank the lines of FILE "
+                         "(default: the model's tokens)")
     similar.add_argument("--topn", type=positive_int, default=10, metavar="N", help="how many neighbours (default 10)")
     similar.add_argument("--restrict-vocab", type=positive_int, metavar="N", help="search only the N most frequent words")
     similar.add_argument("--approximate", action="store_true",
@@ -211,6 +216,11 @@ def _print_neighbours(pairs, args, kv):
 def run_similar(args):
     if args.docs is not None:
         return run_similar_documents(args)
+    if is_static_model(args.vectors):  # a static sentence model: the words are one sentence
+        if not args.words:
+            raise WordvecError("similar needs a query sentence for a static model")
+        _print_neighbours(nearest(args.vectors, " ".join(args.words), args.topn, args.sentences), args, None)
+        return 0
     if not args.words:
         raise WordvecError("similar needs at least one WORD (or --docs TAG with a Doc2Vec model)")
     kv = _load(args)
