@@ -87,7 +87,7 @@ def main():
     import model2vec
     from model2vec.distill import distill as m2v_distill
     from wordvec.models.static.model import StaticModel
-    from wordvec.models.word2vec import Word2Vec
+    from wordvec.models.word2vec.model import Word2Vec
 
     torch.set_num_threads(2)
     data = tasks(args)

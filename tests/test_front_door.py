@@ -10,17 +10,17 @@ import wordvec
 from wordvec.data.phrases import phrase_corpus
 from wordvec.data.sentences import LineSentence, PathLineSentences, TaggedDocument, TaggedLineDocument
 from wordvec.errors import FormatError, WordvecError
-from wordvec.models.attention_lm import AttentionLM
-from wordvec.models.classifier import Classifier, train_supervised
-from wordvec.models.doc2vec import Doc2Vec
-from wordvec.models.fasttext import FastText, load_facebook_model, load_facebook_vectors
-from wordvec.models.glove import GloVe
-from wordvec.models.phrases import FrozenPhrases, Phrases
-from wordvec.models.rnnlm import RNNLM
+from wordvec.models.lm.attention import AttentionLM
+from wordvec.models.classifier.model import Classifier, train_supervised
+from wordvec.models.doc2vec.model import Doc2Vec
+from wordvec.models.word2vec.fasttext import FastText, load_facebook_model, load_facebook_vectors
+from wordvec.models.count.glove import GloVe
+from wordvec.models.phrases.model import FrozenPhrases, Phrases
+from wordvec.models.lm.rnn import RNNLM
 from wordvec.models.static.model import StaticModel
-from wordvec.models.svd import PPMISVD
-from wordvec.models.window import WindowClassifier
-from wordvec.models.word2vec import Word2Vec
+from wordvec.models.count.svd import PPMISVD
+from wordvec.models.window.model import WindowClassifier
+from wordvec.models.word2vec.model import Word2Vec
 from wordvec.vectors.evaluate import evaluate_all, evaluate_analogies, evaluate_similarity, format_report
 from wordvec.vectors.files import load_vectors, save_vectors
 from wordvec.vectors.keyed import KeyedVectors

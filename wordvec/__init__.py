@@ -7,7 +7,7 @@ The front door: every name a user needs, importable from here,
     print(evaluate(model.wv)["analogy"]["total"])
 
 each one the object its own module defines (``wordvec.Word2Vec is
-wordvec.models.word2vec.Word2Vec``), so deep imports keep working.  A name is imported
+wordvec.models.word2vec.model.Word2Vec``), so deep imports keep working.  A name is imported
 on first use (the module ``__getattr__`` below): ``import wordvec`` alone loads no NumPy
 and no Numba, 2-10 ms, where resolving the whole table takes 1.1-1.2 s (measured
 2026-11-25 on the shared 2-core machine at load 3.4; Numba's import alone is 0.5-0.7 s).
@@ -21,24 +21,24 @@ __version__ = "0.1.0"
 # name -> (module, attribute there); the order of __all__
 _FRONT_DOOR = {
     # models
-    "Word2Vec": ("wordvec.models.word2vec", "Word2Vec"),
-    "FastText": ("wordvec.models.fasttext", "FastText"),
-    "GloVe": ("wordvec.models.glove", "GloVe"),
-    "PPMISVD": ("wordvec.models.svd", "PPMISVD"),
-    "WindowClassifier": ("wordvec.models.window", "WindowClassifier"),
-    "RNNLM": ("wordvec.models.rnnlm", "RNNLM"),
-    "AttentionLM": ("wordvec.models.attention_lm", "AttentionLM"),
-    "Doc2Vec": ("wordvec.models.doc2vec", "Doc2Vec"),
+    "Word2Vec": ("wordvec.models.word2vec.model", "Word2Vec"),
+    "FastText": ("wordvec.models.word2vec.fasttext", "FastText"),
+    "GloVe": ("wordvec.models.count.glove", "GloVe"),
+    "PPMISVD": ("wordvec.models.count.svd", "PPMISVD"),
+    "WindowClassifier": ("wordvec.models.window.model", "WindowClassifier"),
+    "RNNLM": ("wordvec.models.lm.rnn", "RNNLM"),
+    "AttentionLM": ("wordvec.models.lm.attention", "AttentionLM"),
+    "Doc2Vec": ("wordvec.models.doc2vec.model", "Doc2Vec"),
     # static sentence models (Model2Vec's kind; the `static` extra: tokenizers, safetensors)
     "StaticModel": ("wordvec.models.static.model", "StaticModel"),
     # fastText's supervised classifier (its train_supervised) and its files (gensim's names)
-    "Classifier": ("wordvec.models.classifier", "Classifier"),
-    "train_supervised": ("wordvec.models.classifier", "train_supervised"),
-    "load_facebook_model": ("wordvec.models.fasttext", "load_facebook_model"),
-    "load_facebook_vectors": ("wordvec.models.fasttext", "load_facebook_vectors"),
+    "Classifier": ("wordvec.models.classifier.model", "Classifier"),
+    "train_supervised": ("wordvec.models.classifier.model", "train_supervised"),
+    "load_facebook_model": ("wordvec.models.word2vec.fasttext", "load_facebook_model"),
+    "load_facebook_vectors": ("wordvec.models.word2vec.fasttext", "load_facebook_vectors"),
     # gensim's Phrases (sentences in memory); phrase_corpus: the compiled one, file to file
-    "Phrases": ("wordvec.models.phrases", "Phrases"),
-    "FrozenPhrases": ("wordvec.models.phrases", "FrozenPhrases"),
+    "Phrases": ("wordvec.models.phrases.model", "Phrases"),
+    "FrozenPhrases": ("wordvec.models.phrases.model", "FrozenPhrases"),
     "phrase_corpus": ("wordvec.data.phrases", "phrase_corpus"),
     # gensim's pickled saves, read as data (nothing in the file is run)
     "load_gensim": ("wordvec.models.gensim_load", "load_gensim"),

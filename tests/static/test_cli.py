@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from hostile.harness import run_main
+from tests.hostile.harness import run_main
 from wordvec.models.static.model import StaticModel
 
 

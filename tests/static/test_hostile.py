@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hostile.harness import assert_clean_failure, digest, run_cli, run_main
+from tests.hostile.harness import assert_clean_failure, digest, run_cli, run_main
 from wordvec.errors import WordvecError
 from wordvec.models.static.model import StaticModel
 

@@ -3,7 +3,7 @@ checked by one table (``models.config_checks``)."""
 
 import dataclasses
 
-from wordvec.models.config_checks import check_fields, is_number, need, one_of, positive_number, whole_in
+from wordvec.models.base.checks import check_fields, is_number, need, one_of, positive_number, whole_in
 
 
 def _probability(value):

@@ -19,7 +19,7 @@ import numpy as np
 
 from wordvec.errors import WordvecError
 from wordvec.kernels.static import Rows, pool
-from wordvec.models.config import config_from
+from wordvec.models.base.config import config_from
 from wordvec.models.static import files
 from wordvec.models.static.config import DistillConfig, PairsConfig, TeacherTrainConfig
 from wordvec.models.static.distill import distill
