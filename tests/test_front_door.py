@@ -13,6 +13,7 @@ from wordvec.errors import FormatError, WordvecError
 from wordvec.models.lm.attention import AttentionLM
 from wordvec.models.classifier.model import Classifier, train_supervised
 from wordvec.models.doc2vec.model import Doc2Vec
+from wordvec.models.gensim_load import load_gensim
 from wordvec.models.word2vec.fasttext import FastText, load_facebook_model, load_facebook_vectors
 from wordvec.models.count.glove import GloVe
 from wordvec.models.phrases.model import FrozenPhrases, Phrases
