@@ -9,7 +9,7 @@ from wordvec.data.tagged import read_tagged
 from wordvec.errors import WordvecError
 from wordvec.models.doc2vec.model import Doc2Vec
 
-D = 16
+D = 32  # the vector size of tests/doc2vec/test_model.py: one compiled kernel
 TOPICS = [("fire", "smoke", "burn", "flame", "heat"), ("rain", "cloud", "storm", "wet", "wind")]
 
 

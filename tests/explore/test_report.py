@@ -74,7 +74,7 @@ def test_doc2vec_report_shows_the_documents_from_the_model(saved):
     assert f"<td>{len(model.tags):,}</td>" in documents and "line numbers" in documents
     first = re.search(r"<h3>Nearest documents</h3>.*?<td>([^<]+)</td><td>([^<]+)</td>", documents, re.S)
     tag, neighbours = first.group(1), first.group(2)
-    best, score = model.dv.most_similar(tag, topn=1)[0]
+    best, score = model.dv.most_similar(int(tag), topn=1)[0]  # line tags are ints, as in gensim
     assert tag == "0" and neighbours.startswith(f"{best} {score:.2f}")
     assert f"<td>{model.vocab.corpus_tokens:,}</td>" in html  # the corpus section: tokens and documents
 

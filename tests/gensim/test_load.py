@@ -43,14 +43,14 @@ def test_word2vec_and_its_vectors(tmp_path, sep_limit):
 
 def test_doc2vec(tmp_path):
     documents = [GensimTaggedDocument(words, [i if i % 3 else f"doc{i}"]) for i, words in enumerate(TEXTS)]
-    model = gensim_models.Doc2Vec(documents, vector_size=12, min_count=1, epochs=3, workers=1)
+    model = gensim_models.Doc2Vec(documents, vector_size=32, min_count=1, epochs=3, workers=1)  # doc2vec tests' size
     model.save(str(tmp_path / "d2v.model"))
     loaded = wordvec.Doc2Vec.load(str(tmp_path / "d2v.model"))
     assert_same_vectors(loaded.wv, model.wv)
     assert loaded.dv.index_to_key == model.dv.index_to_key
     np.testing.assert_array_equal(loaded.dv.vectors, model.dv.vectors)
     assert [k for k, _ in loaded.dv.most_similar(3, topn=5)] == [k for k, _ in model.dv.most_similar(3, topn=5)]
-    assert loaded.infer_vector(["human", "interface"]).shape == (12,)
+    assert loaded.infer_vector(["human", "interface"]).shape == (32,)
 
 
 def test_fasttext(tmp_path):

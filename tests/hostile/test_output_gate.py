@@ -36,6 +36,9 @@ WRITERS = {
     ("phrases",): (["phrases", "{d}/corpus.txt", "-o", "{OUT}"], ["corpus.txt"], None),
     ("cooccur",): (["cooccur", "{d}/corpus_dir", "-o", "{OUT}"], [], "corpus_dir"),
     ("index",): None,  # writes beside its input: tried by test_index_is_gated
+    ("static", "distill"): None,  # needs a teacher directory: tried in tests/static/test_cli.py
+    ("static", "train"): None,
+    ("static", "pairs"): None,
     ("convert",): (["convert", "{d}/vec.wv", "{OUT}"], [], "vec.wv"),
     ("doc2vec", "train"): (["doc2vec", "train", "{d}/corpus.txt", "-o", "{OUT}"], ["corpus.txt"], None),
     ("doc2vec", "infer"): (["doc2vec", "infer", "{d}/docs.d2v", "{d}/corpus.txt", "-o", "{OUT}"], ["corpus.txt"],

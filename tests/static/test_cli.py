@@ -37,3 +37,22 @@ def test_static_commands_end_to_end(tiny_teacher, tmp_path):
                       "--matryoshka", "4", "8")
     assert result.returncode == 0, result.stderr
     assert "contrastive loss" in result.stdout
+
+
+def test_the_output_gate_refuses_an_input_before_any_work(tiny_teacher, distilled, tmp_path):
+    """Each static command's output is checked against its inputs first: the model it starts
+    from, its text, the teacher (a directory: nothing may be written inside it)."""
+    model = tmp_path / "m"
+    distilled.save(model)
+    (tmp_path / "c.txt").write_text("the movie was good\n")
+    (tmp_path / "p.tsv").write_text("the movie\ta film\n")
+    before = {path: path.read_bytes() for path in sorted(tmp_path.rglob("*")) if path.is_file()}
+    cases = [("static", "distill", tiny_teacher, "-o", tiny_teacher / "inside"),
+             ("static", "train", model, tmp_path / "c.txt", "-o", model, "--teacher", tiny_teacher),
+             ("static", "pairs", model, tmp_path / "p.tsv", "-o", model / "inside")]
+    for argv in cases:
+        result = run_main(*argv)
+        assert result.returncode == 2 and "refusing to write" in result.stderr, (argv, result.stderr)
+        assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+    assert before == {path: path.read_bytes() for path in sorted(tmp_path.rglob("*")) if path.is_file()}
+    assert not (tiny_teacher / "inside").exists()

@@ -123,7 +123,9 @@ def test_resume_refuses_other_options_and_a_changed_corpus(corpus, tmp_path, env
         handle.write("one more line\n")
     assert_clean_failure(run_cli(*argv, "--resume", checkpoint, env=env), "another corpus")
     assert_clean_failure(run_cli(*argv, "--resume", tmp_path / "absent", env=env), "checkpoint not found")
-    assert_clean_failure(run_cli(*argv, "--resume", tmp_path, env=env), "not a wordvec training checkpoint")
+    (tmp_path / "not-a-checkpoint").mkdir()  # beside the output: a directory holding it is refused by the gate
+    assert_clean_failure(run_cli(*argv, "--resume", tmp_path / "not-a-checkpoint", env=env),
+                         "not a wordvec training checkpoint")
     assert_clean_failure(run_cli(*argv[:-4], "--checkpoint-every", "10m", env=env), "needs a unit")
     assert_clean_failure(run_cli("train", corpus, "-o", out, "--model", "svd", "--resume", checkpoint, env=env),
                          "word2vec and glove")

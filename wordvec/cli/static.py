@@ -13,6 +13,7 @@ A model is a Model2Vec directory (model.safetensors, tokenizer.json, config.json
 import argparse
 from pathlib import Path
 
+from wordvec.cli import gate
 from wordvec.cli.common import positive_float, positive_int
 from wordvec.io.outputs import DIRECTORY, check_output
 from wordvec.models.static.files import check_replaceable
@@ -43,6 +44,7 @@ def register(subparsers):
     distill.add_argument("--sif-coefficient", type=positive_float, default=1e-4, metavar="A",
                          help="Zipf weights a / (a + p(rank)) (default 1e-4)")
     distill.set_defaults(run=run_distill)
+    gate.mark(distill, outputs=[gate.Output("output", gate.directory, check_replaceable)], inputs=["teacher"])
 
     train = commands.add_parser("train", help="train a static model toward the teacher on unlabelled sentences",
                                 epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -58,6 +60,8 @@ def register(subparsers):
     train.add_argument("--fixed-weights", action="store_true", help="train the token rows only")
     train.add_argument("--threads", type=positive_int, default=2, metavar="N")
     train.set_defaults(run=run_train)
+    gate.mark(train, outputs=[gate.Output("output", gate.directory, check_replaceable)],
+              inputs=["model", gate.Input("corpus", text=True), "teacher", "cache"])
 
     pairs = commands.add_parser("pairs", help="train a static model contrastively on anchor<TAB>positive pairs",
                                 epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -73,6 +77,8 @@ def register(subparsers):
     pairs.add_argument("--min-alpha", type=positive_float, default=0.01)
     pairs.add_argument("--fixed-weights", action="store_true", help="train the token rows only")
     pairs.set_defaults(run=run_pairs)
+    gate.mark(pairs, outputs=[gate.Output("output", gate.directory, check_replaceable)],
+              inputs=["model", gate.Input("pairs", text=True)])
 
 
 def _output(args, inputs):

@@ -252,7 +252,7 @@ def run_similar_documents(args):
           f"{', counted from 0' if by_line else ''})", file=sys.stderr)
     if not pairs:
         _print_neighbours(pairs, args, dv)
-    width = max(len(tag) for tag, _ in pairs)
+    width = max(len(str(tag)) for tag, _ in pairs)
     for tag, score in pairs:
         print(f"{tag:<{width}}  {score:.4f}  {texts.get(tag, '')}".rstrip())
     return 0
@@ -263,16 +263,16 @@ def document_openings(corpus_file, tags, by_line, words=8):
     training file if it is still there (lines counted from 0, as the tags); {} otherwise."""
     if not corpus_file or not os.path.isfile(corpus_file):
         return {}
-    wanted = set(tags)
+    wanted = {str(tag): tag for tag in tags}  # line tags are ints (gensim's), first-token tags text
     last = max((int(t) for t in wanted if t.isdigit()), default=-1) if by_line else None
     found = {}
     with open_binary(corpus_file) as handle:
         for number, raw in enumerate(handle):
             tokens = raw.decode("utf-8", errors="replace").split()
             tag = str(number) if by_line else (tokens[0] if tokens else "")
-            if tag in wanted and tag not in found:
+            if tag in wanted and wanted[tag] not in found:
                 shown = tokens[0 if by_line else 1:][:words]
-                found[tag] = " ".join(shown) + (" ..." if len(tokens) > len(shown) + (0 if by_line else 1) else "")
+                found[wanted[tag]] = " ".join(shown) + (" ..." if len(tokens) > len(shown) + (0 if by_line else 1) else "")
             if len(found) == len(wanted) or (by_line and number >= last):
                 break
     return found

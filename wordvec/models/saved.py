@@ -178,8 +178,10 @@ def load_keyed_vectors(path, glove=False, saved=None, limit=None):
 
 
 def load_document_vectors(path, saved=None):
-    """The document vectors of a saved Doc2Vec model (keys: its tags)."""
+    """The document vectors of a saved Doc2Vec model, keyed by its tags as text (a line tag 17
+    is "17"), as the report and the explorer show and look up every key."""
     saved = saved or describe(path)
     if saved.kind != "doc2vec":
         raise WordvecError(f"{path} holds no document vectors: it is not a Doc2Vec model (`wordvec doc2vec train`)")
-    return Doc2Vec.load(path).dv
+    dv = Doc2Vec.load(path).dv
+    return KeyedVectors([str(tag) for tag in dv.index_to_key], dv.vectors)
