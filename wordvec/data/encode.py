@@ -260,16 +260,17 @@ def _encode_blocks(corpus, table, emit):
 
 
 class _TinyText:
-    """Just enough of a text ``Corpus`` for :func:`load_kernels`."""
+    """Just enough of a text ``Corpus`` for :func:`warm_up`."""
     max_document_length = 10
 
     def blocks(self):
         yield b"a b\n"
 
 
-def load_kernels():
+def warm_up():
     """Load the counting and encoding kernels (from Numba's cache, or compile them) on a
-    tiny text, so that a caller can do it while memory is still empty."""
+    tiny text, so that a caller can do it while memory is still empty
+    (``wordvec.kernels.loader``)."""
     table = TokenTable.from_words(["a"])
     table.count(b"a b\n")
     _encode_blocks(_TinyText(), table, lambda ids: None)

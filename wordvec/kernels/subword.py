@@ -33,8 +33,8 @@ from collections import namedtuple
 import numpy as np
 
 from wordvec.kernels.word2vec import (FULL_SOFTMAX, NEGATIVE_SAMPLING, STAT_EXAMPLES, STAT_WORDS, axpy_from_row,
-                                      axpy_to_row, draw_alias, draw_window, jit, jit_fast, jit_inline,
-                                      longest_document, output_update, start_document)
+                                      axpy_to_row, draw_alias, draw_window, empty_arguments, jit, jit_fast,
+                                      jit_inline, longest_document, output_update, start_document)
 
 
 @jit
@@ -211,3 +211,11 @@ def compose_vectors(W_in, W_ngrams, ngram_offsets, ngram_ids, mean, out):
             scale = np.float32(1.0 / size)
             for i in range(out.shape[1]):
                 out[w, i] *= scale
+
+
+def warm_up(vector_size):
+    """Load :func:`train_chunk` for ``vector_size`` (``wordvec.kernels.loader``)."""
+    corpus, matrices, outputs, settings, schedule = empty_arguments(vector_size)
+    tiny = matrices.W_in
+    subwords = Subwords(tiny, np.zeros(2, np.int64), np.zeros(1, np.int32), np.ones(1, np.float32))
+    train_chunk(corpus, 0, 0, matrices, subwords, outputs, settings, schedule)

@@ -697,3 +697,22 @@ def merge_replicas(W, replicas, base, begin, end):
             base[r, i] = w
             for k in range(replicas.shape[0]):
                 replicas[k, r, i] = w
+
+
+def empty_arguments(vector_size):
+    """A corpus, matrices, outputs, settings and schedule of the types training passes, with
+    one row each: with an empty range of documents the kernel trains nothing."""
+    ids = np.zeros(1, np.int32)
+    ids.flags.writeable = False  # training reads the corpus through a read-only view
+    tiny = np.zeros((1, vector_size), np.float32)
+    corpus = Corpus(ids, np.zeros(2, np.int64), np.ones(1, np.float32))
+    outputs = Outputs(np.zeros((1, 1), np.int32), np.zeros((1, 1), np.uint8), np.zeros(1, np.int32),
+                      np.zeros(1, np.uint64))
+    settings = make_settings(1, NEGATIVE_SAMPLING, True, 1, 1, True)
+    return corpus, Matrices(tiny, tiny, tiny), outputs, settings, make_schedule(0.025, 0.0001, 0, 1, 0)
+
+
+def warm_up(vector_size):
+    """Load :func:`train_chunk` for ``vector_size`` (``wordvec.kernels.loader``)."""
+    corpus, matrices, outputs, settings, schedule = empty_arguments(vector_size)
+    train_chunk(corpus, 0, 0, matrices, outputs, settings, schedule)

@@ -13,15 +13,16 @@ that results depend neither on the thread count's timing nor on resuming.
 import logging
 import math
 import time
+from functools import partial
 
 import numpy as np
 
 from wordvec.data import encode, schedule
 from wordvec.data.vocab import alias_table
 from wordvec.errors import TrainingError, WordvecError
+from wordvec.kernels import loader
 from wordvec.kernels import subword as subword_kernels
 from wordvec.kernels import word2vec as kernels
-from wordvec.memory import release_compiler_pages
 from wordvec.models.word2vec import sync as word2vec_sync
 from wordvec.models.base.epochs import ThreadedEpoch
 from wordvec import progress
@@ -40,25 +41,15 @@ def read_only(array):
 
 
 def load_kernels(text=True, subwords=False, *, vector_size):
-    """Load the training kernel for ``vector_size`` (from Numba's cache, or compile it)
-    with tiny arrays of the types :class:`EpochRunner` passes, and the kernels that
-    count and encode text, then hand back the LLVM pages that loading touched
-    (``wordvec.memory``).  Called before the counts and vectors exist, so that the
-    process's peak memory is not LLVM's pages on top of the model's."""
-    if text:
-        encode.load_kernels()
-    tiny = np.zeros((1, vector_size), np.float32)  # an empty range of documents: the types matter
-    corpus = kernels.Corpus(read_only(np.zeros(1, np.int32)), np.zeros(2, np.int64), np.ones(1, np.float32))
-    matrices = kernels.Matrices(tiny, tiny, tiny)
-    outputs = kernels.Outputs(np.zeros((1, 1), np.int32), np.zeros((1, 1), np.uint8), np.zeros(1, np.int32),
-                              np.zeros(1, np.uint64))
-    settings = kernels.make_settings(1, kernels.NEGATIVE_SAMPLING, True, 1, 1, True)
-    at = kernels.make_schedule(0.025, 0.0001, 0, 1, 0)
-    kernels.train_chunk(corpus, 0, 0, matrices, outputs, settings, at)
+    """Load the training kernel for ``vector_size`` (and the kernels that count and encode
+    text, and the subword kernel) through the one loader (``wordvec.kernels.loader``).
+    Called before the counts and vectors exist, so that the process's peak memory is not
+    LLVM's pages on top of the model's."""
+    warm_ups = [encode.warm_up] if text else []
+    warm_ups.append(partial(kernels.warm_up, vector_size))
     if subwords:
-        ngrams = subword_kernels.Subwords(tiny, np.zeros(2, np.int64), np.zeros(1, np.int32), np.ones(1, np.float32))
-        subword_kernels.train_chunk(corpus, 0, 0, matrices, ngrams, outputs, settings, at)
-    release_compiler_pages()
+        warm_ups.append(partial(subword_kernels.warm_up, vector_size))
+    loader.load_kernels(*warm_ups)
 
 
 class EpochRunner:
