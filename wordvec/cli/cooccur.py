@@ -9,7 +9,6 @@ from wordvec.data.cooccur import count_cooccurrences, parse_memory, save_cooccur
 from wordvec.data.corpus import Corpus
 from wordvec.data.encode import encode_corpus
 from wordvec.data.vocab import Vocabulary
-from wordvec.io.outputs import check_output
 
 EPILOG = """\
 The matrix is saved in SciPy's sparse .npz layout (scipy.sparse.load_npz reads it),
@@ -51,7 +50,6 @@ def register(subparsers):
 
 def run(args):
     parse_memory(args.memory)  # a bad size fails before the corpus is read
-    check_output(args.output, inputs=[args.corpus])
     if args.ray is not None:
         return _run_on_ray(args)
     corpus = Corpus(args.corpus, lowercase=args.lowercase, max_document_length=args.max_document_length)

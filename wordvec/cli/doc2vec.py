@@ -16,7 +16,6 @@ from wordvec.cli.common import nonnegative_float, positive_float, ranged
 from wordvec.cli.row_output import check_rows_output, write_rows
 from wordvec.errors import WordvecError
 from wordvec.io import formats
-from wordvec.io.outputs import DIRECTORY, check_output
 from wordvec.models.doc2vec.model import Doc2Vec, is_doc2vec_model
 
 EXAMPLES = """\
@@ -80,7 +79,6 @@ def _document_vectors_file(path):
 
 
 def run_train(args):
-    check_output(args.output, inputs=[args.corpus], kind=DIRECTORY, replaceable=formats.check_replaceable)
     if not Path(args.corpus).is_file():
         raise WordvecError(f"cannot read {args.corpus}: not a file (a document corpus is one file, one document a line)")
     model = Doc2Vec(corpus_file=args.corpus, dm=args.dm, vector_size=args.vector_size, window=args.window,

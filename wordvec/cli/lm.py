@@ -20,7 +20,6 @@ from wordvec.cli import gate
 from wordvec.cli.common import fraction, nonnegative_float, positive_float, ranged
 from wordvec.data.lm_data import LMVocab, read_lines, require_tokens
 from wordvec.errors import WordvecError
-from wordvec.io.outputs import DIRECTORY, check_output
 from wordvec.models.lm.attention import AttentionLM
 from wordvec.models.lm.checkpoint import check_replaceable
 from wordvec.models.lm.training import blas_threads
@@ -125,7 +124,6 @@ def run_train(args):
     for path in [args.train_file] + ([args.valid] if args.valid else []):
         if not os.path.isfile(path):
             raise WordvecError(f"file not found: {path}")
-    check_output(args.output, [args.train_file, args.valid], DIRECTORY, replaceable=check_replaceable)
     if os.path.exists(args.output) and not args.resume:
         raise WordvecError(f"{args.output} already exists; pass --resume to continue training it, "
                            "or choose another -o (nothing was replaced)")

@@ -15,7 +15,6 @@ from pathlib import Path
 
 from wordvec.cli import gate
 from wordvec.cli.common import positive_float, positive_int
-from wordvec.io.outputs import DIRECTORY, check_output
 from wordvec.models.static.files import check_replaceable
 from wordvec.models.static.model import StaticModel
 
@@ -81,12 +80,7 @@ def register(subparsers):
               inputs=["model", gate.Input("pairs", text=True)])
 
 
-def _output(args, inputs):
-    check_output(args.output, inputs=inputs, kind=DIRECTORY, replaceable=check_replaceable)
-
-
 def run_distill(args):
-    _output(args, [args.teacher])
     model = StaticModel.distill(args.teacher, dims=args.dims, sif_coefficient=args.sif_coefficient)
     model.save(args.output)
     print(f"distilled {len(model)} tokens x {model.dim} dimensions from {args.teacher} into {args.output}")
@@ -94,7 +88,6 @@ def run_distill(args):
 
 
 def run_train(args):
-    _output(args, [args.model, args.corpus, args.teacher])
     model = StaticModel.load(args.model)
     cache = args.cache or str(Path(args.output)) + ".teacher-cache"
     model.fit(args.corpus, teacher=args.teacher, cache=cache, epochs=args.epochs, alpha=args.alpha,
@@ -106,7 +99,6 @@ def run_train(args):
 
 
 def run_pairs(args):
-    _output(args, [args.model, args.pairs])
     model = StaticModel.load(args.model)
     model.fit_pairs(args.pairs, epochs=args.epochs, batch_size=args.batch_size, scale=args.scale,
                     matryoshka=tuple(args.matryoshka), alpha=args.alpha, min_alpha=args.min_alpha,

@@ -12,7 +12,6 @@ import os
 from wordvec.cli import gate
 from wordvec.cli.common import nonnegative_float, positive_float, ranged
 from wordvec.errors import WordvecError
-from wordvec.io.outputs import DIRECTORY, check_output
 from wordvec.models.window.model import check_replaceable
 from wordvec.tasks.charlm import run_charlm
 from wordvec.tasks.ner import run_ner
@@ -106,15 +105,12 @@ PLOT_FORMATS = (".png", ".pdf", ".svg", ".jpg", ".jpeg", ".eps", ".ps", ".tif", 
 
 
 def _check_outputs(args):
-    """--plot and --save are checked before training, so a bad path does not cost the run."""
-    inputs = [args.data, getattr(args, "vectors", None)]
+    """--plot's image format is checked before training, so a bad name does not cost the run
+    (the output gate has checked that --plot and --save can be written)."""
     if getattr(args, "plot", None):
         if os.path.splitext(args.plot)[1].lower() not in PLOT_FORMATS:
             raise WordvecError(f"cannot tell the image format of --plot {args.plot}; "
                                f"use one of {', '.join(PLOT_FORMATS)}")
-        check_output(args.plot, inputs)
-    if getattr(args, "save", None):
-        check_output(args.save, inputs, DIRECTORY, replaceable=check_replaceable)
 
 
 def format_result(result):

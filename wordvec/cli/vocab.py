@@ -7,7 +7,6 @@ from wordvec.cli import gate, ray_run
 from wordvec.cli.common import add_corpus_arguments, ranged
 from wordvec.data.corpus import Corpus
 from wordvec.data.vocab import Vocabulary
-from wordvec.io.outputs import check_output
 
 EPILOG = """\
 examples:
@@ -33,8 +32,6 @@ def register(subparsers):
 
 
 def run(args):
-    if args.output:
-        check_output(args.output, inputs=[args.corpus])
     start = time.perf_counter()
     if args.ray is not None:
         vocab, decode_errors = ray_run.count_vocabulary(args)
