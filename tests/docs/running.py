@@ -1,28 +1,34 @@
 """Running the documentation's examples: each shell line and each Python block in its own
-process (its own process group, killed when it ends or times out), in the document's copy
-of the workspace.
+process (its own process group, killed when it ends or at its timeout), in the document's
+copy of the workspace, with its exit status checked (0).
 
 How a shell line is handled (``classify_command``); a line joined by ``&&`` is handled part
-by part:
+by part, its trailing ``# comment`` dropped:
 
 - ``install``: ``python3 -m venv``, ``pip install``, ``source .venv/bin/activate``,
-  ``git clone``, ``bash .ci/run``, ``mkdocs serve``: not run (they would install this
-  package again, or start the documentation server); the test runs in the environment they
-  make, so ``.venv/bin/wordvec`` there is ``wordvec`` here.
-- ``suite``: ``.venv/bin/pytest`` is the test suite this test belongs to: not run.
+  ``git clone``, ``bash .ci/run``, ``mkdocs serve``: counted, not run (they would install
+  this package again, or start the documentation server); the test runs in the environment
+  they make, so ``.venv/bin/wordvec`` there is ``wordvec`` here.
+- ``suite``: ``.venv/bin/pytest`` is the test suite this test belongs to: counted, not run.
 - ``peer``: ``./word2vec``, ``./fasttext`` are the other tools' own programs, shown beside
-  ours: not run (tests/cli/test_word2vec_c.py and tests/classifier/test_cli_fasttext.py run
-  the same command lines against them).
-- ``cluster``: ``ray start --head``: the test starts a local Ray head itself (on a free port,
-  stopped after the document); the block's ``replace`` directive puts its address
-  (``$RAY_ADDRESS``) where the page writes ``HEAD:6379``.
-- ``serve``: ``wordvec serve ...`` runs on a free port (``--port`` appended) until it
-  answers ``GET /`` with 200, then is stopped.
-- ``marked``: a line the page marks ``not run TEXT: REASON`` (``blocks.py``): not run.
-- ``run``: every other line, run by bash with ``wordvec`` and ``wordvec-word2vec`` on PATH
-  as this interpreter's ``-m wordvec``; it must exit 0.  Its stdin is ``stdin.txt`` where the
-  line does not redirect it (``wordvec fasttext nn`` reads queries there, ``classify predict
-  -`` lines to classify).
+  ours: counted, not run (tests/cli/test_word2vec_c.py and
+  tests/classifier/test_cli_fasttext.py run the same command lines against them).
+- ``cluster``: ``ray start --head``: counted, not run as written; the test starts a local
+  Ray head itself (``ray_head``: a free port, stopped after the document) and the block's
+  ``replace`` directive puts its address (``$DOCS_RAY_HEAD``) where the page writes
+  ``HEAD:6379``.
+- ``marked``: a line the page marks ``not run TEXT: REASON`` (``blocks.py``): counted, not run.
+- ``serve``: ``wordvec serve ...`` runs (a fresh ``python -m wordvec``) on a free port
+  (``--port`` appended) until it answers ``GET /`` with 200, then is stopped.
+- ``run``: every other line.  A plain ``wordvec ...``/``wordvec-word2vec ...`` line runs as
+  ``python -m wordvec ...`` in a child forked by ``forkserver.py`` (which imported wordvec
+  once: ~0.5-2 s a line instead of 3-5 s); a line with a pipe or a redirection runs in bash,
+  where ``wordvec`` and ``wordvec-word2vec`` (``program_folder``) are this interpreter's.
+  Its stdin is ``stdin.txt`` unless the line redirects it (``wordvec fasttext nn`` reads its
+  queries there, ``classify predict -`` its lines).
+
+Python blocks run as ``python SCRIPT`` in a forked child too, after the definitions of the
+names their ``given`` directive lists (``GIVEN``).
 """
 
 import contextlib
@@ -247,37 +253,30 @@ def run_line(command, cwd, env, server):
     return ok, "" if ok else f"exit {result.returncode}\n{_tail(result.stdout, 600)}\n{_tail(result.stderr)}"
 
 
-def run_server(command, cwd, env, server):
-    """Start ``wordvec serve`` on a free port, wait for ``GET /`` to answer 200, stop it."""
+def run_server(command, cwd, env):
+    """Start ``wordvec serve`` (a fresh process: a server's threads and BLAS settings are best
+    not inherited from a fork) on a free port, wait for ``GET /`` to answer 200, stop it."""
     port = free_port()
-    argv = shlex.split(command)[1:] + ["--port", str(port)]
-    pid, request = server.start({"argv": argv, "cwd": str(cwd), "env": env, "stdin": None})
-    deadline = time.monotonic() + LINE_TIMEOUT
+    argv = [sys.executable, "-m", "wordvec", *shlex.split(command)[1:], "--port", str(port)]
+    children = Children()
     answered = last_error = None
-    try:
-        while answered is None and time.monotonic() < deadline and _alive(pid):
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as answer:
-                    answered = answer.status
-            except OSError as error:  # refused until it listens; an HTTP error status is kept
-                last_error = error
-                time.sleep(0.2)
-    finally:
-        kill_process_group(pid)
-        server.wait(pid, LINE_TIMEOUT)
-    if answered == 200:
-        return True, ""
-    output = Path(request["stdout"]).read_bytes(), Path(request["stderr"]).read_bytes()
-    return False, (f"GET / on port {port}: {answered or last_error}\n{_tail(output[0], 600)}\n"
-                   f"{_tail(output[1])}")
-
-
-def _alive(pid):
-    try:
-        os.killpg(pid, 0)
-        return True
-    except ProcessLookupError:
-        return False
+    with open(cwd / f".serve-{port}.log", "w+b") as log:
+        try:
+            process = children.popen(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=log,
+                                     stderr=subprocess.STDOUT)
+            deadline = time.monotonic() + LINE_TIMEOUT
+            while answered is None and time.monotonic() < deadline and process.poll() is None:
+                try:
+                    with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as answer:
+                        answered = answer.status
+                except OSError as error:  # refused until it listens
+                    last_error = error
+                    time.sleep(0.2)
+        finally:
+            children.reap()
+        log.seek(0)
+        output = log.read()
+    return answered == 200, "" if answered == 200 else f"GET / on port {port}: {answered or last_error}\n{_tail(output)}"
 
 
 def python_script(block):
@@ -313,7 +312,7 @@ def run_block(block, cwd, env, server):
             if kind == "unknown":
                 ok, detail = False, "a line the test does not know how to run (not wordvec, not an install)"
             elif kind == "serve":
-                ok, detail = run_server(part, cwd, env, server)
+                ok, detail = run_server(part, cwd, env)
             else:
                 ok, detail = run_line(part, cwd, env, server)
             outcomes.append(Outcome(block.where, part, kind, ok, detail, time.monotonic() - started))
