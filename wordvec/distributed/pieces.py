@@ -34,7 +34,8 @@ def plan_pieces(source, pieces, at="line"):
     """About ``pieces`` pieces of the corpus ``source`` (a file or directory), in order."""
     if at not in SEPARATORS:
         raise ValueError(at)
-    paths = [str(p) for p in list_files(source)]
+    # absolute: a Ray worker reads its piece from its own working folder, not the driver's
+    paths = [os.path.abspath(p) for p in list_files(source)]
     sizes = [os.path.getsize(p) for p in paths]
     target = max(MIN_PIECE_BYTES, sum(sizes) // max(1, pieces))
     planned = []
