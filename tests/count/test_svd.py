@@ -52,6 +52,27 @@ def test_orthonormal_basis():
     np.testing.assert_allclose(Q @ R, Y, atol=1e-10)
 
 
+def test_orthonormal_basis_of_a_rank_deficient_float32_block():
+    """Columns that are sums of a few others (a PPMI matrix of a vocabulary barely larger than
+    the rank asked for): the float32 Gram matrix is not positive definite, the basis still is."""
+    rng = np.random.default_rng(2)
+    B = rng.standard_normal((110, 40)).astype(np.float32)
+    Y = np.concatenate([B, B @ rng.standard_normal((40, 70)).astype(np.float32)], axis=1)  # 110 x 110, rank 40
+    Q, R = orthonormal_basis(Y, 1, np.float32)
+    assert np.isfinite(Q).all()
+    np.testing.assert_allclose(Q.T @ Q, np.eye(110), atol=1e-4)
+    np.testing.assert_allclose(Q @ R, Y, atol=1e-3 * np.abs(Y).max())
+
+
+def test_ppmi_svd_of_a_vocabulary_just_above_the_rank_trains(tmp_path):
+    rng = np.random.default_rng(110)
+    words = [f"w{i}" for i in range(110)]
+    corpus = tmp_path / "c.txt"
+    corpus.write_text("\n".join(" ".join(rng.choice(words, 8)) for _ in range(60)) + "\n")
+    model = PPMISVD(vector_size=100, min_count=1).fit(str(corpus))
+    assert np.isfinite(model.wv.vectors).all() and model.wv.vectors.shape[1] == 100
+
+
 def test_randomized_svd_recovers_the_leading_singular_triplets():
     rng = np.random.default_rng(3)
     U0, _ = np.linalg.qr(rng.standard_normal((300, 300)))

@@ -84,8 +84,13 @@ def orthonormal_basis(Y, passes=2, dtype=np.float64):
     for _ in range(passes):
         G = (Q.T @ Q).astype(np.float64)
         G[np.diag_indices_from(G)] += 1e-12 * np.trace(G) + 1e-300  # keeps a rank-deficient Y factorable
-        R = np.linalg.cholesky(G).T                                   # G = R^T R, R upper triangular
-        Q = Q @ scipy.linalg.solve_triangular(R, np.eye(len(R))).astype(dtype)   # Q R = Y
+        try:
+            R = np.linalg.cholesky(G).T                               # G = R^T R, R upper triangular
+        except np.linalg.LinAlgError:  # Y too near rank-deficient for the shift: Householder QR needs no G
+            Q, R = np.linalg.qr(Q.astype(np.float64))
+            Q = Q.astype(dtype)
+        else:
+            Q = Q @ scipy.linalg.solve_triangular(R, np.eye(len(R))).astype(dtype)   # Q R = Y
         R_total = R @ R_total
     return Q, R_total
 
