@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from gensim.models import KeyedVectors as GensimKeyedVectors
 
-from wordvec.errors import FormatError
+from wordvec.errors import FormatError, WordvecError
 from wordvec.vectors.keyed import KeyedVectors
 
 WORDS = ["a", "b", "c"]
@@ -57,3 +57,11 @@ def test_clipped_most_similar_equals_gensims(clip):
         want = theirs.most_similar("w4", topn=topn, clip_start=start, clip_end=end)
         assert [k for k, _ in got] == [k for k, _ in want]
         np.testing.assert_allclose([s for _, s in got], [s for _, s in want], rtol=1e-5)
+
+
+def test_saving_a_table_with_empty_slots_is_one_sentence(tmp_path):
+    table = KeyedVectors(vector_size=3, count=2)
+    table.add_vector("a", np.ones(3, np.float32))
+    with pytest.raises(WordvecError, match="1 of the 2 rows have no key"):
+        table.save_word2vec_format(tmp_path / "t.txt")
+    assert not (tmp_path / "t.txt").exists()

@@ -744,6 +744,9 @@ class KeyedVectors:
         if append or (total_vec is not None and total_vec != len(self)):
             raise WordvecError("save_word2vec_format writes one whole file: append=True and a total_vec "
                                "other than the number of vectors are not supported")
+        if None in self.index_to_key:  # KeyedVectors(vector_size, count)'s slots not filled yet
+            raise WordvecError(f"cannot save: {self.index_to_key.count(None)} of the {len(self)} rows have no key "
+                               "(fill the slots of KeyedVectors(vector_size, count) with add_vector first)")
         order = self._save_order(sort_attr)
         words = [prefix + self.index_to_key[i] for i in (range(len(self)) if order is None else order)]
         vectors = self._vectors if order is None else np.asarray(self._vectors)[order]
