@@ -1,16 +1,18 @@
 """Doc2Vec: paragraph vectors (Le & Mikolov 2014), PV-DBOW and PV-DM, with inference.
 
     from wordvec.models.doc2vec.model import Doc2Vec
-    model = Doc2Vec(corpus_file="docs.txt", dm=0, vector_size=100, epochs=20)
+    model = Doc2Vec(dm=0, vector_size=100, epochs=20).fit(corpus_file="docs.txt")
+    model = Doc2Vec(corpus_file="docs.txt", dm=0, vector_size=100, epochs=20)   # gensim's spelling
     model.dv[0]                      # the vector of line 0 (model.dv.vectors[i]: line i)
     model.dv.most_similar(0)         # the documents nearest to line 0
     model.infer_vector("a new text".split())
     model.save("docs.d2v"); Doc2Vec.load("docs.d2v")
 
 Hyperparameters keep gensim's names and defaults (``dm=1``, ``dm_mean=1``, ``epochs=10``
-...).  The maths is ``wordvec.math.doc2vec``; the compiled loops are
-``wordvec.kernels.doc2vec``.  Training runs ``workers`` threads over chunks of whole
-documents (Hogwild), the chunks in a fresh seeded order every epoch
+...; ``wordvec.models.doc2vec.config.Doc2VecConfig``).  The maths is ``wordvec.math.doc2vec``;
+the compiled loops are ``wordvec.kernels.doc2vec``, loaded through ``wordvec.kernels.loader``.
+Training runs ``workers`` threads over chunks of whole documents (Hogwild; the driver:
+``wordvec.models.base.epochs``), the chunks in a fresh seeded order every epoch
 (``wordvec.data.schedule``), the learning rate decaying linearly over all tokens of all
 epochs.  Inference (:meth:`Doc2Vec.infer_vectors`) trains many new documents at once,
 spread over the threads, each one's random numbers a function of the seed and its words:
