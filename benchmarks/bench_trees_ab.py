@@ -1,5 +1,6 @@
 """A restructuring's speed check: per-epoch training seconds of the tree before the restructuring
-and the tree after it, side by side in one run, for sg-ns, sg-hs and cbow-ns.
+and the tree after it, side by side in one run, for sg-ns, sg-hs and cbow-ns (and the families'
+configurations of their own blocks below, e.g. ``--configs d2v-dbow,d2v-dm``).
 
     git archive 08d8754 | tar -x -C /tmp/before      # the tree before (no .git needed)
     flock /tmp/wordvec-bench.lock .venv/bin/python benchmarks/bench_trees_ab.py \\
@@ -42,6 +43,33 @@ print(json.dumps({"seconds": model.history[1]["seconds"], "cpu": time.process_ti
                   "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 """
 
+# Each family's configurations beside word2vec's: name -> (child program, its options).
+# A child prints one JSON line with the timed epoch's "seconds", "cpu" and "loss".
+FAMILY_CONFIGS = {}
+
+# --- Doc2Vec: PV-DBOW and PV-DM (one document a line of the corpus prefix, 2 epochs: the
+# first warms up, the second is timed; its CPU seconds are taken at the epochs' ends) ---
+DOC2VEC_CHILD = """
+import json, resource, sys, time
+from wordvec.models.doc2vec.model import Doc2Vec
+options = json.loads(sys.argv[2])
+marks = []
+model = Doc2Vec(corpus_file=sys.argv[1], epochs=2, callbacks=[lambda model, info: marks.append(time.process_time())],
+                **options)
+print(json.dumps({"seconds": model.history[1]["seconds"], "cpu": marks[1] - marks[0],
+                  "loss": model.history[1]["loss"],
+                  "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+"""
+FAMILY_CONFIGS.update({
+    "d2v-dbow": (DOC2VEC_CHILD, dict(dm=0, vector_size=100, window=5, negative=5, min_count=2)),
+    "d2v-dm": (DOC2VEC_CHILD, dict(dm=1, dm_mean=1, vector_size=100, window=5, negative=5, min_count=2)),
+})
+
+
+def child_and_options(config):
+    """The child program and its options of a configuration (word2vec's: ``bench_kernel_ab.CONFIGS``)."""
+    return FAMILY_CONFIGS.get(config) or (CHILD, CONFIGS[config])
+
 
 def commit_of(tree):
     done = subprocess.run(["git", "rev-parse", "HEAD"], cwd=tree, capture_output=True, text=True)
@@ -55,8 +83,8 @@ def measure(trees, configs, corpus, workers, rounds, seed, cache):
             for tree in trees:
                 load_before = os.getloadavg()[0]
                 started = time.perf_counter()
-                result = run_in_tree(tree, CHILD, [corpus, json.dumps(dict(CONFIGS[config], workers=workers,
-                                                                           seed=seed))],
+                child, options = child_and_options(config)
+                result = run_in_tree(tree, child, [corpus, json.dumps(dict(options, workers=workers, seed=seed))],
                                      WORDVEC_CACHE=str(cache))
                 runs.append({"tree": tree, "config": config, "round": round_index,
                              "process_wall_seconds": time.perf_counter() - started,

@@ -32,9 +32,20 @@ def _draws(state, mode):
     return np.array([draw_alias(NOISE, copy) for _ in range(NEGATIVE)]) if mode & NS else None
 
 
-def _buffers():
-    return (np.zeros(NEGATIVE, np.int64), np.zeros((1, D), np.float32), np.zeros(D, np.float32),
-            np.zeros(NEGATIVE + 1, np.float32))
+OUTPUTS = K.Outputs(POINTS, CODES, LENGTHS, NOISE)
+
+
+def _scratch():
+    return K.Scratch(np.zeros(NEGATIVE, np.int64), np.zeros((1, D), np.float32), np.zeros(D, np.float32),
+                     np.zeros(NEGATIVE + 1, np.float32))
+
+
+def _corpus(ids, offsets, keep):
+    return K.Corpus(np.asarray(ids, np.int32), np.asarray(offsets, np.int64), keep)
+
+
+def _schedule(alpha, min_alpha, words_before, total_words, seed):
+    return K.make_schedule(alpha, min_alpha, words_before, total_words, seed)
 
 
 def _reference_output(mode, W_out, W_inner, word, negatives):
@@ -47,16 +58,15 @@ def _reference_output(mode, W_out, W_inner, word, negatives):
 @pytest.mark.parametrize("mode", [NS, HS])
 @pytest.mark.parametrize("learn", [True, False])  # training, inference (frozen outputs)
 def test_dbow_step_equals_reference(mode, learn):
-    P, _, W_out, W_inner = _matrices(mode)
+    P, W_in, W_out, W_inner = _matrices(mode)
     state = np.array([12345], np.uint64)
     negatives = _draws(state, mode)
     second, args = _reference_output(mode, W_out, W_inner, 5, negatives)
     f = ref.pv_dbow_negative_sampling if mode == NS else ref.pv_dbow_hierarchical_softmax
     loss, dP, d_second = f(P.astype(np.float64), second.astype(np.float64), 2, *args)
     expected_P, expected_second = P - ALPHA * dP, second - ALPHA * d_second if learn else second.copy()
-    negs, _, neu1e, coeff = _buffers()
-    got = K.dbow_step(P, 2, 5, mode, W_out, W_inner, POINTS, CODES, LENGTHS, negs, NOISE, state,
-                      np.float32(ALPHA), neu1e, coeff, True, learn)
+    got = K.dbow_step(P, 2, 5, mode, K.Matrices(W_in, W_out, W_inner), OUTPUTS, _scratch(), state,
+                      np.float32(ALPHA), True, learn)
     assert got == pytest.approx(loss, rel=1e-5)
     np.testing.assert_allclose(P, expected_P, rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(second, expected_second, rtol=1e-5, atol=1e-6)
@@ -77,9 +87,8 @@ def test_dm_step_equals_reference(mode, mean, learn):
     new_P, new_in, new_second = ref.pv_dm_step(P64, W_in64, second64, 1, context, grads, ALPHA, mean)
     if not learn:  # inference: only the document row moves
         new_in, new_second = W_in64, second64
-    negs, neu1, neu1e, coeff = _buffers()
-    got = K.dm_step(P, 1, W_in, context, context.size, 4, mean, mode, W_out, W_inner, POINTS, CODES, LENGTHS,
-                    negs, NOISE, state, np.float32(ALPHA), neu1, neu1e, coeff, True, learn, learn)
+    got = K.dm_step(P, 1, context, 4, mean, mode, K.Matrices(W_in, W_out, W_inner), OUTPUTS, _scratch(), state,
+                    np.float32(ALPHA), True, learn, learn)
     assert got == pytest.approx(loss, rel=1e-5)
     for got_matrix, expected in ((P, new_P), (W_in, new_in), (second, new_second)):
         np.testing.assert_allclose(got_matrix, expected, rtol=1e-5, atol=1e-6)
@@ -121,8 +130,8 @@ def test_inference_equals_reference_replay(dm):
     out = np.zeros((1, D), np.float32)
     before = W_in.copy(), W_out.copy()
     keep = np.ones(V, np.float32)
-    loss = K.infer_documents(ids, offsets, 0, 1, out, W_in, W_out, W_inner, POINTS, CODES, LENGTHS, keep, NOISE,
-                             dm, NS, True, 2, NEGATIVE, 3, 0.1, 0.01, 99)
+    loss = K.infer_documents(_corpus(ids, offsets, keep), 0, 1, out, K.Matrices(W_in, W_out, W_inner), OUTPUTS,
+                             K.make_settings(dm, NS, True, 2, NEGATIVE, False), K.make_inference(3, 0.1, 0.01, 99))
     expected, last_epoch_loss = _reference_inference(doc, dm, W_in, W_out, 99, 3)
     np.testing.assert_allclose(out[0], expected, rtol=1e-4, atol=1e-6)
     assert loss == pytest.approx(last_epoch_loss, rel=1e-4)  # the last epoch's loss, exact
@@ -140,12 +149,13 @@ def test_inference_is_independent_of_how_documents_are_split():
     ids[-5:] = ids[:5]  # the last document repeats the first
     offsets = np.concatenate(([0], np.cumsum(lengths))).astype(np.int64)
     keep = np.full(V, 0.7, np.float32)
-    args = (W_in, W_out, W_inner, POINTS, CODES, LENGTHS, keep, NOISE, 1, NS | HS, True, 2, NEGATIVE, 4,
-            0.05, 0.001, 5)
+    corpus = _corpus(ids, offsets, keep)
+    args = (K.Matrices(W_in, W_out, W_inner), OUTPUTS, K.make_settings(1, NS | HS, True, 2, NEGATIVE, False),
+            K.make_inference(4, 0.05, 0.001, 5))
     whole, split = np.zeros((6, D), np.float32), np.zeros((6, D), np.float32)
-    K.infer_documents(ids, offsets, 0, 6, whole, *args)
-    K.infer_documents(ids, offsets, 3, 6, split, *args)
-    K.infer_documents(ids, offsets, 0, 3, split, *args)
+    K.infer_documents(corpus, 0, 6, whole, *args)
+    K.infer_documents(corpus, 3, 6, split, *args)
+    K.infer_documents(corpus, 0, 3, split, *args)
     np.testing.assert_array_equal(whole, split)
     np.testing.assert_array_equal(whole[0], whole[5])
     assert not np.array_equal(whole[0], whole[2])
@@ -166,9 +176,9 @@ def test_training_reports_words_examples_and_the_exact_loss():
         loss, dP, dW = ref.pv_dbow_negative_sampling(P0, W_out0, 1, word, negatives)
         P0, W_out0 = w2v.sgd_step([P0, W_out0], [dP, dW], ALPHA)
         expected += loss
-    loss, stats = K.train_documents(doc, offsets, np.array([1], np.int64), 0, 1, P, W_in, W_out, W_inner, POINTS,
-                                    CODES, LENGTHS, keep, NOISE, 0, NS, True, 2, NEGATIVE, False, ALPHA, ALPHA, 0,
-                                    4, 123)
+    loss, stats = K.train_documents(_corpus(doc, offsets, keep), np.array([1], np.int64), 0, 1, P,
+                                    K.Matrices(W_in, W_out, W_inner), OUTPUTS,
+                                    K.make_settings(0, NS, True, 2, NEGATIVE, False), _schedule(ALPHA, ALPHA, 0, 4, 123))
     assert list(stats) == [4, 4]
     assert loss == pytest.approx(expected, rel=1e-5)
     np.testing.assert_allclose(P, P0, rtol=1e-5, atol=1e-6)
@@ -198,9 +208,10 @@ def test_dbow_words_training_equals_the_reference_replay():
         P0, W_out0 = w2v.sgd_step([P0, W_out0], [dP, dW], ALPHA)
         expected += loss
         examples += len(context) + 1
-    loss, stats = K.train_documents(doc, np.array([0, doc.size], np.int64), np.array([1], np.int64), 0, 1, P, W_in,
-                                    W_out, W_inner, POINTS, CODES, LENGTHS, keep, NOISE, 0, NS, True, window,
-                                    NEGATIVE, True, ALPHA, ALPHA, 0, doc.size, 321)
+    loss, stats = K.train_documents(_corpus(doc, [0, doc.size], keep), np.array([1], np.int64), 0, 1, P,
+                                    K.Matrices(W_in, W_out, W_inner), OUTPUTS,
+                                    K.make_settings(0, NS, True, window, NEGATIVE, True),
+                                    _schedule(ALPHA, ALPHA, 0, doc.size, 321))
     assert list(stats) == [doc.size, examples]
     assert loss == pytest.approx(expected, rel=1e-5)
     for got, want in ((P, P0), (W_in, W_in0), (W_out, W_out0)):
@@ -218,10 +229,11 @@ def test_replica_rows_take_the_same_steps(dm, dbow_words):
     keep, hot, base = np.ones(V, np.float32), 4, V + 2  # replicas past two unused rows
     spare = [np.vstack([W, np.full((base + hot - V, D), np.nan, np.float32)]) for W in (W_in, W_out)]
     P_spare = P.copy()
-    args = (W_inner, POINTS, CODES, LENGTHS, keep, NOISE, dm, NS, True, 2, NEGATIVE, dbow_words, ALPHA, ALPHA / 10, 0,
-            ids.size, 77)
-    loss, stats = K.train_documents(ids, offsets, rows, 0, 2, P, W_in, W_out, *args)
-    loss_spare, stats_spare = K.train_documents(ids, offsets, rows, 0, 2, P_spare, *spare, *args, hot, base)
+    corpus = _corpus(ids, offsets, keep)
+    args = (OUTPUTS, K.make_settings(dm, NS, True, 2, NEGATIVE, dbow_words), _schedule(ALPHA, ALPHA / 10, 0, ids.size, 77))
+    loss, stats = K.train_documents(corpus, rows, 0, 2, P, K.Matrices(W_in, W_out, W_inner), *args)
+    loss_spare, stats_spare = K.train_documents(corpus, rows, 0, 2, P_spare, K.Matrices(*spare, W_inner), *args, hot,
+                                                base)
     assert list(stats_spare) == list(stats)
     assert loss_spare == pytest.approx(loss, rel=1e-5)
     for got, want in ((P_spare, P), (spare[0][:V], W_in), (spare[1][:V], W_out)):
@@ -231,9 +243,9 @@ def test_replica_rows_take_the_same_steps(dm, dbow_words):
 
 def test_replica_rows_must_fit_past_the_vocabulary():
     P, W_in, W_out, W_inner = _matrices(70)
-    args = (W_inner, POINTS, CODES, LENGTHS, np.ones(V, np.float32), NOISE, 0, NS, True, 2, NEGATIVE, False, ALPHA,
-            ALPHA, 0, 1, 1)
-    doc = (np.array([1], np.int32), np.array([0, 1], np.int64), np.array([0], np.int64), 0, 1, P)
+    args = (OUTPUTS, K.make_settings(0, NS, True, 2, NEGATIVE, False), _schedule(ALPHA, ALPHA, 0, 1, 1))
+    doc = (_corpus([1], [0, 1], np.ones(V, np.float32)), np.array([0], np.int64), 0, 1, P)
+    matrices = K.Matrices(np.vstack([W_in, W_in[:2]]), np.vstack([W_out, W_out[:2]]), W_inner)
     for hot, base in ((2, V - 1), (4, V)):  # over the vocabulary's rows; past the matrices' end
         with pytest.raises(ValueError, match="replica rows"):
-            K.train_documents(*doc, np.vstack([W_in, W_in[:2]]), np.vstack([W_out, W_out[:2]]), *args, hot, base)
+            K.train_documents(*doc, matrices, *args, hot, base)

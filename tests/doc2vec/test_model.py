@@ -166,3 +166,60 @@ def test_cli_similar_docs_lists_the_nearest_documents(dbow, tmp_path, capsys):
     assert [line.split()[0] for line in lines] == expected and "5" not in expected
     assert main(["similar", str(tmp_path / "m.d2v"), "--docs", "no-such-tag"]) == 2
     assert "no document tagged 'no-such-tag'" in capsys.readouterr().err
+
+
+def test_fit_returns_the_model_trained_as_the_gensim_spellings_train_it(documents):
+    """``fit`` (scikit-learn's verb), ``Doc2Vec(documents=...)`` and ``build_vocab`` then
+    ``train`` (gensim's) train the same model, bitwise, with one worker."""
+    settings = dict(dm=0, vector_size=D, min_count=1, epochs=2, workers=1, window=3)
+    model = Doc2Vec(**settings)
+    assert model.fit(documents[:80]) is model
+    at_once = Doc2Vec(documents[:80], **settings)
+    in_two = Doc2Vec(**settings).build_vocab(documents[:80])
+    in_two.train(documents[:80])
+    for other in (at_once, in_two):
+        np.testing.assert_array_equal(model.dv.vectors, other.dv.vectors)
+        np.testing.assert_array_equal(model.wv.vectors, other.wv.vectors)
+        assert [h["loss"] for h in model.history] == [h["loss"] for h in other.history]
+    with pytest.raises(WordvecError, match="fit needs"):
+        Doc2Vec(**settings).fit()
+
+
+def test_the_config_is_frozen_checked_and_importable_from_the_model_module():
+    from wordvec.models.doc2vec import model as model_module
+    from wordvec.models.doc2vec.config import Doc2VecConfig
+
+    assert model_module.Doc2VecConfig is Doc2VecConfig
+    config = Doc2VecConfig(dm=0, vector_size=D, dm_mean=True)
+    assert config.dm_mean == 1 and type(config.dm_mean) is int
+    with pytest.raises(AttributeError):
+        config.dm = 1
+    model = Doc2Vec(config=config)
+    assert model.config is config and model.vector_size == D and model.dm == 0
+    with pytest.raises(WordvecError, match="either a config or hyperparameters"):
+        Doc2Vec(config=config, dm=1)
+    for bad, phrase in ((dict(sample="x"), "sample must be >= 0"), (dict(min_alpha=1.0), "min_alpha must be"),
+                        (dict(dm_mean=2), "dm_mean must be 0 or 1")):
+        with pytest.raises(WordvecError, match=phrase):
+            Doc2VecConfig(**bad)
+
+
+def test_each_training_thread_trains_in_replica_rows_of_its_own(documents, monkeypatch):
+    """The epoch driver hands chunks to threads; each thread's calls name one slot, its
+    own, so no two threads share replica rows."""
+    from wordvec.kernels import doc2vec as kernels
+    import threading
+
+    seen, lock, train = {}, threading.Lock(), kernels.train_documents
+
+    def recording(corpus, doc_rows, begin, end, P, matrices, outputs, settings, schedule, hot=0, replica_base=0):
+        with lock:
+            seen.setdefault(threading.get_ident(), set()).add(replica_base)
+        return train(corpus, doc_rows, begin, end, P, matrices, outputs, settings, schedule, hot, replica_base)
+
+    monkeypatch.setattr(kernels, "train_documents", recording)
+    many = documents * 4  # 72k words: several chunks
+    model = Doc2Vec(many, dm=0, vector_size=D, min_count=1, epochs=1, workers=2, window=3)
+    bases = [next(iter(b)) for b in seen.values()]
+    assert all(len(b) == 1 for b in seen.values()) and len(set(bases)) == len(bases)
+    assert model._hot_words() > 0 and set(bases) <= {len(model.vocab) + slot * model._hot_words() for slot in (0, 1)}

@@ -65,6 +65,8 @@ of word2vec's layers, saturated terms included.
 Shapes: N documents, V vocabulary, D vector size, K negatives, L Huffman path length.
 """
 
+from collections import namedtuple
+
 import numba
 import numpy as np
 
@@ -73,12 +75,17 @@ from wordvec.kernels.word2vec import (
     NEGATIVE_SAMPLING,
     STAT_EXAMPLES,
     STAT_WORDS,
+    Corpus,
+    Matrices,
+    Outputs,
+    Schedule,
     add_to_rows,
     cbow_hidden,
     document_rate,
     draw_alias,
     hierarchical_softmax_update,
     logistic_term,
+    make_schedule,
     negative_sampling_update,
     subsample,
     vector_size_token,
@@ -89,19 +96,40 @@ from wordvec.kernels.random import below, mix64, uniform
 from wordvec.kernels.prefetch import prefetch_row
 
 __all__ = ["HIERARCHICAL_SOFTMAX", "NEGATIVE_SAMPLING", "STAT_EXAMPLES", "STAT_WORDS", "vector_size_token",
-           "dbow_step", "dm_step", "train_documents", "infer_documents", "document_seed"]
+           "Corpus", "Matrices", "Outputs", "Schedule", "Settings", "Inference", "Scratch", "make_schedule",
+           "make_settings", "make_inference", "dbow_step", "dm_step", "train_documents", "infer_documents",
+           "document_seed", "warm_up", "warm_up_inference"]
 
 FAST = {"reassoc", "contract", "nsz", "arcp"}  # no "no NaN" assumption: divergence must show
 jit = numba.njit(nogil=True, cache=True)
 jit_fast = numba.njit(nogil=True, cache=True, fastmath=FAST)
 jit_example = numba.njit(nogil=True, cache=True, fastmath=FAST, inline="always")
 
-# Every function here takes the arrays themselves, never a tuple holding them: an array
-# taken out of a tuple inside the example loop costs a reference-count increment and
-# decrement on its memory block, atomic, on the matrices every thread shares.  Arrays
-# passed down in named tuples (and inference's layer in one pass) cost PV-DBOW 18% more
-# CPU an epoch and inference 28% (one worker, imdb, A/B against the kernel before this
-# one's rewrite); as written here both are level with it.  Scalars travel in tuples.
+# The arguments, grouped (named tuples, as ``wordvec.kernels.word2vec``'s; its ``Corpus``,
+# ``Matrices``, ``Outputs`` and ``Schedule`` where the meaning is the same).  Inside a
+# kernel every array in them is replaced by its :func:`borrowed` copy before the loops
+# (``borrowed_corpus`` ...): an array taken out of a tuple in the example loop otherwise
+# costs a reference-count increment and decrement on its memory block, atomic, on the
+# matrices every thread shares (PV-DBOW 18% more CPU an epoch, inference 28%); a
+# borrowed array has no block to count.
+Settings = namedtuple("Settings", "dm mode mean window negative dbow_words")
+Replicas = namedtuple("Replicas", "hot base")  # words 0..hot-1 train in rows base + w (train_documents)
+Inference = namedtuple("Inference", "epochs alpha min_alpha seed")  # infer_documents' schedule
+Scratch = namedtuple("Scratch", "negatives neu1 neu1e coeff")  # one example's buffers (dbow_step, dm_step)
+# one thread's buffers (new_buffers, then the random state)
+Buffers = namedtuple("Buffers", "sentence context negatives ahead neu1 neu1e coeff rows labels state")
+
+
+def make_settings(dm, mode, mean, window, negative, dbow_words):
+    """A :data:`Settings` with the types the compiled kernels are specialised for:
+    ``negative`` is 0 without negative sampling, ``dbow_words`` False with PV-DM."""
+    negative = int(negative) if int(mode) & NEGATIVE_SAMPLING else 0
+    return Settings(int(dm), int(mode), bool(mean), int(window), negative, bool(dbow_words) and not int(dm))
+
+
+def make_inference(epochs, alpha, min_alpha, seed):
+    """An :data:`Inference` with the types the compiled kernels are specialised for."""
+    return Inference(int(epochs), float(alpha), float(min_alpha), np.uint64(seed))
 
 
 @jit_example
@@ -124,12 +152,14 @@ def new_buffers(longest, window, negative, points, D):
 
 
 @jit_example
-def predict(H, hrow, word, mode, W_out, W_inner, points, codes, lengths, negatives, lr, neu1e, coeff, rows, labels,
-            frozen, count_loss, D):
+def predict(H, hrow, word, mode, matrices, outputs, buffers, lr, frozen, count_loss, D):
     """``neu1e`` <- -lr dJ/dh for H[hrow] predicting ``word`` (negatives already drawn),
     through word2vec's output layers, whose output rows take their step; or, ``frozen``
     (inference), through :func:`held_layer`, which leaves them as they are.  Returns the loss
     (inference: 0 unless ``count_loss``)."""
+    W_out, W_inner = matrices.W_out, matrices.W_inner
+    points, codes, lengths = outputs.points, outputs.codes, outputs.lengths
+    negatives, neu1e, coeff, rows, labels = buffers.negatives, buffers.neu1e, buffers.coeff, buffers.rows, buffers.labels
     for i in range(D):
         neu1e[i] = 0.0
     loss = 0.0
@@ -250,21 +280,23 @@ def prefetch_position(sentence, n, i, reach, negatives, W_in, W_out, windowed, m
 
 
 @jit_example
-def train_document(sentence, n, P, doc, W_in, W_out, W_inner, points, codes, lengths, noise, dm, mode, mean, window,
-                   skipgram, lr, state, context, negatives, ahead, neu1, neu1e, coeff, rows, labels, learn_words,
-                   count_loss, replicas, D):
-    """Every example of one (subsampled) document ``sentence[:n]``, row P[doc];
+def train_document(n, P, doc, matrices, outputs, settings, replicas, lr, buffers, learn_words, count_loss, D):
+    """Every example of one (subsampled) document ``buffers.sentence[:n]``, row P[doc];
     ``learn_words=False`` is inference: the word and output rows stay as they are;
-    ``skipgram``: dbow_words' pairs too.  Returns (loss, examples); inference's loss is 0
-    unless ``count_loss``.
+    ``settings.dbow_words``: its skip-gram pairs too.  Returns (loss, examples); inference's
+    loss is 0 unless ``count_loss``.
 
     Position i+1's random numbers are drawn (into ``ahead``) before position i's examples
     and its rows prefetched: the stream is drawn in the same order as one position at a
     time, so every example is the same, only the next rows' cache misses overlap this one's
     arithmetic."""
+    dm, mode, mean, window, _, skipgram = settings
+    hot, base = replicas
+    W_in, W_out, noise = matrices.W_in, matrices.W_out, outputs.noise
+    sentence, context, negatives, ahead = buffers.sentence, buffers.context, buffers.negatives, buffers.ahead
+    neu1, neu1e, state = buffers.neu1, buffers.neu1e, buffers.state
     frozen = not learn_words
     windowed = dm or skipgram
-    hot, base = replicas
     loss = 0.0
     examples = 0
     reach = draw_position(windowed, window, noise, state, negatives, hot, base) if n > 0 else 0
@@ -278,8 +310,7 @@ def train_document(sentence, n, P, doc, W_in, W_out, W_inner, points, codes, len
         # ``negatives``: one draw serves every example predicting ``word``
         if dm:  # CBOW with the document's row: one example
             dm_hidden(P, doc, W_in, context, m, mean, neu1, D)
-            loss += predict(neu1, 0, word, mode, W_out, W_inner, points, codes, lengths, negatives, lr, neu1e, coeff,
-                            rows, labels, frozen, count_loss, D)
+            loss += predict(neu1, 0, word, mode, matrices, outputs, buffers, lr, frozen, count_loss, D)
             add_to_row(neu1e, P, doc, D)
             if learn_words:
                 add_to_rows(neu1e, W_in, context, m, D)
@@ -287,12 +318,10 @@ def train_document(sentence, n, P, doc, W_in, W_out, W_inner, points, codes, len
         else:
             if skipgram:  # each context word predicts ``word``, then the document's row does
                 for c in range(m):
-                    loss += predict(W_in, context[c], word, mode, W_out, W_inner, points, codes, lengths, negatives,
-                                    lr, neu1e, coeff, rows, labels, False, True, D)
+                    loss += predict(W_in, context[c], word, mode, matrices, outputs, buffers, lr, False, True, D)
                     add_to_row(neu1e, W_in, context[c], D)
                 examples += m
-            loss += predict(P, doc, word, mode, W_out, W_inner, points, codes, lengths, negatives, lr, neu1e, coeff,
-                            rows, labels, frozen, count_loss, D)
+            loss += predict(P, doc, word, mode, matrices, outputs, buffers, lr, frozen, count_loss, D)
             add_to_row(neu1e, P, doc, D)
             examples += 1
         for k in range(negatives.shape[0]):
@@ -305,49 +334,53 @@ def train_document(sentence, n, P, doc, W_in, W_out, W_inner, points, codes, len
 # ---------------------------------------------------------------------------------------
 
 
-def dbow_step(P, doc, word, mode, W_out, W_inner, points, codes, lengths, negatives, noise, state, alpha,
-              neu1e, coeff, learn_doc, learn_hidden):
+def dbow_step(P, doc, word, mode, matrices, outputs, scratch, state, alpha, learn_doc=True, learn_hidden=True):
     """One PV-DBOW example: P[doc] predicts ``word`` (reference ``pv_dbow_*``), the
-    negatives drawn from ``state`` into ``negatives``; ``learn_hidden=False``: inference."""
-    return dbow_step_compiled(P, doc, word, mode, W_out, W_inner, points, codes, lengths, negatives, noise, state,
-                              np.float32(alpha), neu1e, coeff, bool(learn_doc), not learn_hidden)
+    negatives drawn from ``state`` into ``scratch.negatives``; ``learn_hidden=False``:
+    inference (the output rows of ``matrices`` stay as they are)."""
+    return dbow_step_compiled(P, doc, word, mode, matrices, outputs, scratch, state, np.float32(alpha),
+                              bool(learn_doc), not learn_hidden)
+
+
+@jit_example
+def step_buffers(scratch, state, points, D):
+    """The :data:`Buffers` of one example: the caller's ``scratch`` and ``state``, the rest new."""
+    fresh = new_buffers(1, 1, scratch.negatives.shape[0], points, D)
+    return Buffers(fresh[0], fresh[1], scratch.negatives, fresh[3], scratch.neu1, scratch.neu1e, scratch.coeff,
+                   fresh[7], fresh[8], state)
 
 
 @jit_fast
-def dbow_step_compiled(P, doc, word, mode, W_out, W_inner, points, codes, lengths, negatives, noise, state, alpha,
-                       neu1e, coeff, learn_doc, frozen):
+def dbow_step_compiled(P, doc, word, mode, matrices, outputs, scratch, state, alpha, learn_doc, frozen):
     D = P.shape[1]
-    rows, labels = new_buffers(1, 1, negatives.shape[0], points, D)[7:]
-    draw_negatives(negatives, noise, state)
-    loss = predict(P, doc, word, mode, W_out, W_inner, points, codes, lengths, negatives, alpha, neu1e, coeff, rows,
-                   labels, frozen, True, D)
+    buffers = step_buffers(scratch, state, outputs.points, D)
+    draw_negatives(buffers.negatives, outputs.noise, state)
+    loss = predict(P, doc, word, mode, matrices, outputs, buffers, alpha, frozen, True, D)
     if learn_doc:
-        add_to_row(neu1e, P, doc, D)
+        add_to_row(buffers.neu1e, P, doc, D)
     return loss
 
 
-def dm_step(P, doc, W_in, context, m, word, mean, mode, W_out, W_inner, points, codes, lengths, negatives,
-            noise, state, alpha, neu1, neu1e, coeff, learn_doc, learn_words, learn_hidden):
-    """One PV-DM example: the document row and ``context[:m]`` predict ``word``
+def dm_step(P, doc, context, word, mean, mode, matrices, outputs, scratch, state, alpha, learn_doc=True,
+            learn_words=True, learn_hidden=True):
+    """One PV-DM example: the document row and the rows of ``context`` predict ``word``
     (reference ``pv_dm_*`` and ``pv_dm_step``)."""
-    return dm_step_compiled(P, doc, W_in, context, m, word, bool(mean), mode, W_out, W_inner, points, codes, lengths,
-                            negatives, noise, state, np.float32(alpha), neu1, neu1e, coeff, bool(learn_doc),
-                            bool(learn_words), not learn_hidden)
+    return dm_step_compiled(P, doc, context, word, bool(mean), mode, matrices, outputs, scratch, state,
+                            np.float32(alpha), (bool(learn_doc), bool(learn_words), not learn_hidden))
 
 
 @jit_fast
-def dm_step_compiled(P, doc, W_in, context, m, word, mean, mode, W_out, W_inner, points, codes, lengths, negatives,
-                     noise, state, alpha, neu1, neu1e, coeff, learn_doc, learn_words, frozen):
-    D = P.shape[1]
-    rows, labels = new_buffers(1, 1, negatives.shape[0], points, D)[7:]
-    draw_negatives(negatives, noise, state)
-    dm_hidden(P, doc, W_in, context, m, mean, neu1, D)
-    loss = predict(neu1, 0, word, mode, W_out, W_inner, points, codes, lengths, negatives, alpha, neu1e, coeff, rows,
-                   labels, frozen, True, D)
+def dm_step_compiled(P, doc, context, word, mean, mode, matrices, outputs, scratch, state, alpha, learning):
+    learn_doc, learn_words, frozen = learning
+    D, m = P.shape[1], context.shape[0]
+    buffers = step_buffers(scratch, state, outputs.points, D)
+    draw_negatives(buffers.negatives, outputs.noise, state)
+    dm_hidden(P, doc, matrices.W_in, context, m, mean, buffers.neu1, D)
+    loss = predict(buffers.neu1, 0, word, mode, matrices, outputs, buffers, alpha, frozen, True, D)
     if learn_doc:
-        add_to_row(neu1e, P, doc, D)
+        add_to_row(buffers.neu1e, P, doc, D)
     if learn_words:
-        add_to_rows(neu1e, W_in, context, m, D)
+        add_to_rows(buffers.neu1e, matrices.W_in, context, m, D)
     return loss
 
 
@@ -356,45 +389,42 @@ def dm_step_compiled(P, doc, W_in, context, m, word, mean, mode, W_out, W_inner,
 # ---------------------------------------------------------------------------------------
 
 
-def train_documents(ids, offsets, doc_rows, doc_begin, doc_end, P, W_in, W_out, W_inner, points, codes,
-                    lengths, keep, noise, dm, mode, mean, window, negative, dbow_words, alpha, min_alpha,
-                    words_before, total_words, seed, hot=0, replica_base=0):
-    """Train documents ``doc_begin..doc_end-1``; return (loss, [words, examples]).
+def train_documents(corpus, doc_rows, doc_begin, doc_end, P, matrices, outputs, settings, schedule, hot=0,
+                    replica_base=0):
+    """Train documents ``doc_begin..doc_end-1`` of ``corpus`` (a :data:`Corpus`) with
+    :data:`Settings` ``settings`` (:func:`make_settings`) at :data:`Schedule` ``schedule``
+    (``wordvec.kernels.word2vec.make_schedule``); return (loss, [words, examples]).
 
     Document d's tokens are ``ids[offsets[d]:offsets[d+1]]`` and its row ``P[doc_rows[d]]``.
     The learning rate of a document is alpha - (alpha - min_alpha) * pos / total, pos
-    its first token's position in the whole run (``words_before`` for ``doc_begin``).
+    its first token's position in the whole run (``schedule.words_before`` for ``doc_begin``).
 
     ``hot`` > 0 (negative sampling only): words ``0..hot-1`` (the most frequent) train
     in this call's replica rows ``replica_base + w`` of W_in and W_out (past the
     vocabulary's V rows), copied from rows w when it starts; their change is added to
     rows w when it ends (:func:`merge_replicas`).
     """
-    negative = int(negative) if int(mode) & NEGATIVE_SAMPLING else 0
+    W_in, W_out = matrices.W_in, matrices.W_out
     hot, replica_base = int(hot), int(replica_base)
-    if hot and not (int(mode) == NEGATIVE_SAMPLING and 0 < hot <= keep.shape[0] <= replica_base
+    if hot and not (int(settings.mode) == NEGATIVE_SAMPLING and 0 < hot <= corpus.keep.shape[0] <= replica_base
                     and replica_base + hot <= min(W_in.shape[0], W_out.shape[0])):
         raise ValueError(f"replica rows {replica_base}..{replica_base + hot - 1} of words 0..{hot - 1} do not fit "
-                         f"matrices of {W_in.shape[0]} and {W_out.shape[0]} rows past {keep.shape[0]} words "
+                         f"matrices of {W_in.shape[0]} and {W_out.shape[0]} rows past {corpus.keep.shape[0]} words "
                          "(and replicas need negative sampling alone)")
-    settings = (int(dm), int(mode), bool(mean), int(window), bool(dbow_words) and not int(dm), negative, hot,
-                replica_base)
-    schedule = (float(alpha), float(min_alpha), int(words_before), int(total_words), np.uint64(seed))
-    buffers = thread_buffers(offsets, doc_begin, doc_end, window, negative, points, P.shape[1])
-    return train_documents_compiled(ids, offsets, doc_rows, doc_begin, doc_end, P, W_in, keep, W_out, W_inner,
-                                    points, codes, lengths, noise, settings, schedule, buffers,
-                                    vector_size_token(P.shape[1]))
+    buffers = thread_buffers(corpus.offsets, doc_begin, doc_end, settings, outputs.points, P.shape[1])
+    return train_documents_compiled(corpus, doc_rows, doc_begin, doc_end, P, matrices, outputs, settings,
+                                    Replicas(hot, replica_base), schedule, buffers, vector_size_token(P.shape[1]))
 
 
-def thread_buffers(offsets, doc_begin, doc_end, window, negative, points, D):
-    """A kernel call's buffers (:func:`new_buffers`, then the random state), made here so
-    that the call can use them :func:`borrowed`: this frame keeps them alive.  Each on
-    cache lines of its own: the threads write theirs all the time, and two small arrays
+def thread_buffers(offsets, doc_begin, doc_end, settings, points, D):
+    """A kernel call's :data:`Buffers` (:func:`new_buffers`, then the random state), made
+    here so that the call can use them :func:`borrowed`: this frame keeps them alive.  Each
+    on cache lines of its own: the threads write theirs all the time, and two small arrays
     made side by side by two threads shared a line (inference 2.97 s one run, 4.28 the
     next, with 60% more CPU)."""
     longest = int(np.diff(offsets[doc_begin:doc_end + 1]).max(initial=0))
-    buffers = new_buffers.py_func(longest, window, negative, points, D) + (np.zeros(1, np.uint64),)
-    return tuple(zeros_on_own_lines(b.shape, b.dtype) for b in buffers)
+    buffers = new_buffers.py_func(longest, settings.window, settings.negative, points, D) + (np.zeros(1, np.uint64),)
+    return Buffers(*(zeros_on_own_lines(b.shape, b.dtype) for b in buffers))
 
 
 def zeros_on_own_lines(shape, dtype, line=64):
@@ -408,33 +438,44 @@ def zeros_on_own_lines(shape, dtype, line=64):
 
 
 @jit_example
-def borrowed_all(ids, offsets, W_in, keep, W_out, W_inner, points, codes, lengths, noise):
+def borrowed_corpus(corpus):
     """The caller's arrays, :func:`borrowed` (no reference counts in the loops)."""
-    return (borrowed(ids), borrowed(offsets), borrowed(W_in), borrowed(keep), borrowed(W_out), borrowed(W_inner),
-            borrowed(points), borrowed(codes), borrowed(lengths), borrowed(noise))
+    return Corpus(borrowed(corpus.ids), borrowed(corpus.offsets), borrowed(corpus.keep))
+
+
+@jit_example
+def borrowed_matrices(matrices):
+    return Matrices(borrowed(matrices.W_in), borrowed(matrices.W_out), borrowed(matrices.W_inner))
+
+
+@jit_example
+def borrowed_outputs(outputs):
+    return Outputs(borrowed(outputs.points), borrowed(outputs.codes), borrowed(outputs.lengths),
+                   borrowed(outputs.noise))
 
 
 @jit_example
 def borrowed_buffers(buffers):
-    sentence, context, negatives, ahead, neu1, neu1e, coeff, rows, labels, state = buffers
-    return (borrowed(sentence), borrowed(context), borrowed(negatives), borrowed(ahead), borrowed(neu1),
-            borrowed(neu1e), borrowed(coeff), borrowed(rows), borrowed(labels), borrowed(state))
+    return Buffers(borrowed(buffers.sentence), borrowed(buffers.context), borrowed(buffers.negatives),
+                   borrowed(buffers.ahead), borrowed(buffers.neu1), borrowed(buffers.neu1e), borrowed(buffers.coeff),
+                   borrowed(buffers.rows), borrowed(buffers.labels), borrowed(buffers.state))
 
 
 @jit_fast
-def train_documents_compiled(ids, offsets, doc_rows, doc_begin, doc_end, P, W_in, keep, W_out, W_inner, points,
-                             codes, lengths, noise, settings, schedule, buffers, token):
-    dm, mode, mean, window, skipgram, negative, hot, base = settings
+def train_documents_compiled(corpus, doc_rows, doc_begin, doc_end, P, matrices, outputs, settings, replicas,
+                             schedule, buffers, token):
     alpha, min_alpha, words_before, total_words, seed = schedule
+    hot, base = replicas
     D = len(token) if len(token) > 0 else P.shape[1]
-    ids, offsets, W_in, keep, W_out, W_inner, points, codes, lengths, noise = borrowed_all(
-        ids, offsets, W_in, keep, W_out, W_inner, points, codes, lengths, noise)
+    corpus, matrices, outputs = borrowed_corpus(corpus), borrowed_matrices(matrices), borrowed_outputs(outputs)
+    ids, offsets, keep = corpus
     P, doc_rows = borrowed(P), borrowed(doc_rows)
-    sentence, context, negatives, ahead, neu1, neu1e, coeff, rows, labels, state = borrowed_buffers(buffers)
+    buffers = borrowed_buffers(buffers)
+    sentence, state = buffers.sentence, buffers.state
     state[0] = seed
-    words_too = dm or skipgram  # the word rows train too
-    start_in = start_replicas(W_in, hot if words_too else 0, base, D)
-    start_out = start_replicas(W_out, hot, base, D)
+    words_too = settings.dm or settings.dbow_words  # the word rows train too
+    start_in = start_replicas(matrices.W_in, hot if words_too else 0, base, D)
+    start_out = start_replicas(matrices.W_out, hot, base, D)
     loss = 0.0
     examples = 0
     position = words_before
@@ -445,14 +486,12 @@ def train_documents_compiled(ids, offsets, doc_rows, doc_begin, doc_end, P, W_in
         n = subsample(ids, start, stop, keep, state, sentence)
         for j in range(n):
             sentence[j] = replica_row(sentence[j], hot, base)
-        doc_loss, doc_examples = train_document(sentence, n, P, doc_rows[d], W_in, W_out, W_inner, points, codes,
-                                                lengths, noise, dm, mode, mean, window, skipgram, lr, state, context,
-                                                negatives, ahead, neu1, neu1e, coeff, rows, labels, True, True,
-                                                (hot, base), D)
+        doc_loss, doc_examples = train_document(n, P, doc_rows[d], matrices, outputs, settings, replicas, lr, buffers,
+                                                True, True, D)
         loss += doc_loss
         examples += doc_examples
-    merge_replicas(W_in, start_in, base, D)
-    merge_replicas(W_out, start_out, base, D)
+    merge_replicas(matrices.W_in, start_in, base, D)
+    merge_replicas(matrices.W_out, start_out, base, D)
     stats = np.zeros(2, dtype=np.int64)
     stats[STAT_WORDS] = position - words_before
     stats[STAT_EXAMPLES] = examples
@@ -498,29 +537,28 @@ def document_seed(ids, start, stop, seed):
     return z
 
 
-def infer_documents(ids, offsets, doc_begin, doc_end, out, W_in, W_out, W_inner, points, codes, lengths, keep,
-                    noise, dm, mode, mean, window, negative, epochs, alpha, min_alpha, seed):
-    """Infer the rows ``out[d]`` of documents ``doc_begin..doc_end-1``; returns the loss of
-    their last epoch.  Each starts from (u - 0.5) / D and trains ``epochs`` passes at a
-    rate going linearly from alpha to min_alpha (``wordvec.math.doc2vec.inference_rate``)."""
-    negative = int(negative) if int(mode) & NEGATIVE_SAMPLING else 0
-    settings = (int(dm), int(mode), bool(mean), int(window), False, negative, 0, 0)
-    schedule = (int(epochs), float(alpha), float(min_alpha), np.uint64(seed))
-    buffers = thread_buffers(offsets, doc_begin, doc_end, window, negative, points, out.shape[1])
-    return infer_documents_compiled(ids, offsets, doc_begin, doc_end, out, W_in, keep, W_out, W_inner, points, codes,
-                                    lengths, noise, settings, schedule, buffers, vector_size_token(out.shape[1]))
+def infer_documents(corpus, doc_begin, doc_end, out, matrices, outputs, settings, inference):
+    """Infer the rows ``out[d]`` of documents ``doc_begin..doc_end-1`` of ``corpus`` with
+    :data:`Settings` ``settings`` (``dbow_words`` is not used) and :data:`Inference`
+    ``inference`` (:func:`make_inference`); returns the loss of their last epoch.  Each
+    starts from (u - 0.5) / D and trains ``epochs`` passes at a rate going linearly from
+    alpha to min_alpha (``wordvec.math.doc2vec.inference_rate``)."""
+    settings = settings._replace(dbow_words=False)
+    buffers = thread_buffers(corpus.offsets, doc_begin, doc_end, settings, outputs.points, out.shape[1])
+    return infer_documents_compiled(corpus, doc_begin, doc_end, out, matrices, outputs, settings, inference, buffers,
+                                    vector_size_token(out.shape[1]))
 
 
 @jit_fast
-def infer_documents_compiled(ids, offsets, doc_begin, doc_end, out, W_in, keep, W_out, W_inner, points, codes, lengths,
-                             noise, settings, schedule, buffers, token):
-    dm, mode, mean, window, _, negative, hot, base = settings
-    epochs, alpha, min_alpha, seed = schedule
+def infer_documents_compiled(corpus, doc_begin, doc_end, out, matrices, outputs, settings, inference, buffers, token):
+    epochs, alpha, min_alpha, seed = inference
     D = len(token) if len(token) > 0 else out.shape[1]
-    ids, offsets, W_in, keep, W_out, W_inner, points, codes, lengths, noise = borrowed_all(
-        ids, offsets, W_in, keep, W_out, W_inner, points, codes, lengths, noise)
+    corpus, matrices, outputs = borrowed_corpus(corpus), borrowed_matrices(matrices), borrowed_outputs(outputs)
+    ids, offsets, keep = corpus
     out = borrowed(out)
-    sentence, context, negatives, ahead, neu1, neu1e, coeff, rows, labels, state = borrowed_buffers(buffers)
+    buffers = borrowed_buffers(buffers)
+    sentence, state = buffers.sentence, buffers.state
+    replicas = Replicas(0, 0)
     last_loss = 0.0
     for d in range(doc_begin, doc_end):
         state[0] = document_seed(ids, offsets[d], offsets[d + 1], seed)
@@ -529,9 +567,38 @@ def infer_documents_compiled(ids, offsets, doc_begin, doc_end, out, W_in, keep, 
         for epoch in range(epochs):
             lr = np.float32(alpha - (alpha - min_alpha) * epoch / max(epochs - 1, 1))
             n = subsample(ids, offsets[d], offsets[d + 1], keep, state, sentence)
-            doc_loss, _ = train_document(sentence, n, out, d, W_in, W_out, W_inner, points, codes, lengths, noise, dm,
-                                         mode, mean, window, False, lr, state, context, negatives, ahead, neu1, neu1e,
-                                         coeff, rows, labels, False, epoch == epochs - 1, (hot, base), D)
+            doc_loss, _ = train_document(n, out, d, matrices, outputs, settings, replicas, lr, buffers, False,
+                                         epoch == epochs - 1, D)
             if epoch == epochs - 1:
                 last_loss += doc_loss
     return last_loss
+
+
+# ---------------------------------------------------------------------------------------
+# Loading (``wordvec.kernels.loader``)
+# ---------------------------------------------------------------------------------------
+
+
+def empty_arguments(vector_size):
+    """A corpus, document rows, matrices, outputs and settings of the types training and
+    inference pass, with one row each: with an empty range of documents a kernel trains
+    nothing."""
+    tiny = np.zeros((1, vector_size), np.float32)
+    corpus = Corpus(np.zeros(1, np.int32), np.zeros(2, np.int64), np.ones(1, np.float32))
+    outputs = Outputs(np.zeros((1, 1), np.int32), np.zeros((1, 1), np.uint8), np.zeros(1, np.int32),
+                      np.zeros(1, np.uint64))
+    settings = make_settings(0, NEGATIVE_SAMPLING, True, 1, 1, False)
+    return corpus, np.zeros(1, np.int64), Matrices(tiny, tiny, tiny), outputs, settings
+
+
+def warm_up(vector_size):
+    """Load :func:`train_documents` for ``vector_size`` (``wordvec.kernels.loader``)."""
+    corpus, doc_rows, matrices, outputs, settings = empty_arguments(vector_size)
+    train_documents(corpus, doc_rows, 0, 0, matrices.W_in, matrices, outputs, settings,
+                    make_schedule(0.025, 0.0001, 0, 1, 1))
+
+
+def warm_up_inference(vector_size):
+    """Load :func:`infer_documents` for ``vector_size`` (``wordvec.kernels.loader``)."""
+    corpus, _, matrices, outputs, settings = empty_arguments(vector_size)
+    infer_documents(corpus, 0, 0, matrices.W_in, matrices, outputs, settings, make_inference(1, 0.025, 0.0001, 1))

@@ -1,5 +1,5 @@
 """One threaded epoch, for every model that trains units of work in threads (word2vec and
-its subword model: chunks of documents; GloVe: shares of the non-zeros of X; the
+its subword model, and Doc2Vec: chunks of documents; GloVe: shares of the non-zeros of X; the
 deterministic mode of ``wordvec.models.word2vec.sync``: fixed shards).
 
 The pattern, in one place:

@@ -1,16 +1,18 @@
 """Doc2Vec: paragraph vectors (Le & Mikolov 2014), PV-DBOW and PV-DM, with inference.
 
     from wordvec.models.doc2vec.model import Doc2Vec
-    model = Doc2Vec(corpus_file="docs.txt", dm=0, vector_size=100, epochs=20)
+    model = Doc2Vec(dm=0, vector_size=100, epochs=20).fit(corpus_file="docs.txt")
+    model = Doc2Vec(corpus_file="docs.txt", dm=0, vector_size=100, epochs=20)   # gensim's spelling
     model.dv[0]                      # the vector of line 0 (model.dv.vectors[i]: line i)
     model.dv.most_similar(0)         # the documents nearest to line 0
     model.infer_vector("a new text".split())
     model.save("docs.d2v"); Doc2Vec.load("docs.d2v")
 
 Hyperparameters keep gensim's names and defaults (``dm=1``, ``dm_mean=1``, ``epochs=10``
-...).  The maths is ``wordvec.math.doc2vec``; the compiled loops are
-``wordvec.kernels.doc2vec``.  Training runs ``workers`` threads over chunks of whole
-documents (Hogwild), the chunks in a fresh seeded order every epoch
+...; ``wordvec.models.doc2vec.config.Doc2VecConfig``).  The maths is ``wordvec.math.doc2vec``;
+the compiled loops are ``wordvec.kernels.doc2vec``, loaded through ``wordvec.kernels.loader``.
+Training runs ``workers`` threads over chunks of whole documents (Hogwild; the driver:
+``wordvec.models.base.epochs``), the chunks in a fresh seeded order every epoch
 (``wordvec.data.schedule``), the learning rate decaying linearly over all tokens of all
 epochs.  Inference (:meth:`Doc2Vec.infer_vectors`) trains many new documents at once,
 spread over the threads, each one's random numbers a function of the seed and its words:
@@ -26,7 +28,8 @@ import math
 import os
 import threading
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
+from functools import partial
 from numbers import Integral
 from os import PathLike
 
@@ -43,10 +46,13 @@ from wordvec.io.atomic import saved_directory
 from wordvec.io.formats import json_safe, read_model_array
 from wordvec.io.history import append_epoch
 from wordvec.kernels import doc2vec as kernels
+from wordvec.kernels import loader
 from wordvec.io.gensim_pickle import is_pickle
 from wordvec.kernels.word2vec import pack_alias_table
 from wordvec.models.base import gensim_models
-from wordvec.models.base.config import library_workers
+from wordvec.models.base.config import config_from, library_workers
+from wordvec.models.base.epochs import ThreadedEpoch
+from wordvec.models.doc2vec.config import Doc2VecConfig
 from wordvec.vectors.keyed import KeyedVectors
 
 CHUNK_WORDS = 20_000
@@ -57,54 +63,9 @@ CHUNK_WORDS = 20_000
 HOT_WORDS = 1024
 FORMAT, VERSION, MANIFEST = "wordvec-doc2vec", 1, "model.json"
 ARRAYS = {"P": "doc_vectors.npy", "W_out": "output_vectors.npy", "W_inner": "inner_vectors.npy"}
-
-
-@dataclass(frozen=True)
-class Doc2VecConfig:
-    """The hyperparameters, gensim's names and defaults."""
-    dm: int = 1                # 1 PV-DM, 0 PV-DBOW
-    vector_size: int = 100
-    window: int = 5
-    min_count: int = 5
-    negative: int = 5
-    hs: int = 0
-    sample: float = 1e-3
-    epochs: int = 10
-    dbow_words: int = 0        # PV-DBOW: also train skip-gram word vectors, interleaved
-    dm_mean: int = 1           # PV-DM: mean (1) or sum (0) of the document and context rows
-    alpha: float = 0.025
-    min_alpha: float = 0.0001
-    seed: int = 1
-    ns_exponent: float = 0.75
-    tags: str = "line"         # "line" (row i = line i) or "first-token"
-    shuffle: bool = True       # chunks in a fresh seeded order each epoch
-
-    def validate(self):
-        for name in ("vector_size", "window", "min_count", "epochs", "negative", "seed"):
-            limits.check_int(name, getattr(self, name))
-        for name in ("dm", "hs", "dbow_words", "dm_mean"):
-            if getattr(self, name) not in (0, 1):
-                raise WordvecError(f"{name} must be 0 or 1, not {getattr(self, name)!r}")
-        if not self.hs and self.negative == 0:
-            raise WordvecError("negative=0 with hs=0 leaves no output layer to train; set negative > 0 or hs=1")
-        if not (math.isfinite(self.alpha) and self.alpha > 0):
-            raise WordvecError(f"alpha must be a positive number, not {self.alpha}")
-        if not (math.isfinite(self.min_alpha) and 0 <= self.min_alpha <= self.alpha):
-            raise WordvecError(f"min_alpha must be between 0 and alpha ({self.alpha}), not {self.min_alpha}")
-        if not (math.isfinite(self.sample) and self.sample >= 0):
-            raise WordvecError(f"sample must be >= 0, not {self.sample}")
-        docs.check_tag_mode(self.tags)
-        return self
-
-    @property
-    def mode(self):
-        """The kernels' output-layer flags."""
-        return (kernels.HIERARCHICAL_SOFTMAX if self.hs else 0) | (kernels.NEGATIVE_SAMPLING if self.negative else 0)
-
-    def describe(self):
-        name = "pv-dm-" + ("mean" if self.dm_mean else "sum") if self.dm else "pv-dbow" + (
-            "+words" if self.dbow_words else "")
-        return name + "-" + "+".join(n for flag, n in ((self.hs, "hs"), (self.negative, "ns")) if flag)
+__all__ = ["Doc2Vec", "Doc2VecConfig", "Doc2VecSettingError", "DocumentVectors", "is_doc2vec_model"]
+# the kernels this process has loaded, by (warm-up, vector size): each through the loader once
+_LOADED = set()
 
 
 class Doc2VecSettingError(WordvecError, ValueError):
@@ -133,17 +94,19 @@ class Doc2Vec:
     """Paragraph vectors: ``dm=1`` PV-DM, ``dm=0`` PV-DBOW (``dbow_words=1``: with
     skip-gram word training).  ``.dv`` the documents, ``.wv`` the words."""
 
-    def __init__(self, documents=None, corpus_file=None, dm=1, vector_size=100, window=5, min_count=5,
-                 negative=5, hs=0, sample=1e-3, epochs=10, dbow_words=0, dm_mean=1, workers=None, seed=1,
-                 alpha=0.025, min_alpha=0.0001, ns_exponent=0.75, tags="line", shuffle=True, callbacks=(),
-                 dm_concat=0, dm_tag_count=1, shrink_windows=True, batch_words=10_000, trim_rule=None,
-                 comment=None, max_vocab_size=None, sorted_vocab=1):
+    def __init__(self, documents=None, corpus_file=None, config=None, *, workers=None, callbacks=(), dm_concat=0,
+                 dm_tag_count=1, shrink_windows=True, batch_words=10_000, trim_rule=None, comment=None,
+                 max_vocab_size=None, sorted_vocab=1, **hyperparameters):
+        """``hyperparameters``: the fields of :class:`wordvec.models.doc2vec.config.Doc2VecConfig`
+        by name, gensim's (``dm=0, vector_size=100, epochs=20, ...``), or a whole ``config``;
+        ``workers`` and ``callbacks`` are settings of this process.  With ``documents`` or
+        ``corpus_file``, the model is trained at once (gensim's spelling of :meth:`fit`).
+        gensim's ``dm_tag_count``, ``batch_words`` and ``comment`` are taken and have no
+        effect; its settings that wordvec does not train are refused."""
         _refuse_untrained_settings(dm_concat, shrink_windows, trim_rule, max_vocab_size, sorted_vocab)
         self.comment, self.batch_words, self.dm_tag_count = comment, batch_words, dm_tag_count
         self.corpus_count = 0
-        self.config = Doc2VecConfig(int(dm), vector_size, window, min_count, negative, int(hs), sample, epochs,
-                                    int(dbow_words), int(dm_mean), alpha, min_alpha, seed, ns_exponent, tags,
-                                    bool(shuffle)).validate()
+        self.config = config_from(Doc2VecConfig, config, hyperparameters)
         self.workers = library_workers() if workers is None else int(workers)
         limits.check_int("workers", self.workers)
         self.callbacks = tuple(callbacks)
@@ -151,15 +114,34 @@ class Doc2Vec:
         self.W_in = self.W_out = self.W_inner = None
         self.trained_words = self.planned_words = self.epochs_trained = 0
         self.history = []
+        self.corpus_file = None
+        if documents is not None or corpus_file is not None:
+            self.fit(documents, corpus_file)
+
+    def fit(self, documents=None, corpus_file=None):
+        """Build the vocabulary and the document rows from ``documents`` (TaggedDocuments or
+        token lists) or the lines of ``corpus_file``, reading it once, and train the
+        configured epochs; returns the model (``build_vocab`` then ``train``, gensim's)."""
         if corpus_file is not None and documents is not None:
             raise WordvecError("pass either corpus_file or documents, not both")
+        if corpus_file is None and documents is None:
+            raise WordvecError("fit needs the documents or a corpus_file")
         source = corpus_file if corpus_file is not None else documents
         # where the documents are, so that answers can quote them (``wordvec similar --docs``)
         self.corpus_file = os.path.abspath(corpus_file) if isinstance(corpus_file, (str, os.PathLike)) else None
-        if source is not None:  # build_vocab(source) then train(source), reading it once
-            vocab, encoded = self._read(source)
-            self.set_vocabulary(vocab)
-            self._train_encoded(encoded)
+        self._load_kernels(kernels.warm_up)
+        vocab, encoded = self._read(source)
+        self.set_vocabulary(vocab)
+        self._train_encoded(encoded)
+        return self
+
+    def _load_kernels(self, warm_up):
+        """Load a kernel for this vector size through the one loader, before the counts and
+        vectors exist (``wordvec.kernels.loader``), once a process."""
+        key = (warm_up.__name__, self.config.vector_size)
+        if key not in _LOADED:
+            loader.load_kernels(partial(warm_up, self.config.vector_size))
+            _LOADED.add(key)
 
     def _read(self, source, vocab=None):
         """(vocabulary, encoded documents) of a corpus file, a TaggedDocument corpus or a
@@ -273,7 +255,9 @@ class Doc2Vec:
         if start_alpha is not None or end_alpha is not None:
             raise Doc2VecSettingError("start_alpha/end_alpha are not supported by Doc2Vec.train; "
                                       "set alpha and min_alpha on the model")
-        _, encoded = self._read(_one_source(corpus_iterable, corpus_file), self.vocab)
+        source = _one_source(corpus_iterable, corpus_file)
+        self._load_kernels(kernels.warm_up)
+        _, encoded = self._read(source, self.vocab)
         self.callbacks = self.callbacks + tuple(callbacks)
         try:
             return self._train_encoded(encoded, epochs)
@@ -357,13 +341,13 @@ class Doc2Vec:
         n = encoded.offsets.size - 1
         out = np.zeros((n, c.vector_size), np.float32)
         keep, noise, points, codes, lengths = self._tables()
-        W_out, W_inner = self._outputs()
-        args = (self.W_in, W_out, W_inner, points, codes, lengths, keep, noise, c.dm, c.mode, c.dm_mean,
-                c.window, c.negative, epochs, alpha, min_alpha, seed)
+        corpus = kernels.Corpus(encoded.ids, encoded.offsets, keep)
+        args = (kernels.Matrices(self.W_in, *self._outputs()), kernels.Outputs(points, codes, lengths, noise),
+                kernels.make_settings(c.dm, c.mode, c.dm_mean, c.window, c.negative, False),
+                kernels.make_inference(epochs, alpha, min_alpha, seed))
         ranges = _balanced_ranges(encoded.offsets, self.workers if workers is None else int(workers))
-        kernels.infer_documents(encoded.ids, encoded.offsets, 0, 0, out, *args)  # compile before threads
-        threads = [threading.Thread(target=kernels.infer_documents,
-                                    args=(encoded.ids, encoded.offsets, begin, end, out) + args)
+        self._load_kernels(kernels.warm_up_inference)  # before the threads
+        threads = [threading.Thread(target=kernels.infer_documents, args=(corpus, begin, end, out) + args)
                    for begin, end in ranges]
         for thread in threads:
             thread.start()
@@ -508,31 +492,49 @@ def _balanced_ranges(offsets, parts):
     return list(zip(bounds[:-1].tolist(), bounds[1:].tolist()))
 
 
+class _ThreadSlots:
+    """Each thread's number, 0, 1, ... in the order the threads first ask: the replica rows
+    it trains in (``wordvec.kernels.doc2vec.train_documents``)."""
+
+    def __init__(self):
+        self._local, self._lock, self._next = threading.local(), threading.Lock(), 0
+
+    def mine(self):
+        slot = getattr(self._local, "slot", None)
+        if slot is None:
+            with self._lock:
+                slot = self._local.slot = self._next
+                self._next += 1
+        return slot
+
+
 class _EpochRunner:
-    """One epoch at a time over encoded documents with ``model.workers`` threads (Hogwild)."""
+    """One epoch at a time over encoded documents with ``model.workers`` threads (Hogwild;
+    the driver: ``wordvec.models.base.epochs``)."""
 
     def __init__(self, model, encoded):
         self.model, self.encoded = model, encoded
         self.bounds = schedule.chunk_bounds(encoded.offsets, CHUNK_WORDS)
         self.chunk_sizes = np.diff(encoded.offsets[self.bounds])
-        self.tables = model._tables()
+        keep, noise, points, codes, lengths = model._tables()
         self.hot = model._hot_words()
         if self.hot:  # the kernels train in the replica rows past the matrices' own
             model.W_in = _with_room(model.W_in, model._replica_rows())
             model.W_out = _with_room(model.W_out, model._replica_rows())
-            self.W_in, self.outputs = model.W_in.base, (model.W_out.base, model._outputs()[1])
+            self.matrices = kernels.Matrices(model.W_in.base, model.W_out.base, model._outputs()[1])
         else:
-            self.W_in, self.outputs = model.W_in, model._outputs()
-        self._train(0, 0, 0, 1, 0)  # compile (or load from Numba's cache) before any clock starts
+            self.matrices = kernels.Matrices(model.W_in, *model._outputs())
+        c = model.config
+        self.corpus = kernels.Corpus(encoded.ids, encoded.offsets, keep)
+        self.outputs = kernels.Outputs(points, codes, lengths, noise)
+        self.settings = kernels.make_settings(c.dm, c.mode, c.dm_mean, c.window, c.negative, c.dbow_words)
 
     def _train(self, begin, end, words_before, seed, slot):
         """Documents begin..end-1 in the thread numbered ``slot`` (its replica rows)."""
-        m, e, c = self.model, self.encoded, self.model.config
-        keep, noise, points, codes, lengths = self.tables
-        return kernels.train_documents(e.ids, e.offsets, e.rows, begin, end, m.P, self.W_in, *self.outputs, points,
-                                       codes, lengths, keep, noise, c.dm, c.mode, c.dm_mean, c.window, c.negative,
-                                       c.dbow_words, c.alpha, c.min_alpha, words_before, max(m.planned_words, 1),
-                                       seed, self.hot, len(m.vocab) + slot * self.hot)
+        m, c = self.model, self.model.config
+        at = kernels.make_schedule(c.alpha, c.min_alpha, words_before, max(m.planned_words, 1), seed)
+        return kernels.train_documents(self.corpus, self.encoded.rows, begin, end, m.P, self.matrices, self.outputs,
+                                       self.settings, at, self.hot, len(m.vocab) + slot * self.hot)
 
     def epoch(self):
         m, c = self.model, self.model.config
@@ -540,36 +542,24 @@ class _EpochRunner:
         order = schedule.chunk_order(c.seed, epoch, n_chunks) if c.shuffle else np.arange(n_chunks)
         words_before = m.trained_words + schedule.positions_in_epoch(self.chunk_sizes, order)
         losses, stats = np.zeros(n_chunks), np.zeros((n_chunks, 2), np.int64)
-        pending, lock, errors = iter(order.tolist()), threading.Lock(), []
+        slots = _ThreadSlots()
 
-        def work(slot):
-            while not errors:
-                with lock:
-                    index = next(pending, None)
-                if index is None:
-                    return
-                try:
-                    losses[index], stats[index] = self._train(
-                        int(self.bounds[index]), int(self.bounds[index + 1]), int(words_before[index]),
-                        schedule.chunk_seed(c.seed, epoch, index), slot)
-                except BaseException as error:  # hand it to the main thread
-                    errors.append(error)
+        def train_unit(index):
+            return self._train(int(self.bounds[index]), int(self.bounds[index + 1]), int(words_before[index]),
+                               schedule.chunk_seed(c.seed, epoch, index), slots.mine())
+
+        def record(index, loss, chunk_stats):
+            losses[index], stats[index] = loss, chunk_stats
+            if not math.isfinite(loss):
+                return TrainingError(f"training diverged (the loss became {loss}) in epoch {epoch + 1}; "
+                                     f"try a smaller alpha than {c.alpha}")
+            return None
 
         started = time.perf_counter()
-        threads = [threading.Thread(target=work, args=(slot,), daemon=True)
-                   for slot in range(min(m.workers, max(n_chunks, 1)))]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-        if errors:
-            raise errors[0]
+        ThreadedEpoch(order=order.tolist(), train_unit=train_unit, workers=m.workers, record=record).run()
         seconds = time.perf_counter() - started
         loss = float(losses.sum())  # summed in chunk order: independent of the threads
         words, examples = (int(x) for x in stats.sum(axis=0))
-        if not math.isfinite(loss):
-            raise TrainingError(f"training diverged (the loss became {loss}) in epoch {epoch + 1}; "
-                                f"try a smaller alpha than {c.alpha}")
         m.trained_words += words
         m.epochs_trained += 1
         return {"epoch": m.epochs_trained, "loss": loss / max(examples, 1), "examples": examples, "words": words,

@@ -1,0 +1,69 @@
+"""``Doc2VecConfig``: the hyperparameters of ``Doc2Vec``, gensim's names and defaults, checked
+once by the table ``DOC2VEC_CHECKS`` (``wordvec.models.base.checks``) and the rules that
+relate two fields."""
+
+import dataclasses
+import math
+import numbers
+
+from wordvec.data.documents import TAG_MODES
+from wordvec.kernels.doc2vec import HIERARCHICAL_SOFTMAX, NEGATIVE_SAMPLING
+from wordvec.models.base.checks import WHOLE, check_fields, is_number, need, one_of, positive_number
+from wordvec.models.base.config import resolve_fields
+
+FLAGS = ("dm", "hs", "dbow_words", "dm_mean")
+
+
+def _flag(name):
+    return lambda value: value in (0, 1), name + " must be 0 or 1, not {value!r}"
+
+
+DOC2VEC_CHECKS = {
+    **{name: WHOLE for name in ("vector_size", "window", "min_count", "epochs", "negative", "seed")},
+    **{name: _flag(name) for name in FLAGS},
+    "alpha": (positive_number, "alpha must be a positive number, not {value}"),
+    "sample": (lambda value: is_number(value) and math.isfinite(value) and value >= 0,
+               "sample must be >= 0, not {value}"),
+    "tags": one_of(TAG_MODES, "tags must be one of {choices}, not {value!r}"),
+}
+
+
+@dataclasses.dataclass(frozen=True)
+class Doc2VecConfig:
+    """The hyperparameters, gensim's names and defaults."""
+    dm: int = 1                # 1 PV-DM, 0 PV-DBOW
+    vector_size: int = 100
+    window: int = 5
+    min_count: int = 5
+    negative: int = 5
+    hs: int = 0
+    sample: float = 1e-3
+    epochs: int = 10
+    dbow_words: int = 0        # PV-DBOW: also train skip-gram word vectors, interleaved
+    dm_mean: int = 1           # PV-DM: mean (1) or sum (0) of the document and context rows
+    alpha: float = 0.025
+    min_alpha: float = 0.0001
+    seed: int = 1
+    ns_exponent: float = 0.75
+    tags: str = "line"         # "line" (row i = line i) or "first-token"
+    shuffle: bool = True       # chunks in a fresh seeded order each epoch
+
+    def __post_init__(self):
+        # gensim's flags are ints; True/False and NumPy integers are taken as 0/1
+        resolve_fields(self, shuffle=bool(self.shuffle), **{
+            name: int(getattr(self, name)) for name in FLAGS if isinstance(getattr(self, name), numbers.Integral)})
+        check_fields(self, DOC2VEC_CHECKS)
+        need(self.hs or self.negative > 0,
+             "negative=0 with hs=0 leaves no output layer to train; set negative > 0 or hs=1")
+        need(is_number(self.min_alpha) and math.isfinite(self.min_alpha) and 0 <= self.min_alpha <= self.alpha,
+             f"min_alpha must be between 0 and alpha ({self.alpha}), not {self.min_alpha}")
+
+    @property
+    def mode(self):
+        """The kernels' output-layer flags."""
+        return (HIERARCHICAL_SOFTMAX if self.hs else 0) | (NEGATIVE_SAMPLING if self.negative else 0)
+
+    def describe(self):
+        name = "pv-dm-" + ("mean" if self.dm_mean else "sum") if self.dm else "pv-dbow" + (
+            "+words" if self.dbow_words else "")
+        return name + "-" + "+".join(n for flag, n in ((self.hs, "hs"), (self.negative, "ns")) if flag)
