@@ -414,21 +414,6 @@ def doc2vec_table():
     return lines + ["", _provenance(shown)]
 
 
-def pooling_table(name="doc2vec-20261126T2000-pooling"):
-    """benchmarks/README: sentence vectors pooled from word vectors: accuracy and speed."""
-    record = load_record(name)
-    lines = ["| dataset | pooling | accuracy % | sentences/s (whole `embed` call) | record |", "|---|---|---|---|---|"]
-    for run in record["runs"]:
-        if run["config"].startswith("pool-"):
-            lines.append(f"| {run['dataset']} | {run['config'][5:]} | {100 * run['quality']['accuracy']:.2f} | "
-                         f"{run['sentences_per_second']:,.0f} | {_record_name(record)} |")
-        elif run["config"] == "pooling-kernel":
-            lines.append(f"| compiled pooling alone | {run['sentences']:,} sentences of {run['tokens_per_sentence']} "
-                         f"words, D = {run['vector_size']}, one thread | | {run['sentences_per_second']:,.0f} "
-                         f"| {_record_name(record)} |")
-    return lines + ["", _provenance([record])]
-
-
 # ----------------------------------------------------------------------------- classify
 
 CLASSIFY_RECORD = "classify-20261127-interleaved-rerun"  # every task and setting, three seeds
@@ -678,6 +663,23 @@ def ann_table():
             + _provenance([dict(record, runs=[build, query, trained], load_before=None, load_after=None)])]
 
 
+def serve_table(name="serve-100k"):
+    """benchmarks/README: `wordvec serve`'s neighbour query over HTTP, and the same query in
+    process with wordvec's and gensim's most_similar (bench_serve.py), latency in ms."""
+    record = load_record(name)
+    gensim = {run["config"]: run["latency"] for run in _runs(record, system="gensim most_similar")}
+    lines = ["| system | setting | p50 ms | p90 ms | p99 ms | requests/s | gensim's p50 / this | record |",
+             "|---|---|---|---|---|---|---|---|"]
+    for run in record["runs"]:
+        latency, peer = run["latency"], gensim.get(run["config"])
+        ratio = _ratio(peer["p50_ms"], latency["p50_ms"]) if peer and run["system"] != "gensim most_similar" else "–"
+        lines.append(f"| {run['system']} | {run['config']} | {latency['p50_ms']:.1f} | {latency['p90_ms']:.1f} "
+                     f"| {latency['p99_ms']:.1f} | {_number(latency.get('requests_per_sec'), ',.0f') or '–'} "
+                     f"| {ratio} | {_record_name(record)} |")
+    return lines + ["", f"{record['vocabulary']:,} words × {record['dimensions']} ({record['source']}), top 10. "
+                        + _provenance([record])]
+
+
 # ----------------------------------------------------------------------------- phrases, static models
 
 def phrases_table(name="phrases-gensim-class"):
@@ -717,12 +719,12 @@ def static_table(name="static-sst2-imdb-genre-20261127"):
 
 TABLES = {"headline": headline_table, "word2vec": word2vec_table, "vocab": vocab_table,
           "evaluate": evaluate_table, "estimate": estimate_table, "count": count_table, "subword": subword_table,
-          "doc2vec": doc2vec_table, "pooling": pooling_table,
+          "doc2vec": doc2vec_table,
           "classify": classify_table, "classify-calls": classify_calls_table,
           "classify-summary": classify_summary_table,
           "classify-speed-sst": lambda: classify_speed_table("classify-sst-seeds-20261126-predict5"),
           "classify-speed-docs": lambda: classify_speed_table("classify-20261126-predict5"),
-          "load": load_table, "mapped-search": mapped_search_table, "ann": ann_table,
+          "load": load_table, "mapped-search": mapped_search_table, "ann": ann_table, "serve": serve_table,
           "phrases": phrases_table, "static": static_table}
 
 
