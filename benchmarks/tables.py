@@ -306,9 +306,9 @@ def estimate_table():
 
 # ----------------------------------------------------------------------------- subwords, counts
 
-def subword_table():
-    """Subword skip-gram: wordvec vs gensim FastText vs fastText, one run each."""
-    record = load_record("subword")
+def subword_table(name="subword-2m"):
+    """benchmarks/README: subword skip-gram, wordvec vs gensim FastText vs fastText, one run each."""
+    record = load_record(name)
     ours = _runs(record, system="wordvec-ft")[0]["wall_seconds"]
     lines = ["| system | whole run s | time / wordvec's | peak RSS MB | analogy % | WS-353 ρ | SimLex ρ "
              "| SimLex ρ, pairs with held-out words | record |", "|---|---:|---:|---:|---:|---:|---:|---:|---|"]
