@@ -9,7 +9,9 @@ end to end (connect, query, JSON) for seeded random words: first one client afte
 another, then 4 clients at once.  For reference it also times the same query in process:
 wordvec's KeyedVectors.most_similar and, when installed, gensim 4.4's, on the same matrix,
 with BLAS's default threads and with one (as `wordvec serve` runs it).
-Prints one JSON object.  Timings on a shared machine are noisy: note `uptime` beside them.
+Prints one JSON object and writes the record benchmarks/results/vectors/RECORD.json
+(``--record``, default serve-100k; '' for none), one run per measurement.  Timings on a
+shared machine are noisy: the record keeps the load before and after.
 """
 
 import argparse
@@ -29,6 +31,8 @@ import numpy as np
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
+sys.path.insert(0, os.path.join(ROOT, "benchmarks"))
+from records import Record  # noqa: E402
 from wordvec.models.lm.training import blas_threads  # noqa: E402
 from wordvec.vectors.keyed import KeyedVectors
 from wordvec.vectors.files import load_vectors  # noqa: E402
@@ -65,7 +69,10 @@ def main():
     parser.add_argument("--dims", type=int, default=100)
     parser.add_argument("--requests", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--record", default="serve-100k", help="record name in benchmarks/results ('' for none)")
     args = parser.parse_args()
+    record = Record(args.record, note="neighbour queries, topn 10; in process: 200 of the same words") \
+        if args.record else None
 
     with tempfile.TemporaryDirectory() as directory:
         if args.vectors:
@@ -134,6 +141,25 @@ def main():
         except ImportError:
             pass
     print(json.dumps(result))
+    if record is not None:
+        print(f"record: {write_record(record, result)}")
+
+
+# (key in the result, system, config) of each measurement the record keeps
+MEASUREMENTS = (("http_sequential", "wordvec serve (HTTP)", "one client at a time"),
+                ("http_4_clients", "wordvec serve (HTTP)", "4 clients at once"),
+                ("in_process_wordvec_most_similar_1_blas_thread", "wordvec most_similar", "in process, 1 BLAS thread"),
+                ("in_process_gensim_most_similar_1_blas_thread", "gensim most_similar", "in process, 1 BLAS thread"),
+                ("in_process_wordvec_most_similar", "wordvec most_similar", "in process, BLAS default threads"),
+                ("in_process_gensim_most_similar", "gensim most_similar", "in process, BLAS default threads"))
+
+
+def write_record(record, result):
+    record.data.update(vocabulary=result["vocabulary"], dimensions=result["dimensions"], source=result["source"])
+    for key, system, config in MEASUREMENTS:
+        if key in result:
+            record.add_run(system=system, config=config, latency=result[key])
+    return record.save()
 
 
 if __name__ == "__main__":

@@ -1,13 +1,15 @@
-"""README's and benchmarks/README's comparison tables, generated from benchmarks/results/.
+"""Every comparison table of README.md, benchmarks/README.md and docs/guides/, generated
+from the records in benchmarks/results/ (the one place where tables are made).
 
     .venv/bin/python benchmarks/tables.py           # rewrite every table in place
     .venv/bin/python benchmarks/tables.py --check   # exit 1 if a table differs from its records
 
 A table sits in a markdown file between ``<!-- table:NAME -->`` and ``<!-- /table -->``;
-NAME picks one of the TABLES below, which reads the records it names (records.py writes
-them; a missing one is an error) and returns the table's lines, each row naming its
-record.  tests/test_tables.py runs the check, so a table edited by hand, or a record
-changed without regenerating, fails the suite.
+NAME picks one of the TABLES at the end of this file, which reads the records it names
+(records.py writes them; a missing one is an error) and returns the table's lines, each
+row naming its record, and under them the machine and the records' dates and commits.
+tests/test_tables.py runs the check, so a table edited by hand, or a record changed
+without regenerating, fails the suite.
 """
 
 import argparse
@@ -18,11 +20,9 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))  # doc2vec_tables, beside this file
-import doc2vec_tables  # noqa: E402
-import load_tables  # noqa: E402
-import ann_tables  # noqa: E402
+sys.path.insert(0, str(HERE))  # records, beside this file
 import records  # noqa: E402
+
 RESULTS = HERE / "results"
 DOCUMENTS = (HERE.parent / "README.md", HERE / "README.md", *sorted((HERE.parent / "docs" / "guides").glob("*.md")))
 BLOCK = re.compile(r"(<!-- table:([a-z0-9-]+) -->\n)(.*?)(<!-- /table -->)", re.S)
@@ -38,7 +38,9 @@ def load_record(name):
     path = records.record_path(name, RESULTS)
     if not path.is_file():
         raise MissingRecord(f"a table needs the record {path}, which is missing")
-    return json.loads(path.read_text(encoding="utf-8"))
+    record = json.loads(path.read_text(encoding="utf-8"))
+    record.setdefault("name", name)
+    return record
 
 
 # ----------------------------------------------------------------------------- cells
@@ -59,12 +61,80 @@ def _seconds(value, bold=False):
 
 def _ratio(peer, ours):
     ratio = peer / ours
+    if ratio < 0.1:
+        return f"{ratio:.2g}×"
     return f"{ratio:.2f}×" if ratio < 10 else f"{ratio:.1f}×"
+
+
+def _number(value, form):
+    return "" if value is None else format(value, form)
 
 
 def _record_name(record):
     return f"`{record['name']}.json`"
 
+
+# ----------------------------------------------------------------------------- provenance
+
+def _machine(record):
+    """The machine a record ran on, in the words its format keeps."""
+    system = record.get("system") or {}
+    if isinstance(system, dict) and system.get("cpu"):
+        return f"{system['cpu'].replace('(R)', '')}, {system['cpus']} CPUs"
+    found = record.get("versions") or system  # bench_classify.py's and bench_load.py's records
+    memory = f", {found['memory_gb']:.0f} GB" if found.get("memory_gb") else ""
+    return f"{found.get('machine', 'unknown')}, {found.get('cpus', '?')} CPUs{memory}"
+
+
+def _load_rows(record):
+    """bench_load.py's records: every stage's rows, each stage with its own system and time."""
+    return [(stage, row) for stage in record["stages"].values() for row in stage["rows"]]
+
+
+def _commits(record):
+    if "stages" in record:  # bench_load.py: the commit of each row, else of its stage
+        return sorted({(row.get("commit") or stage["system"]["commit"])[:7] for stage, row in _load_rows(record)})
+    if "versions" in record:
+        return [record["versions"]["commit"][:7]]
+    return sorted({run["commit"][:7] for run in record["runs"] if run.get("commit")} or {record["commit"][:7]})
+
+
+def _date(record):
+    if "stages" in record:
+        return max(stage["when"] for stage in record["stages"].values())[:10]
+    return record["started"][:10]
+
+
+def _one_minute_loads(record):
+    if "stages" in record:
+        loads = [row.get("load_before") for _, row in _load_rows(record)]
+        loads += [stage.get(key) for stage in record["stages"].values() for key in ("load_before", "load_after")]
+        return [load if isinstance(load, (int, float)) else load[0] for load in loads if load]
+    loads = [record.get("load_before"), record.get("load_after")]
+    for run in record["runs"]:
+        loads += [run.get("load_before"), run.get("load_after")]
+        loads += [(run.get("train") or {}).get("load_before")]
+    return [load[0] for load in loads if isinstance(load, list) and load]
+
+
+def _provenance(records_shown):
+    """'Machine: ...; records: `path` (date, commit, 1-min load)' for the records of a table."""
+    machines = {}
+    for record in records_shown:
+        machines.setdefault(_machine(record), []).append(record)
+    parts = []
+    for machine, group in machines.items():
+        shown = []
+        for record in group:
+            loads = _one_minute_loads(record)
+            load = f", 1-min load {min(loads):.1f}–{max(loads):.1f}" if loads else ""
+            shown.append(f"`{records.shown_path(record['name'])}` ({_date(record)}, commit "
+                         f"{', '.join(_commits(record))}{load})")
+        parts.append(f"{machine}: " + "; ".join(shown))
+    return "Ran on " + ". ".join(parts) + "."
+
+
+# ----------------------------------------------------------------------------- word2vec
 
 def _scores(quality):
     """(analogy accuracy, WS-353 rho, SimLex rho) from gensim_tasks.py's evaluation (or Nones)."""
@@ -94,8 +164,6 @@ def _quality(summary):
     return f" ({100 * summary['analogy']:.1f}% / {summary['wordsim']:.3f})"
 
 
-# ----------------------------------------------------------------------------- tables
-
 def headline_table():
     """README 'How it compares': whole runs, peak memory, vocabulary scan, evaluation."""
     word2vec, vocab, evaluation = load_record("word2vec"), load_record("vocab"), load_record("evaluate")
@@ -103,14 +171,9 @@ def headline_table():
              "| gensim 4.4.0 | word2vec C tool | record |", "|---|---|---|---|---|"]
     for config, title in CONFIG_NAMES.items():
         ours = _word2vec_summary(word2vec, config, "wordvec")
-        if ours is None:
-            continue
-        cells = [_seconds(ours["wall"], bold=True) + _quality(ours)]
-        for system, _ in PEERS:
-            peer = _word2vec_summary(word2vec, config, system)
-            cells.append("" if peer is None else f"{_seconds(peer['wall'])}, {_ratio(peer['wall'], ours['wall'])}"
-                         + _quality(peer))
-        lines.append(f"| {title} | " + " | ".join(cells) + f" | {_record_name(word2vec)} |")
+        if ours is not None:
+            lines.append(f"| {title} | " + " | ".join(_word2vec_cells(word2vec, config, ours))
+                         + f" | {_record_name(word2vec)} |")
     memory = {system: _word2vec_summary(word2vec, "sg-ns", system) for system in ("wordvec", "gensim", "c")}
     if memory["wordvec"]:
         ours = memory["wordvec"]["rss"]
@@ -123,6 +186,16 @@ def headline_table():
     lines.append(_vocabulary_row(vocab))
     lines.append(_evaluation_row(evaluation))
     return lines + ["", _provenance([word2vec, full, vocab, evaluation])]
+
+
+def _word2vec_cells(record, config, ours):
+    """wordvec's cell, then each peer's: wall time, its ratio to wordvec's, quality."""
+    cells = [_seconds(ours["wall"], bold=True) + _quality(ours)]
+    for system, _ in PEERS:
+        peer = _word2vec_summary(record, config, system)
+        cells.append("" if peer is None else f"{_seconds(peer['wall'])}, {_ratio(peer['wall'], ours['wall'])}"
+                     + _quality(peer))
+    return cells
 
 
 def _full_corpus_row(record):
@@ -164,47 +237,37 @@ def _evaluation_row(record):
             f"| {_record_name(record)} |")
 
 
-def _provenance(records):
-    """One line per record: commit, seeds, load averages (the machine was shared)."""
-    parts = []
-    for record in records:
-        loads = [run.get("load_before") for run in record["runs"]] + [record["load_before"], record["load_after"]]
-        one_minute = [load[0] for load in loads if load]
-        parts.append(f"`{record['name']}.json`: commit `{record['commit'][:7]}`"
-                     + (f" with {len(record['uncommitted'])} file(s) changed from it" if record.get("uncommitted") else "")
-                     + f", {record['started'][:10]}, 1-min load {min(one_minute):.1f}–{max(one_minute):.1f}")
-    return "Records (benchmarks/results/): " + "; ".join(parts) + "."
-
-
-def _number(value, form):
-    return "" if value is None else format(value, form)
-
-
-def word2vec_runs_table(name="word2vec"):
-    """benchmarks/README: every run of a bench_word2vec.py record, as measured."""
-    record = load_record(name)
-    lines = ["| config | seed | system | wall s | train s | CPU s | peak RSS MB | analogy % | WS-353 ρ | SimLex ρ "
-             "| load before→after |", "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---|"]
-    for run in record["runs"]:
-        analogy, wordsim, simlex = _scores(run.get("quality"))
-        lines.append(f"| {run['config']} | {run['seed']} | {run['system']} | {run['wall_seconds']:.1f} "
-                     f"| {_number(run.get('train_seconds'), '.1f')} | {run['cpu_seconds']:.1f} "
-                     f"| {run['peak_rss_mb']:.0f} | {_number(analogy and 100 * analogy, '.1f')} "
-                     f"| {_number(wordsim, '.3f')} | {_number(simlex, '.3f')} "
-                     f"| {run['load_before'][0]:.1f}→{run['load_after'][0]:.1f} |")
-    return lines + ["", _provenance([record])]
+def word2vec_table(names=("word2vec", "word2vec-full")):
+    """benchmarks/README: every config of bench_word2vec.py's records, wordvec against each
+    peer (whole process; means over the record's seeds), and the peak memory of each."""
+    lines = ["| corpus | config | wordvec (analogy / WS-353) | gensim 4.4.0: time, its ratio to wordvec's "
+             "| word2vec C tool | peak MB wordvec / gensim / C | record |", "|---|---|---|---|---|---|---|"]
+    shown = []
+    for name in names:
+        record = load_record(name)
+        shown.append(record)
+        corpus = f"{Path(record['corpus']['source']).name.split('.')[0]} ({record['corpus']['tokens'] / 1e6:.0f}M tokens)"
+        for config, title in CONFIG_NAMES.items():
+            ours = _word2vec_summary(record, config, "wordvec")
+            if ours is None:
+                continue
+            peaks = [_word2vec_summary(record, config, system) for system in ("wordvec", "gensim", "c")]
+            peak = " / ".join("–" if p is None else f"{p['rss']:.0f}" for p in peaks)
+            lines.append(f"| {corpus} | {title} | " + " | ".join(_word2vec_cells(record, config, ours))
+                         + f" | {peak} | {_record_name(record)} |")
+    return lines + ["", _provenance(shown)]
 
 
 def vocab_table():
     """benchmarks/README: vocabulary counting, every system of the vocab record."""
     record = load_record("vocab")
     base = record["runs"][0]["wall_seconds"]
-    lines = ["| system | seconds | M tokens/s | time / wordvec (.xz) | CPU s | peak RSS MB (process so far) |",
-             "|---|---:|---:|---:|---:|---:|"]
+    lines = ["| system | seconds | M tokens/s | time / wordvec's (.xz) | peak RSS MB (process so far) | record |",
+             "|---|---:|---:|---:|---:|---|"]
     for run in record["runs"]:
         tokens = run["quality"]["tokens"]
         lines.append(f"| {run['system']} | {run['wall_seconds']:.2f} | {tokens / run['wall_seconds'] / 1e6:.1f} "
-                     f"| {run['wall_seconds'] / base:.2f}× | {run['cpu_seconds']:.2f} | {run['peak_rss_mb']:.0f} |")
+                     f"| {run['wall_seconds'] / base:.2f}× | {run['peak_rss_mb']:.0f} | {_record_name(record)} |")
     words = {run["quality"]["words_min_count_5"] for run in record["runs"]}
     counted = f"{words.pop():,} words with count ≥ 5." if len(words) == 1 else f"DIFFERENT word counts {words}."
     return lines + ["", f"Every system counted {tokens:,} tokens and {counted} {_provenance([record])}"]
@@ -214,115 +277,147 @@ def evaluate_table():
     """benchmarks/README: the Google-analogy evaluation, wordvec vs gensim, same vectors."""
     record = load_record("evaluate")
     gensim = _runs(record, system="gensim")[0]
-    lines = ["| tool | seconds | gensim's time / this | correct / answered | accuracy |", "|---|---:|---:|---:|---:|"]
+    lines = ["| tool | seconds | gensim's time / this | correct / answered | accuracy | record |",
+             "|---|---:|---:|---:|---:|---|"]
     for run in record["runs"]:
         quality = run["quality"]
         speed = gensim["wall_seconds"] / run["wall_seconds"]
         lines.append(f"| {run['system']} | {run['wall_seconds']:.1f} | {speed:.1f}× "
-                     f"| {quality['correct']:,} / {quality['answered']:,} | {100 * quality['accuracy']:.2f}% |")
-    notes = [f"Vectors: {record['vectors']}; restrict_vocab {record['restrict_vocab']:,}; best of {record['repeat']}."]
+                     f"| {quality['correct']:,} / {quality['answered']:,} | {100 * quality['accuracy']:.2f}% "
+                     f"| {_record_name(record)} |")
+    notes = [f"Vectors: gensim's skip-gram NS of `word2vec.json`; restrict_vocab {record['restrict_vocab']:,}."]
     for name, rho in (record.get("similarity") or {}).items():
         notes.append(f"{name}: Spearman ρ wordvec {rho['wordvec']:.4f}, gensim {rho['gensim']:.4f} "
-                     f"({rho['covered']} pairs covered).")
+                     f"({rho['covered']} pairs).")
     return lines + ["", " ".join(notes) + " " + _provenance([record])]
-
-
-def count_table():
-    """Co-occurrence counting, GloVe, PPMI-SVD (wordvec only: no peer was run), one run each."""
-    record = load_record("count")
-    lines = ["| run | whole command s | CPU s | peak RSS MB | work | analogy % | WS-353 ρ | SimLex ρ |",
-             "|---|---:|---:|---:|---|---:|---:|---:|"]
-    for run in record["runs"]:
-        quality = run.get("quality") or {}
-        lines.append(f"| {run['config']} | {run['wall_seconds']:.1f} | {run['cpu_seconds']:.1f} "
-                     f"| {run['peak_rss_mb']:.0f} | {_count_work(run)} "
-                     f"| {_number(quality.get('analogy') and 100 * quality['analogy'], '.1f')} "
-                     f"| {_number(quality.get('wordsim353'), '.3f')} | {_number(quality.get('simlex999'), '.3f')} |")
-    return lines + ["", _provenance([record])]
-
-
-def _count_work(run):
-    if run["config"] == "cooccur":
-        return (f"{run['pairs']:,} pairs counted in {run['count_s']:.1f} s ({run['mpairs_per_s']:.1f}M/s), "
-                f"{run['nnz']:,} non-zeros")
-    if run["config"] == "glove":
-        return f"{run['m_updates_per_s']:.2f}M updates/s over {run['train_s']:.1f} s of training"
-    return f"SVD {run['svd_s']:.1f} s, {run['nnz_ppmi']:,} PPMI non-zeros"
-
-
-def subword_table():
-    """Subword skip-gram: wordvec vs gensim FastText vs fastText, one run each."""
-    record = load_record("subword")
-    ours = _runs(record, system="wordvec-ft")[0]["wall_seconds"]
-    lines = ["| system | whole run s | time / wordvec's | CPU s | peak RSS MB | analogy % | WS-353 ρ | SimLex ρ "
-             "| SimLex ρ, pairs with held-out words |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
-    for run in record["runs"]:
-        quality = run["quality"]
-        in_vocab = quality.get("in_vocab") or {}
-        held_out = ((quality.get("held_out_pairs") or {}).get("simlex999") or {}).get("spearman")
-        lines.append(f"| {run['system']} | {run['wall_seconds']:.1f} | {_ratio(run['wall_seconds'], ours)} "
-                     f"| {run['cpu_seconds']:.1f} | {run['peak_rss_mb']:.0f} "
-                     f"| {_number((quality.get('analogy') or {}).get('total', 0) * 100, '.1f')} "
-                     f"| {_number((in_vocab.get('wordsim353') or {}).get('spearman'), '.3f')} "
-                     f"| {_number((in_vocab.get('simlex999') or {}).get('spearman'), '.3f')} "
-                     f"| {_number(held_out, '.3f')} |")
-    return lines + ["", _provenance([record])]
 
 
 def estimate_table():
     """benchmarks/README: estimate_memory() against the measured peak of the same run."""
     record = load_record("estimate")
-    lines = ["| config | flags | words | estimated MB | measured MB | error |", "|---|---|---:|---:|---:|---:|"]
+    lines = ["| config | flags | words | estimated MB | measured MB | error | record |",
+             "|---|---|---:|---:|---:|---:|---|"]
     for run in record["runs"]:
         estimated, measured = run["quality"]["estimated_mb"], run["peak_rss_mb"]
         lines.append(f"| {run['config']} | `{run['flags']}` | {run['quality']['words']:,} | {estimated:.1f} "
-                     f"| {measured:.1f} | {estimated / measured - 1:+.1%} |")
+                     f"| {measured:.1f} | {estimated / measured - 1:+.1%} | {_record_name(record)} |")
     return lines + ["", f"Corpus: {record['corpus']}. {_provenance([record])}"]
 
 
-def _load_stage(record, stage):
-    """A stage of a bench_load.py record, with the commit and time it ran at."""
-    found = record["stages"][stage]
-    commit = (found.get("system") or record["system"])["commit"][:7]
-    return found, f"commit {commit}, finished {found['when'][:16].replace('T', ' ')} UTC, 1-min load " \
-                  f"{found['load_before'][0]:.1f} → {found['load_after'][0]:.1f}"
+# ----------------------------------------------------------------------------- subwords, counts
+
+def subword_table(name="subword-2m"):
+    """benchmarks/README: subword skip-gram, wordvec vs gensim FastText vs fastText, one run each."""
+    record = load_record(name)
+    ours = _runs(record, system="wordvec-ft")[0]["wall_seconds"]
+    lines = ["| system | whole run s | time / wordvec's | peak RSS MB | analogy % | WS-353 ρ | SimLex ρ "
+             "| SimLex ρ, pairs with held-out words | record |", "|---|---:|---:|---:|---:|---:|---:|---:|---|"]
+    for run in record["runs"]:
+        quality = run["quality"]
+        in_vocab = quality.get("in_vocab") or {}
+        held_out = ((quality.get("held_out_pairs") or {}).get("simlex999") or {}).get("spearman")
+        lines.append(f"| {run['system']} | {run['wall_seconds']:.1f} | {_ratio(run['wall_seconds'], ours)} "
+                     f"| {run['peak_rss_mb']:.0f} "
+                     f"| {_number((quality.get('analogy') or {}).get('total', 0) * 100, '.1f')} "
+                     f"| {_number((in_vocab.get('wordsim353') or {}).get('spearman'), '.3f')} "
+                     f"| {_number((in_vocab.get('simlex999') or {}).get('spearman'), '.3f')} "
+                     f"| {_number(held_out, '.3f')} | {_record_name(record)} |")
+    return lines + ["", _provenance([record])]
 
 
-def load_queries_table(words=3000000):
-    """benchmarks/README: bench_load.py's mmap, search and ann-trained stages (those present)."""
-    record = load_record(f"load-{words}")
-    lines = ["| measurement | wordvec | gensim 4.4.0 | ratio | record stage |", "|---|---|---|---|---|"]
-    stages = record["stages"]
-    if "mmap" in stages:
-        stage, provenance = _load_stage(record, "mmap")
-        best = min(stage["rows"], key=lambda row: row["open_and_query_seconds"])
-        worst = max(row["open_and_query_seconds"] for row in stage["rows"])
-        lines.append(f"| native `mmap_mode=\"r\"` open + first `most_similar` ({len(stage['rows'])} processes) "
-                     f"| **{best['open_and_query_seconds']:.2f} s** (open {best['open_seconds']:.2f} + query "
-                     f"{best['first_query_seconds']:.2f}; slowest {worst:.2f}) | – | – | mmap: {provenance} |")
-    if "search" in stages:
-        stage, provenance = _load_stage(record, "search")
-        ours, theirs, summary = stage["rows"]
-        lines.append(f"| `most_similar` of {summary['queries']:,} words, top 10 | batched "
-                     f"**{ours['batch_seconds']:.1f} s** (first call {ours['first_batch_seconds']:.1f} s) "
-                     f"| loop {theirs['extrapolated_seconds_for_all']:.0f} s ({theirs['per_query_seconds']:.3f} s a "
-                     f"word × {summary['queries']:,}; {summary['gensim_queries_timed']} timed) "
-                     f"| **{summary['speedup_batched_vs_gensim_loop']:.1f}×**, top-10 agreement "
-                     f"{summary['top10_agreement']:.2f} | search: {provenance} |")
-    if "ann-trained" in stages:
-        stage, provenance = _load_stage(record, "ann-trained")
-        for row in stage["rows"]:
-            cells = ", ".join(f"ef {e['ef_search']}: {e['recall_at_10']:.3f} / {e['speedup_over_exact']:.1f}×"
-                              for e in row["by_ef"])
-            lines.append(f"| approximate (usearch) on `{Path(row['vectors']).name}` ({row['rows']:,} rows): "
-                         f"recall@10 / queries per second over exact's ({row['exact_qps']:.0f}/s) | {cells} "
-                         f"| – | – | ann-trained: {provenance} |")
-    return lines
+def _count_row(model, cpu, evaluation, baseline, record):
+    return (f"| {model} | {cpu:.0f} | {100 * evaluation['analogy']:.1f} | {evaluation['wordsim353']:.3f} "
+            f"| {evaluation['simlex999']:.3f} | {evaluation['analogy'] / baseline:.2f}× | {_record_name(record)} |")
+
+
+def count_table():
+    """benchmarks/README: PPMI-SVD and GloVe (claims/claim_svd.py, claim_glove_time.py) against
+    wordvec's skip-gram and CBOW NS on the same corpus: CPU seconds of reading, counting and
+    training, and quality with the analogy accuracy's ratio to skip-gram's."""
+    svd, glove = load_record("claims-svd"), load_record("claims-glove_time")
+    word2vec = [run["quality"] for run in glove["runs"][1:]]
+    baseline = next(quality for quality in word2vec if quality["system"] == "sg-ns")["evaluation"]["analogy"]
+    lines = ["| model | CPU s (counting + training) | analogy % | WS-353 ρ | SimLex ρ | analogy / skip-gram NS's "
+             "| record |", "|---|---:|---:|---:|---:|---:|---|"]
+    for quality in word2vec:
+        lines.append(_count_row(f"{CONFIG_NAMES.get(quality['system'], quality['system'])}, {quality['epochs']} epochs",
+                                quality["cpu_s"], quality["evaluation"], baseline, glove))
+    glove_run = glove["runs"][0]["quality"]
+    last = glove_run["checkpoints"][-1]
+    lines.append(_count_row(f"GloVe, {last['epochs']} epochs", glove_run["counting"]["cpu_s"] + last["train_cpu_s"],
+                            last["evaluation"], baseline, glove))
+    factorised = svd["runs"][0]["quality"]
+    for name, result in factorised.items():
+        if name != "counting":
+            lines.append(_count_row(f"SVD: {name}", factorised["counting"]["cpu_s"] + result["svd_cpu_s"],
+                                    result["evaluation"], baseline, svd))
+    return lines + ["", _provenance([glove, svd])]
+
+
+# ----------------------------------------------------------------------------- Doc2Vec
+
+DOC2VEC_DATASETS = {"imdb": ("imdb", "error"), "sst2": ("SST-2", "error"), "genre": ("genre", "accuracy")}
+DOC2VEC_MODELS = {"dbow": "PV-DBOW", "dbow-words": "PV-DBOW + dbow_words", "dm-mean": "PV-DM mean"}
+# (dataset, model, records): the newest side-by-side runs of each; dbow-words ran one seed a record
+DOC2VEC_ROWS = (("imdb", "dbow", ("doc2vec-20261126T2000-dbow",)),
+                ("imdb", "dm-mean", ("doc2vec-20261126T2000-dm-mean",)),
+                ("imdb", "dbow-words", tuple(f"doc2vec-20261126T2000-dbow-words-{seed}" for seed in (1, 2, 3))),
+                ("genre", "dbow", ("doc2vec-20261126T2000-genre-dbow-5seeds",)),
+                ("genre", "dm-mean", ("doc2vec-20261126T2000-genre-seeds",)))
+
+
+def _percent(dataset, accuracy):
+    """The dataset's metric in percent: error (imdb, SST-2) or accuracy (genre)."""
+    return 100 * (1 - accuracy) if DOC2VEC_DATASETS[dataset][1] == "error" else 100 * accuracy
+
+
+def _doc2vec_seeds(runs, dataset, config):
+    """(gensim runs, wordvec runs), paired by seed, of one dataset and model."""
+    by_seed = {}
+    for run in runs:
+        if run.get("dataset") == dataset and run["config"] == config:
+            by_seed.setdefault(run["seed"], {})[run["system"]] = run
+    complete = [pair for _, pair in sorted(by_seed.items()) if set(pair) == {"gensim", "wordvec"}]
+    return [pair["gensim"] for pair in complete], [pair["wordvec"] for pair in complete]
+
+
+def _speed_up(gensim, wordvec, key):
+    """'g / w s, **median×** (range)': the seconds are the seeds' means, the speed-up the
+    median of the seeds' own ratios (one disturbed run moves a mean far more than a median)."""
+    ratios = [g[key] / w[key] for g, w in zip(gensim, wordvec)]
+    spread = f" ({min(ratios):.2f}–{max(ratios):.2f})" if len(ratios) > 1 else ""
+    return (f"{_mean(r[key] for r in gensim):.1f} / {_mean(r[key] for r in wordvec):.1f} s, "
+            f"**{statistics.median(ratios):.2f}×**{spread}")
+
+
+def doc2vec_table():
+    """benchmarks/README: Doc2Vec against gensim 4.4.0, per dataset and model: quality of the
+    trained and inferred test vectors (means over seeds), whole-process training and
+    inference time with wordvec's speed-up."""
+    lines = ["| dataset (metric %) | model | seeds | gensim trained / inferred | wordvec trained / inferred "
+             "| Δ trained | training: gensim / wordvec, speed-up | inference: gensim / wordvec, speed-up | record |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    shown = []
+    for dataset, config, names in DOC2VEC_ROWS:
+        loaded = [load_record(name) for name in names]
+        shown += loaded
+        gensim, wordvec = _doc2vec_seeds([run for record in loaded for run in record["runs"]], dataset, config)
+        quality = {system: [_mean(_percent(dataset, r["quality"][f"accuracy_{kind}"]) for r in runs)
+                            for kind in ("trained", "inferred")]
+                   for system, runs in (("gensim", gensim), ("wordvec", wordvec))}
+        label, metric = DOC2VEC_DATASETS[dataset]
+        lines.append("| " + " | ".join([
+            f"{label} ({metric})", DOC2VEC_MODELS[config], str(len(wordvec)),
+            " / ".join(f"{q:.2f}" for q in quality["gensim"]), " / ".join(f"{q:.2f}" for q in quality["wordvec"]),
+            f"{quality['wordvec'][0] - quality['gensim'][0]:+.2f}", _speed_up(gensim, wordvec, "wall_seconds"),
+            _speed_up(gensim, wordvec, "infer_seconds"), ", ".join(_record_name(r) for r in loaded)]) + " |")
+    return lines + ["", _provenance(shown)]
 
 
 # ----------------------------------------------------------------------------- classify
 
-CLASSIFY_RECORD = "classify-20261127-interleaved-rerun"  # the current one; earlier ones keep their tables
+CLASSIFY_RECORD = "classify-20261127-interleaved-rerun"  # every task and setting, three seeds
+CLASSIFY_NEWEST = ("classify-sst-seeds-20261126-predict5", "classify-20261126-predict5")  # SST, then documents
 
 
 def _classify_rows(record):
@@ -340,13 +435,12 @@ def _classify_rows(record):
             repeated = [(run["predict_repeated"]["docs_per_second"],
                          run["predict_repeated"]["documents"] // run["predict"]["documents"])
                         for run in runs if "predict_repeated" in run]
-            row[system] = {"p": _mean(run["p_at_1"] for run in runs),
+            row[system] = {"p": _mean(run["p_at_1"] for run in runs), "p_all": [run["p_at_1"] for run in runs],
                            "wall": _mean(run["train"]["wall_seconds"] for run in runs),
                            "cpu": _mean(run["train"]["cpu_seconds"] for run in runs),
                            "rss": max(run["train"]["peak_rss_mb"] for run in runs),
                            "predict": predict[0] if predict else None,
-                           "repeated": repeated[0] if repeated else None,
-                           "loads": [run["train"]["load_before"][0] for run in runs]}
+                           "repeated": repeated[0] if repeated else None}
         rows.append(row)
     return rows
 
@@ -370,25 +464,49 @@ def _predict_cells(f, w):
     return one, repeated
 
 
-def classify_table(name=CLASSIFY_RECORD):
-    """benchmarks/README: every task and setting, both systems."""
+def _difference(f, w):
+    """'Δ points (± standard error of the difference of the means)' of P@1, wordvec − fastText."""
+    delta = 100 * (w["p"] - f["p"])
+    if len(f["p_all"]) < 2 or len(w["p_all"]) < 2:
+        return f"{delta:+.2f}"
+    error = (statistics.variance(f["p_all"]) / len(f["p_all"]) + statistics.variance(w["p_all"]) / len(w["p_all"]))
+    return f"{delta:+.2f} (± {100 * error ** 0.5:.2f})"
+
+
+def classify_table(names=CLASSIFY_NEWEST):
+    """benchmarks/README: wordvec classify against fastText 0.9.2, every task and setting of
+    the newest records: P@1, whole-process training speed-up, peak memory, predict speed."""
+    lines = ["| task | setting | seeds | P@1 fastText / wordvec | Δ points (± s.e.) | training: fastText / wordvec, "
+             "speed-up | peak MB fastText / wordvec | predict docs/s fastText / wordvec (wordvec's share) | record |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    shown = []
+    for name in names:
+        record = load_record(name)
+        shown.append(record)
+        for row in _classify_rows(record):
+            f, w = row["fasttext"], row["wordvec"]
+            predict, _ = _predict_cells(f, w)
+            lines.append(f"| {row['task']} | {row['setting']} | {row['seeds']} | {f['p']:.4f} / {w['p']:.4f} "
+                         f"| {_difference(f, w)} | {f['wall']:.2f} / {w['wall']:.2f} s, {_ratio(f['wall'], w['wall'])} "
+                         f"| {f['rss']:.0f} / {w['rss']:.0f} | {predict} | {_record_name(record)} |")
+    return lines + ["", _provenance(shown) + " Means over seeds; predict: the median of five processes, "
+                                             "the first seed's model."]
+
+
+def classify_calls_table(name="fasttext-predict-genre-20261127"):
+    """benchmarks/README: per-call predict of the Python module against fastText's."""
     record = load_record(name)
-    lines = ["| task | setting | seeds | P@1 fastText / wordvec (Δ points) | train wall s fastText / wordvec "
-             "| speed-up | CPU s fastText / wordvec | peak RSS MB fastText / wordvec | predict docs/s fastText / wordvec "
-             "(wordvec's share) | predict, test documents repeated: docs/s fastText / wordvec |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
-    for row in _classify_rows(record):
-        f, w = row["fasttext"], row["wordvec"]
-        predict, repeated = _predict_cells(f, w)
-        lines.append(f"| {row['task']} | {row['setting']} | {row['seeds']} | {f['p']:.4f} / {w['p']:.4f} "
-                     f"({100 * (w['p'] - f['p']):+.2f}) | {f['wall']:.1f} / {w['wall']:.1f} | "
-                     f"{_ratio(f['wall'], w['wall'])} | {f['cpu']:.1f} / {w['cpu']:.1f} | "
-                     f"{f['rss']:.0f} / {w['rss']:.0f} | {predict} | {repeated} |")
-    return lines + ["", _classify_provenance(record, name)]
+    lines = ["| model | calls/s fastText / wordvec | wordvec's share | same label | record |", "|---|---|---|---|---|"]
+    for config in dict.fromkeys(run["config"] for run in record["runs"]):
+        f, w = _runs(record, config=config, system="fasttext")[0], _runs(record, config=config, system="wordvec")[0]
+        lines.append(f"| {config} | {f['calls_per_second']:,.0f} / {w['calls_per_second']:,.0f} "
+                     f"| {_ratio(w['calls_per_second'], f['calls_per_second'])} "
+                     f"| {100 * w['quality']['same_label']:.0f} % | {_record_name(record)} |")
+    return lines + ["", _provenance([record])]
 
 
 def classify_summary_table():
-    """README: the targets' figures per task and setting (ratios > 1: wordvec better)."""
+    """docs/guides/classify.md: the targets' figures per task and setting (ratios > 1: wordvec better)."""
     record = load_record(CLASSIFY_RECORD)
     lines = ["| task | setting | P@1 wordvec vs fastText | training speed-up (whole process) | peak memory "
              "| predict docs/s: test file / repeated |", "|---|---|---|---|---|---|"]
@@ -404,7 +522,7 @@ def classify_summary_table():
 
 
 def classify_speed_table(name):
-    """README, benchmarks/README: the speed targets from one record: whole-process training
+    """docs/guides/classify.md: the speed targets from one record: whole-process training
     time, peak memory, predict docs/s (first seed's models)."""
     record = load_record(name)
     lines = ["| task | setting | seeds | train wall s fastText / wordvec | training speed-up | peak RSS MB "
@@ -418,166 +536,196 @@ def classify_speed_table(name):
     return lines + ["", _classify_provenance(record, name)]
 
 
-def classify_predict_table(name):
-    """README: predict throughput of a record (one thread, the test file in, labels out), per
-    task and setting, the first seed's models."""
+# ----------------------------------------------------------------------------- pretrained files
+
+# (record, format, limits): the newest locked run of each file and limit (bench_load.py)
+LOAD_ROWS = (("load-20261127T2322-bin3m", "bin", (None,)), ("load-20261127", "bin", (500000,)),
+             ("load-20261127", "bin.gz", (None, 500000)), ("load-20261127-ctext", "txt", (None, 500000)),
+             ("load-20261127-ctext", "vec", (None, 500000)))
+LOAD_SYSTEMS = (("wordvec", ""), ("wordvec touched", " + dict"))
+
+
+def _load_runs(rows, **match):
+    """The rows matching ``match``, ordered by run (0: first, 1: again)."""
+    found = [row for row in rows if all(row.get(key) == value for key, value in match.items())]
+    return sorted(found, key=lambda row: row.get("run", 0))
+
+
+def _load_times(runs):
+    return " · ".join(f"{row['wall_seconds']:.1f}" for row in runs) if runs else "–"
+
+
+def _load_ratios(ours, theirs):
+    if not ours or not theirs:
+        return "–"
+    return " · ".join(f"**{t['wall_seconds'] / o['wall_seconds']:.1f}×**" for o, t in zip(ours, theirs))
+
+
+def _load_peak(runs):
+    if not runs:
+        return "–"
+    row = max(runs, key=lambda r: r["peak_rss_mb"])
+    return f"{row['peak_rss_mb']:,.0f} ({row['peak_rss_mb'] / row['matrix_mb']:.2f})"
+
+
+def _check_one_reader(record):
+    """A record's load rows must all have measured one reader (bench_load.reader_code)."""
+    codes = {row.get("reader_code") for row in record["stages"]["load"]["rows"] if not row.get("baseline")}
+    if len(codes) != 1 or None in codes:
+        raise ValueError(f"{record['name']}.json: the load rows measured different code {sorted(map(str, codes))}: "
+                         "re-measure them at one commit")
+
+
+def load_table():
+    """benchmarks/README: loading word2vec/fastText files of 3M × 300, wordvec load_vectors
+    against gensim's load_word2vec_format, whole child processes; binary loads run twice
+    in a row (first · again: see bench_load.stage_load)."""
+    lines = ["| file | limit | wordvec wall s: first · again | gensim wall s | gensim's time / wordvec's "
+             "| peak MB (× matrix) wordvec / gensim | record |", "|---|---|---|---|---|---|---|"]
+    shown = {}
+    for name, ext, limits in LOAD_ROWS:
+        record = shown.get(name) or load_record(name)
+        _check_one_reader(record)
+        shown[name] = record
+        rows = record["stages"]["load"]["rows"]
+        for limit in limits:
+            theirs = _load_runs(rows, format=ext, limit=limit, system="gensim")
+            for system, suffix in LOAD_SYSTEMS:
+                ours = _load_runs(rows, format=ext, limit=limit, system=system)
+                if ours:
+                    lines.append(f"| .{ext}{suffix} | {limit or 'all'} | {_load_times(ours)} | {_load_times(theirs)} "
+                                 f"| {_load_ratios(ours, theirs)} | {_load_peak(ours)} / {_load_peak(theirs)} "
+                                 f"| {_record_name(record)} |")
+    return lines + ["", "gensim's whole 3M-row text loads were not run (about 12 minutes a file). "
+                        + _provenance(list(shown.values()))]
+
+
+def _load_stage(name, stage):
     record = load_record(name)
-    lines = ["| task | setting | predict docs/s fastText / wordvec (wordvec's share) "
-             "| test documents repeated: docs/s fastText / wordvec |", "|---|---|---|---|"]
-    for row in _classify_rows(record):
-        predict, repeated = _predict_cells(row["fasttext"], row["wordvec"])
-        lines.append(f"| {row['task']} | {row['setting']} | {predict} | {repeated} |")
-    loads = [run["predict"]["load_before"][0] for run in record["runs"] if "predict" in run]
-    return lines + ["", f"Record `{records.shown_path(name)}`: commit `{record['versions']['commit'][:7]}`, "
-                        f"{record['started'][:16]}–{record.get('finished', '?')[11:16]} UTC, 1-min load before "
-                        f"each predict {min(loads):.1f}–{max(loads):.1f} on 2 cores; models of the first seed."]
+    return record, record["stages"][stage]
 
 
-def _seeds_cells(record, task, setting):
-    """(seeds, fastText's cell, wordvec's cell, Δ cell) of one task and setting over many
-    seeds, or None with fewer than two seeds of either system."""
-    p = {system: [run["p_at_1"] for run in _runs(record, task=task, setting=setting, system=system)]
-         for system in ("fasttext", "wordvec")}
-    if len(p["fasttext"]) < 2 or len(p["wordvec"]) < 2:
-        return None
-    cells = [f"{statistics.mean(v):.4f} ± {statistics.stdev(v):.4f} ({min(v):.4f}–{max(v):.4f})"
-             for v in (p["fasttext"], p["wordvec"])]
-    error = (statistics.variance(p["fasttext"]) / len(p["fasttext"])
-             + statistics.variance(p["wordvec"]) / len(p["wordvec"])) ** 0.5
-    delta = statistics.mean(p["wordvec"]) - statistics.mean(p["fasttext"])
-    return len(p["wordvec"]), *cells, f"{100 * delta:+.2f} (± {100 * error:.2f})"
+def mapped_search_table(name="load-3000000"):
+    """benchmarks/README: the native format opened with mmap_mode='r' and queried, and batched
+    most_similar against gensim's one query at a time, over 3M rows (bench_load.py)."""
+    record, mapped = _load_stage(name, "mmap")
+    _, search = _load_stage(name, "search")
+    best = min(mapped["rows"], key=lambda row: row["open_and_query_seconds"])
+    worst = max(row["open_and_query_seconds"] for row in mapped["rows"])
+    ours, theirs, summary = search["rows"]
+    return ["| measurement | wordvec | gensim 4.4.0 | gensim's time / wordvec's | record |", "|---|---|---|---|---|",
+            f"| native `mmap_mode=\"r\"` open + first `most_similar` ({len(mapped['rows'])} processes) "
+            f"| **{best['open_and_query_seconds']:.2f} s** (slowest {worst:.2f}) | – | – | {_record_name(record)} |",
+            f"| `most_similar` of {summary['queries']:,} words, top 10 (same top 10: "
+            f"{100 * summary['top10_agreement']:.0f} %) | batched **{ours['batch_seconds']:.1f} s** "
+            f"| one at a time: {theirs['extrapolated_seconds_for_all']:.0f} s ({summary['gensim_queries_timed']} timed) "
+            f"| **{summary['speedup_batched_vs_gensim_loop']:.1f}×** | {_record_name(record)} |",
+            "", _provenance([dict(record, stages={"mmap": mapped, "search": search})])]
 
 
-def _seeds_provenance(record, name):
-    started, finished = record["started"][:16], record.get("finished", "?")[11:16]
-    threads = record["settings"]["threads"]
-    return (f"Record `{records.shown_path(name)}`: commit `{record['versions']['commit'][:7]}`, "
-            f"{started}–{finished} UTC, {threads} training thread{'s' if threads > 1 else ''}; sd: the "
-            "seeds' standard deviation; standard error of the difference of the means.")
+# ----------------------------------------------------------------------------- approximate search
+
+ANN_RECORD = "ann-3000000"
 
 
-def classify_seeds_table(name, task="sst2"):
-    """benchmarks/README: SST P@1 over many seeds, both systems and settings: is the
-    difference of the means larger than its standard error?"""
+def _latest(record, stage):
+    runs = [run for run in record["runs"] if run.get("stage") == stage]
+    if not runs:
+        raise KeyError(f"{ANN_RECORD}.json has no run of the stage {stage!r}")
+    return runs[-1]
+
+
+def _index_config(config):
+    return f"M {config['connectivity']}, ef_add {config['expansion_add']}, {config['dtype']}"
+
+
+def ann_table():
+    """benchmarks/README: recall@10 and queries/s of most_similar_batch(approximate=True)
+    against the exact search in the same process, at each ef: the saved 3M index and
+    trained vectors (the latest run of each stage of bench_ann.py's record)."""
+    record = load_record(ANN_RECORD)
+    build, query, trained = (_latest(record, stage) for stage in ("build", "query", "trained"))
+    small = {e["ef_search"]: e for e in trained["by_ef"]}
+    lines = [f"| ef | {query['rows']:,} composed rows: recall@10 | q/s | × exact | {trained['rows']:,} trained rows: "
+             "recall@10 | q/s | × exact | record |", "|---|---|---|---|---|---|---|---|"]
+    for e in query["by_ef"]:
+        t = small.get(e["ef_search"])
+        other = f"{t['recall_at_10']:.3f} | {t['qps']:,.0f} | {t['speedup_over_exact']:.1f}×" if t else "– | – | –"
+        lines.append(f"| {e['ef_search']} | {e['recall_at_10']:.3f} | {e['qps']:,.0f} | "
+                     f"**{e['speedup_over_exact']:.1f}×** | {other} | {_record_name(record)} |")
+    single, exact = query["single_approximate"], query["single_exact"]
+    return lines + [
+        "", f"Exact batched search: {query['exact_qps']:,.0f} q/s over {query['rows']:,} rows, "
+            f"{trained['exact_qps']:,.0f} q/s over {trained['rows']:,}. 3M index: {_index_config(query['index_config'])}, "
+            f"built in {build['build_seconds']:.0f} s on {build['threads']} threads, {query['index_mb']:,.0f} MB. "
+            f"One query at a time over 3M rows: approximate p50 {single['p50_ms']:.2f} ms, p99 {single['p99_ms']:.2f} ms "
+            f"(ef {single['ef_search']}); exact p50 {exact['p50_ms']:.0f} ms. "
+            + _provenance([dict(record, runs=[build, query, trained], load_before=None, load_after=None)])]
+
+
+def serve_table(name="serve-100k"):
+    """benchmarks/README: `wordvec serve`'s neighbour query over HTTP, and the same query in
+    process with wordvec's and gensim's most_similar (bench_serve.py), latency in ms."""
     record = load_record(name)
-    lines = ["| setting | seeds | P@1 fastText: mean ± sd (min–max) | P@1 wordvec: mean ± sd (min–max) "
-             "| Δ points (± standard error) |", "|---|---|---|---|---|"]
-    for setting in ("unigrams", "bigrams"):
-        cells = _seeds_cells(record, task, setting)
-        if cells is not None:
-            lines.append(f"| {setting} | " + " | ".join(str(cell) for cell in cells) + " |")
-    return lines + ["", _seeds_provenance(record, name)]
+    gensim = {run["config"]: run["latency"] for run in _runs(record, system="gensim most_similar")}
+    lines = ["| system | setting | p50 ms | p90 ms | p99 ms | requests/s | gensim's p50 / this | record |",
+             "|---|---|---|---|---|---|---|---|"]
+    for run in record["runs"]:
+        latency, peer = run["latency"], gensim.get(run["config"])
+        ratio = _ratio(peer["p50_ms"], latency["p50_ms"]) if peer and run["system"] != "gensim most_similar" else "–"
+        lines.append(f"| {run['system']} | {run['config']} | {latency['p50_ms']:.1f} | {latency['p90_ms']:.1f} "
+                     f"| {latency['p99_ms']:.1f} | {_number(latency.get('requests_per_sec'), ',.0f') or '–'} "
+                     f"| {ratio} | {_record_name(record)} |")
+    return lines + ["", f"{record['vocabulary']:,} words × {record['dimensions']} ({record['source']}), top 10. "
+                        + _provenance([record])]
 
 
-def classify_seeds_tasks_table(name):
-    """benchmarks/README: ``classify_seeds_table`` for every task and setting of a record."""
+# ----------------------------------------------------------------------------- phrases, static models
+
+def phrases_table(name="phrases-gensim-class"):
+    """benchmarks/README: gensim's Phrases against wordvec's class and the compiled phrases."""
     record = load_record(name)
-    lines = ["| task | setting | seeds | P@1 fastText: mean ± sd (min–max) | P@1 wordvec: mean ± sd (min–max) "
-             "| Δ points (± standard error) |", "|---|---|---|---|---|---|"]
-    for task in sorted({run["task"] for run in record["runs"]}):
-        for setting in ("unigrams", "bigrams"):
-            cells = _seeds_cells(record, task, setting)
-            if cells is not None:
-                lines.append(f"| {task} | {setting} | " + " | ".join(str(cell) for cell in cells) + " |")
-    return lines + ["", _seeds_provenance(record, name)]
+    gensim = _runs(record, system="gensim")[0]
+    lines = ["| system | setting | phrases | the same as gensim's | wall s | gensim's time / this | record |",
+             "|---|---|---|---|---|---|---|"]
+    for run in record["runs"]:
+        same = run["quality"].get("equal_to_gensim", run["system"] != "gensim" and record["summary"]["same_phrases"])
+        lines.append(f"| {run['system']} | {run['config']} | {run['quality']['phrases']:,} "
+                     f"| {'–' if run is gensim else ('yes' if same else 'no')} | {run['wall_seconds']:.2f} "
+                     f"| {_ratio(gensim['wall_seconds'], run['wall_seconds'])} | {_record_name(record)} |")
+    summary = record["summary"]
+    return lines + ["", f"{summary['tokens']:,} tokens in {summary['sentences']:,} lines, in memory; gensim's table "
+                        f"{summary['gensim_table_size']:,} words and pairs. " + _provenance([record])]
 
 
-CLASSIFY_OVERLAP_RECORD = "classify-thread-overlap-20261126"
-
-
-def classify_overlap_table():
-    """benchmarks/README: do wordvec's two compiled threads overlap in time on a corpus
-    (diagnostics/diag_classify_schedule.py --overlap)?"""
-    record = load_record(CLASSIFY_OVERLAP_RECORD)
-    lines = ["| corpus | setting | documents | tokens per thread per epoch | ms per epoch (median) "
-             "| documents merged with the other thread's | epochs merging none |", "|---|---|---|---|---|---|---|"]
-    for row in record["overlap"]:
-        lines.append(f"| {row['corpus']} | {row['setting']} | {row['docs']} | {row['tokens_per_thread_epoch']} | "
-                     f"{row['ms_per_epoch_median']:.1f} | {100 * row['merged_fraction_mean']:.0f} % | "
-                     f"{row['epochs_with_no_merging']} of {row['epochs']} |")
-    return lines + ["", f"Record `{records.shown_path(CLASSIFY_OVERLAP_RECORD)}`: code of commit "
-                        f"`{record['versions']['commit'][:7]}` and the interleaved-streams change, uncommitted (the threads "
-                        f"run a logging copy of train_streams, which it leaves unchanged), {record['started'][:16]}–"
-                        f"{record.get('finished', '?')[11:16]} UTC, 1-min load {record['load_before'][0]:.1f} before, "
-                        f"{record['load_after'][0]:.1f} after (own 2 threads); epochs 2-10 of seeds 1-3 (the first "
-                        "compiles)."]
-
-
-CLASSIFY_SCHEDULE_RECORD = "classify-schedule-20261126"
-CLASSIFY_SCHEDULES = (("one_thread", "1 thread"), ("wordvec_2", "2, read on (before)"),
-                      ("wordvec_2_drift", "2, random restarts (now)"), ("fasttext_2", "fastText's, in step"),
-                      ("fasttext_2_random", "fastText's, racing"), ("wordvec_real_no_drift", "wordvec before"),
-                      ("wordvec_real", "wordvec now"), ("fasttext_real_1", "fastText 1 thread"),
-                      ("fasttext_real_2", "fastText 2 threads"))
-
-
-def classify_schedule_table():
-    """benchmarks/README: SST P@1 of 2-thread schedules simulated one step after another
-    with wordvec's compiled step, and of real runs (diagnostics/diag_classify_schedule.py)."""
-    record = load_record(CLASSIFY_SCHEDULE_RECORD)
-    means = {(m["task"], m["setting"], m["schedule"]): m for m in record["means"]}
-    keys = sorted({(m["task"], m["setting"]) for m in record["means"]}, key=lambda k: (k[0], k[1] != "unigrams"))
-    lines = ["| task | setting | " + " | ".join(f"{label}" for _, label in CLASSIFY_SCHEDULES) + " |",
-             "|---|---|" + "---|" * len(CLASSIFY_SCHEDULES)]
-    for task, setting in keys:
-        rows = [means[task, setting, name] for name, _ in CLASSIFY_SCHEDULES]
-        cells = [f"{100 * row['mean_p_at_1']:.2f} ± {100 * row['sem']:.2f}" for row in rows]
-        lines.append(f"| {task} | {setting} | " + " | ".join(cells) + " |")
-    seeds = record["means"][0]["seeds"]
-    return lines + ["", f"Record `{records.shown_path(CLASSIFY_SCHEDULE_RECORD)}`: commit "
-                        f"`{record['versions']['commit'][:7]}`, {record['started'][:16]}–"
-                        f"{record.get('finished', '?')[11:16]} UTC; P@1 in points, mean ± standard error over "
-                        f"{seeds} seeds; the first five columns simulated, the last four real runs."]
-
-
-CLASSIFY_SAME_INIT_RECORD = "classify-same-init-20261126"
-
-
-def classify_same_init_table():
-    """benchmarks/README: fastText and wordvec from the same initial rows, one thread
-    (diagnostics/diag_classify_same_init.py): the same model up to floating point?"""
-    record = load_record(CLASSIFY_SAME_INIT_RECORD)
-    lines = ["| task | word n-grams | P@1 fastText | P@1 wordvec | Δ points | same label on test sentences |",
+def static_table(name="static-sst2-imdb-genre-20261127"):
+    """benchmarks/README: static sentence models: logistic-regression accuracy on their
+    vectors and encoding speed, against the teacher and model2vec (bench_static.py)."""
+    record = load_record(name)
+    model2vec = _runs(record, system="model2vec")[0]["sentences_per_second"]
+    tasks = ("sst2", "imdb", "genre")
+    lines = ["| system | model | accuracy % SST-2 / imdb / genre | sentences/s | × model2vec's | record |",
              "|---|---|---|---|---|---|"]
     for run in record["runs"]:
-        lines.append(f"| {run['task']} | {run['word_ngrams']} | {run['p_at_1_fasttext']:.4f} | "
-                     f"{run['p_at_1_wordvec']:.4f} | {100 * (run['p_at_1_wordvec'] - run['p_at_1_fasttext']):+.2f} | "
-                     f"{100 * run['same_label']:.1f} % of {run['documents']} |")
-    return lines + ["", f"Record `{records.shown_path(CLASSIFY_SAME_INIT_RECORD)}`: commit "
-                        f"`{record['versions']['commit'][:7]}`, {record['started'][:16]} UTC."]
+        accuracy = " / ".join(f"{100 * run['quality'][task]:.1f}" for task in tasks)
+        lines.append(f"| {run['system']} | {run['config']} | {accuracy} | {run['sentences_per_second']:,.0f} "
+                     f"| {_ratio(run['sentences_per_second'], model2vec)} | {_record_name(record)} |")
+    sizes = record["runs"][0].get("sizes") or {}
+    shown = "; ".join(f"{task} {size['train']:,} training / {size['test']:,} test" for task, size in sizes.items())
+    return lines + ["", f"{shown}. " + _provenance([record])]
 
 
-TABLES = {"headline": headline_table, "word2vec-runs": word2vec_runs_table,
-          "word2vec-full-runs": lambda: word2vec_runs_table("word2vec-full"), "vocab": vocab_table,
+# ----------------------------------------------------------------------------- the registry
+
+TABLES = {"headline": headline_table, "word2vec": word2vec_table, "vocab": vocab_table,
           "evaluate": evaluate_table, "estimate": estimate_table, "count": count_table, "subword": subword_table,
-          "load-3000000-queries": load_queries_table,
-          "classify": classify_table, "classify-summary": classify_summary_table,
-          "classify-20261126-drift": lambda: classify_table("classify-20261126-drift"),
-          "classify-sst-seeds-writeback": lambda: classify_table("classify-sst-seeds-20261126-writeback"),
-          "classify-writeback": lambda: classify_table("classify-20261126-writeback"),
-          "classify-sst-seeds-predict5": lambda: classify_table("classify-sst-seeds-20261126-predict5"),
-          "classify-predict5": lambda: classify_table("classify-20261126-predict5"),
+          "doc2vec": doc2vec_table,
+          "classify": classify_table, "classify-calls": classify_calls_table,
+          "classify-summary": classify_summary_table,
           "classify-speed-sst": lambda: classify_speed_table("classify-sst-seeds-20261126-predict5"),
           "classify-speed-docs": lambda: classify_speed_table("classify-20261126-predict5"),
-          "classify-thread-overlap": classify_overlap_table,
-          "classify-sst-seeds-interleaved": lambda: classify_seeds_tasks_table("classify-sst-seeds-20261127-interleaved"),
-          "classify-sst-bigrams-seeds-interleaved":
-              lambda: classify_seeds_tasks_table("classify-sst-bigrams-seeds-20261127-interleaved"),
-          "classify-sst2-30seeds-interleaved":
-              lambda: classify_seeds_tasks_table("classify-sst2-30seeds-20261127-interleaved"),
-          "classify-20261126": lambda: classify_table("classify-20261126"),
-          "classify-20261126-predict": lambda: classify_table("classify-20261126-predict"),
-          "classify-20261126-predict-scan": lambda: classify_table("classify-20261126-predict-scan"),
-          "classify-predict-scan": lambda: classify_predict_table("classify-20261126-predict-scan"),
-          "classify-sst-seeds-drift": lambda: classify_seeds_table("classify-sst-seeds-20261126-drift"),
-          "classify-sst5-seeds-drift": lambda: classify_seeds_table("classify-sst-seeds-20261126-drift", "sst5"),
-          "classify-schedule": classify_schedule_table,
-          "classify-sst2-seeds": lambda: classify_seeds_table("classify-sst2-seeds-20261126"),
-          "classify-sst2-seeds-1thread": lambda: classify_seeds_table("classify-sst2-seeds-1thread-20261126"),
-          "classify-same-init": classify_same_init_table}
-TABLES.update(doc2vec_tables.tables(load_record))  # Doc2Vec and pooled sentence vectors
-TABLES.update(load_tables.tables(load_record))  # loading pretrained files at 3M rows
-TABLES.update(ann_tables.tables(load_record))  # approximate search at 3M rows
+          "load": load_table, "mapped-search": mapped_search_table, "ann": ann_table, "serve": serve_table,
+          "phrases": phrases_table, "static": static_table}
 
 
 # ----------------------------------------------------------------------------- documents

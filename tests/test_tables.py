@@ -27,10 +27,33 @@ def test_every_table_equals_what_its_records_give(document):
 
 
 def test_the_generated_tables_are_there():
-    """README's headline table and benchmarks/README's run and memory tables come from their records."""
+    """README's headline table and benchmarks/README's table of each job come from their records."""
     assert "headline" in tables.tables_in((ROOT / "README.md").read_text(encoding="utf-8"))
-    assert {"estimate", "word2vec-runs", "word2vec-full-runs", "vocab", "evaluate"} <= set(
-        tables.tables_in((ROOT / "benchmarks" / "README.md").read_text(encoding="utf-8")))
+    assert {"word2vec", "vocab", "count", "doc2vec", "classify", "load", "phrases", "evaluate", "ann", "static",
+            "estimate"} <= set(tables.tables_in((ROOT / "benchmarks" / "README.md").read_text(encoding="utf-8")))
+
+
+def _rows_outside_blocks(text):
+    return [line for line in tables.BLOCK.sub("", text).splitlines() if line.startswith("|")]
+
+
+def test_benchmarks_readme_has_no_table_made_by_hand():
+    """Every table row of benchmarks/README.md lies between table markers."""
+    assert _rows_outside_blocks("<!-- table:x -->\n| a |\n<!-- /table -->\n| b |") == ["| b |"]
+    assert _rows_outside_blocks((ROOT / "benchmarks" / "README.md").read_text(encoding="utf-8")) == []
+
+
+def test_every_row_of_benchmarks_readme_names_its_record():
+    text = (ROOT / "benchmarks" / "README.md").read_text(encoding="utf-8")
+    for match in tables.BLOCK.finditer(text):
+        rows = [line for line in match.group(3).splitlines() if line.startswith("|") and not line.startswith("|---")]
+        assert all(".json`" in row for row in rows[1:]), (match.group(2), rows)
+
+
+def test_the_tables_name_the_machine_they_ran_on():
+    text = (ROOT / "benchmarks" / "README.md").read_text(encoding="utf-8")
+    for match in tables.BLOCK.finditer(text):
+        assert "Ran on " in match.group(3) and " CPUs" in match.group(3), match.group(2)
 
 
 def test_every_record_is_a_complete_benchmark_record():
