@@ -1,6 +1,7 @@
 """A restructuring's speed check: per-epoch training seconds of the tree before the restructuring
 and the tree after it, side by side in one run, for sg-ns, sg-hs and cbow-ns (and the families'
-configurations of their own blocks below, e.g. ``--configs d2v-dbow,d2v-dm``).
+configurations of their own blocks below, e.g. ``--configs d2v-dbow,d2v-dm``, and the
+classifier's ``CLASSIFIER_CONFIGS``).
 
     git archive 08d8754 | tar -x -C /tmp/before      # the tree before (no .git needed)
     flock /tmp/wordvec-bench.lock .venv/bin/python benchmarks/bench_trees_ab.py \\
@@ -71,6 +72,52 @@ def child_and_options(config):
     return FAMILY_CONFIGS.get(config) or (CHILD, CONFIGS[config])
 
 
+# ---------------------------------------------------------------- the classifier (fastText's supervised mode)
+# A classifier configuration trains on the first ``documents`` lines of a document task
+# (``shared/data/tasks/docs``) through ``Classifier.train`` (in the trees on both sides of
+# ``Classifier.fit``); its figure is the best epoch's seconds (the history's: the kernels
+# are loaded and the text encoded before the first epoch), its "loss" the last epoch's.
+# 2 threads: imdb's first 5000 documents (~600k tokens per thread and epoch) run the
+# threaded epoch kernel (``train_streams``), its first 1000 (~120k) the interleaved one.
+CLASSIFIER_CONFIGS = {
+    "classifier-imdb5k-softmax-bigrams": {"task": "imdb", "documents": 5000,
+                                          "options": dict(dim=100, lr=0.5, epoch=5, word_ngrams=2, loss="softmax")},
+    "classifier-imdb1k-hs-unigrams": {"task": "imdb", "documents": 1000,
+                                      "options": dict(dim=100, lr=0.5, epoch=5, word_ngrams=1, loss="hs")},
+}
+CLASSIFIER_CHILD = """
+import json, resource, sys, time
+from wordvec.models.classifier.model import Classifier
+options = json.loads(sys.argv[2])
+cpu = time.process_time()
+model = Classifier.train(sys.argv[1], **options)
+seconds = [record["seconds"] for record in model.history]
+print(json.dumps({"seconds": min(seconds), "training_seconds": sum(seconds), "cpu": time.process_time() - cpu,
+                  "loss": model.history[-1]["loss"],
+                  "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+"""
+
+
+def classifier_data(config, cache):
+    """The first ``documents`` lines of the configuration's task, written once under ``cache``."""
+    spec = CLASSIFIER_CONFIGS[config]
+    path = Path(cache) / f"{spec['task']}-first-{spec['documents']}.train"
+    if not path.exists():
+        import lzma
+        source = HERE.parent.parent / "shared/data/tasks/docs" / f"{spec['task']}.train.txt.xz"
+        with lzma.open(source, "rt", encoding="utf-8") as lines:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text("".join(line for _, line in zip(range(spec["documents"]), lines)), encoding="utf-8")
+    return path
+
+
+def classifier_job(config, workers, seed, cache):
+    """(child source, its arguments) of one classifier run."""
+    options = dict(CLASSIFIER_CONFIGS[config]["options"], threads=workers, seed=seed, verbose=0)
+    return CLASSIFIER_CHILD, [classifier_data(config, cache), json.dumps(options)]
+# ---------------------------------------------------------------- end of the classifier
+
+
 def commit_of(tree):
     done = subprocess.run(["git", "rev-parse", "HEAD"], cwd=tree, capture_output=True, text=True)
     return done.stdout.strip() if done.returncode == 0 else None
@@ -83,9 +130,12 @@ def measure(trees, configs, corpus, workers, rounds, seed, cache):
             for tree in trees:
                 load_before = os.getloadavg()[0]
                 started = time.perf_counter()
-                child, options = child_and_options(config)
-                result = run_in_tree(tree, child, [corpus, json.dumps(dict(options, workers=workers, seed=seed))],
-                                     WORDVEC_CACHE=str(cache))
+                if config in CLASSIFIER_CONFIGS:
+                    child, child_args = classifier_job(config, workers, seed, cache)
+                else:
+                    child, options = child_and_options(config)
+                    child_args = [corpus, json.dumps(dict(options, workers=workers, seed=seed))]
+                result = run_in_tree(tree, child, child_args, WORDVEC_CACHE=str(cache))
                 runs.append({"tree": tree, "config": config, "round": round_index,
                              "process_wall_seconds": time.perf_counter() - started,
                              "load_before": load_before, "load_after": os.getloadavg()[0], **result})
@@ -119,12 +169,14 @@ def main(argv=None):
     args = parser.parse_args(argv)
     trees, configs = [str(Path(t).resolve()) for t in args.trees.split(",")], args.configs.split(",")
     cache = HERE / "out" / "cache"
-    corpus, info = prepare_corpus(args.corpus, cache, args.max_tokens)
+    corpus, info = (prepare_corpus(args.corpus, cache, args.max_tokens) if set(configs) - set(CLASSIFIER_CONFIGS)
+                    else (None, None))
     load_before = os.getloadavg()
     runs = measure(trees, configs, corpus, args.workers, args.rounds, args.seed, cache / "ab-encoded")
     record = {"command": " ".join([sys.executable] + sys.argv), "trees": trees,
               "commits": {tree: commit_of(tree) for tree in trees}, "repository_head": commit_of(HERE.parent),
               "corpus": info, "workers": args.workers,
+              "classifier_configs": {c: CLASSIFIER_CONFIGS[c] for c in configs if c in CLASSIFIER_CONFIGS},
               "rounds": args.rounds, "load_before": load_before, "load_after": os.getloadavg(),
               "cpus": os.cpu_count(), "python": platform.python_version(), "numpy": np.__version__,
               "numba": numba.__version__, "platform": platform.platform(), "runs": runs,

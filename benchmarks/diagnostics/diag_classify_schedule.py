@@ -74,24 +74,14 @@ LR_UPDATE_RATE = 100
 
 
 @numba.njit(cache=False)
-def run_schedule(W_in, W_out, rows, row_offsets, labels, label_offsets, docs, lrs, loss_kind, points, codes,
-                 lengths, state):
+def run_schedule(matrices, documents, docs, lrs, outputs, state):
     """Train ``docs[i]`` with lr ``lrs[i]``, one after another (docs[i] < 0: a step that
     only reads tokens, e.g. fastText's partial first line)."""
-    D = W_in.shape[1]
-    h = np.zeros(D, dtype=W_in.dtype)
-    grad = np.zeros(D, dtype=W_in.dtype)
-    scores = np.zeros(W_out.shape[0], dtype=np.float64)
+    scratch = kernels.new_scratch(matrices)
     for i in range(docs.shape[0]):
         d = docs[i]
-        if d < 0:
-            continue
-        r0, r1 = row_offsets[d], row_offsets[d + 1]
-        l0, l1 = label_offsets[d], label_offsets[d + 1]
-        if r1 == r0 or l1 == l0:
-            continue
-        kernels.document_step(W_in, W_out, rows, r0, r1, labels, l0, l1, loss_kind, points, codes, lengths,
-                              lrs[i], state, h, grad, scores)
+        if d >= 0:  # train_document skips a document with no input row or no label
+            kernels.train_document(matrices, documents, d, outputs, lrs[i], state, scratch)
 
 
 def interleave(streams, clocks_random):
@@ -212,6 +202,11 @@ def fasttext_p_at_1(train, test, config, seed, threads):
     return model.test(str(test))[1]
 
 
+def documents_of(encoded):
+    return kernels.Documents(encoded.rows, encoded.row_offsets, encoded.labels, encoded.label_offsets,
+                             encoded.doc_tokens)
+
+
 def p_at_1(config, dictionary, encoded, sources, seed, test, steps=None, drift=True):
     """Train from ``uniform_rows(seed)`` with ``steps`` (None: wordvec's own run_epochs,
     with or without the threads' drift)."""
@@ -230,23 +225,22 @@ def p_at_1(config, dictionary, encoded, sources, seed, test, steps=None, drift=T
     else:
         docs = np.array([d for d, _ in steps], dtype=np.int64)
         lrs = np.array([lr for _, lr in steps], dtype=np.float64)
-        run_schedule(W_in, W_out, encoded.rows, encoded.row_offsets, encoded.labels, encoded.label_offsets, docs,
-                     lrs, model.loss_code, tree.points, tree.codes, tree.lengths,
-                     np.array([seed + 1], dtype=np.uint64))
+        run_schedule(kernels.Matrices(W_in, W_out), documents_of(encoded), docs, lrs,
+                     kernels.make_outputs(model.loss_code, tree), np.array([seed + 1], dtype=np.uint64))
     return model.test(test)[1]
 
 
 @numba.njit(parallel=True, cache=False)
-def logged_streams(W_in, W_out, rows, row_offsets, labels, label_offsets, doc_tokens, positions, budgets, loss_kind,
-                   points, codes, lengths, lr0, tokens_before, total_tokens, states, docs_done, seen):
+def logged_streams(matrices, documents, outputs, schedule, streams, docs_done, seen):
     """``kernels.train_streams`` for 2 streams, one document at a time, logging in
     ``seen[t, i]`` how many documents the other stream had trained when stream t began
     its i-th document (``docs_done``: the streams' live counts, shared)."""
+    positions, budgets, states = streams
+    lr0, tokens_before, total_tokens = schedule
+    doc_tokens = documents.doc_tokens
     n_docs = doc_tokens.shape[0]
     for t in numba.prange(2):
-        h = np.zeros(W_in.shape[1], dtype=W_in.dtype)
-        grad = np.zeros(W_in.shape[1], dtype=W_in.dtype)
-        scores = np.zeros(W_out.shape[0], dtype=np.float64)
+        scratch = kernels.new_scratch(matrices)
         done = 0
         while done < budgets[t]:
             if positions[t] >= n_docs:
@@ -254,8 +248,7 @@ def logged_streams(W_in, W_out, rows, row_offsets, labels, label_offsets, doc_to
             d = positions[t]
             seen[t, docs_done[t]] = docs_done[1 - t]
             lr = lr0 * max(0.0, 1.0 - (tokens_before + 2 * done) / total_tokens)
-            kernels.train_document(W_in, W_out, rows, row_offsets, labels, label_offsets, d, loss_kind, points,
-                                   codes, lengths, lr, states[t:t + 1], h, grad, scores)
+            kernels.train_document(matrices, documents, d, outputs, lr, states[t:t + 1], scratch)
             positions[t] = d + 1
             done += doc_tokens[d]
             docs_done[t] += 1
@@ -278,9 +271,10 @@ def overlap_of_threads(config, dictionary, encoded, sources, seed):
         budgets = np.full(2, int(round(share * (epoch + 1))) - int(round(share * epoch)), np.int64)
         docs_done = np.zeros(2, np.int64)
         seen = np.full((2, encoded.n_docs * 2 + 2), -1, np.int64)
-        args = (W_in, W_out, encoded.rows, encoded.row_offsets, encoded.labels, encoded.label_offsets,
-                encoded.doc_tokens, positions, budgets, kernels.LOSS_CODES[config.loss], tree.points, tree.codes,
-                tree.lengths, config.lr, epoch * per_epoch, total, states, docs_done, seen)
+        args = (kernels.Matrices(W_in, W_out), documents_of(encoded),
+                kernels.make_outputs(kernels.LOSS_CODES[config.loss], tree),
+                kernels.make_schedule(config.lr, epoch * per_epoch, total), kernels.Streams(positions, budgets, states),
+                docs_done, seen)
         started = time.perf_counter()
         worker = threading.Thread(target=logged_streams, args=args)
         worker.start()

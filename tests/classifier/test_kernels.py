@@ -29,12 +29,16 @@ def _reference_labels(loss, doc_labels):
     return {"points": TREE.points[doc_labels[0], :n], "codes": TREE.codes[doc_labels[0], :n]}
 
 
+def _outputs(loss):
+    return K.make_outputs(K.LOSS_CODES[loss], TREE)
+
+
 def _kernel_step(W_in, W_out, rows, doc_labels, loss, lr):
     rows = np.asarray(rows, dtype=np.int32)
     labels = np.asarray(doc_labels, dtype=np.int32)
-    scratch = [np.zeros(D), np.zeros(D), np.zeros(LABELS)]
-    return K.document_step(W_in, W_out, rows, 0, len(rows), labels, 0, len(labels), K.LOSS_CODES[loss],
-                           TREE.points, TREE.codes, TREE.lengths, lr, np.array([7], np.uint64), *scratch)
+    scratch = K.Scratch(np.zeros(D), np.zeros(D), np.zeros(LABELS))
+    return K.document_step(K.Matrices(W_in, W_out), rows, 0, len(rows), labels, 0, len(labels), _outputs(loss), lr,
+                           np.array([7], np.uint64), scratch)
 
 
 @pytest.mark.parametrize("loss", ["softmax", "hs", "ova"])
@@ -66,22 +70,30 @@ def _csr(lists):
     return data, offsets
 
 
-def _documents(bags, labels):
-    """(rows, row_offsets, labels, label_offsets): the documents as the kernels take them."""
-    return (*_csr(bags), *_csr(labels))
+def _documents(bags, labels, tokens):
+    """The documents as the kernels take them (``K.Documents``)."""
+    return K.Documents(*_csr(bags), *_csr(labels), tokens)
+
+
+def _streams(positions, budgets, states):
+    return K.Streams(np.array(positions, np.int64), np.array(budgets, np.int64), np.array(states, np.uint64))
+
+
+def _counters(n):
+    return K.Counters(np.zeros(n), np.zeros(n, np.int64), np.zeros(n, np.int64))
 
 
 @pytest.mark.parametrize("loss", ["softmax", "hs", "ova"])
 def test_train_range_equals_reference_steps_with_decaying_lr(loss):
     bags, labels = _corpus(12, 5)
     tokens = np.array([len(b) + 2 for b in bags], dtype=np.int64)
-    rows, row_offsets, flat_labels, label_offsets = _documents(bags, labels)
+    documents = _documents(bags, labels, tokens)
     W_in, W_out = _matrices(9)
     R_in, R_out = W_in.copy(), W_out.copy()
     total, before, lr0 = 3 * int(tokens.sum()), 40, 0.4
     loss_sum, examples, seen, next_doc = K.train_range(
-        W_in, W_out, rows, row_offsets, flat_labels, label_offsets, tokens, 0, len(bags), 10**9, K.LOSS_CODES[loss],
-        TREE.points, TREE.codes, TREE.lengths, lr0, before, total, 1, np.array([1], np.uint64))
+        K.Matrices(W_in, W_out), documents, 0, len(bags), 10**9, _outputs(loss), K.make_schedule(lr0, before, total),
+        1, np.array([1], np.uint64))
     expected, done = 0.0, 0
     for bag, doc_labels, n in zip(bags, labels, tokens):
         lr = lr0 * (1 - (before + done) / total)
@@ -116,9 +128,9 @@ def test_float32_step_is_close_to_the_float64_reference():
     R_in, R_out = W_in.astype(np.float64), W_out.astype(np.float64)
     rows, labels = BAGS[2], [1]
     rows32 = np.asarray(rows, np.int32)
-    scratch = [np.zeros(D, np.float32), np.zeros(D, np.float32), np.zeros(LABELS)]
-    K.document_step(W_in, W_out, rows32, 0, len(rows), np.array(labels, np.int32), 0, 1, K.SOFTMAX,
-                    TREE.points, TREE.codes, TREE.lengths, 0.5, np.array([3], np.uint64), *scratch)
+    scratch = K.Scratch(np.zeros(D, np.float32), np.zeros(D, np.float32), np.zeros(LABELS))
+    K.document_step(K.Matrices(W_in, W_out), rows32, 0, len(rows), np.array(labels, np.int32), 0, 1,
+                    _outputs("softmax"), 0.5, np.array([3], np.uint64), scratch)
     C.sgd_step(R_in, R_out, rows, 0.5, "softmax", target=1)
     np.testing.assert_allclose(W_in, R_in, rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(W_out, R_out, rtol=1e-5, atol=1e-6)
@@ -156,32 +168,28 @@ def test_uniform_fill_of_some_rows_stores_their_values_in_order_and_leaves_the_r
 def test_train_range_stops_at_its_token_budget():
     bags, labels = _corpus(12, 6)
     tokens = np.full(12, 5, dtype=np.int64)
-    rows, row_offsets, flat_labels, label_offsets = _documents(bags, labels)
     W_in, W_out = _matrices(10)
-    result = K.train_range(W_in, W_out, rows, row_offsets, flat_labels, label_offsets, tokens, 2, 12, 12, K.SOFTMAX,
-                           TREE.points, TREE.codes, TREE.lengths, 0.1, 0, 100, 1, np.array([1], np.uint64))
+    result = K.train_range(K.Matrices(W_in, W_out), _documents(bags, labels, tokens), 2, 12, 12, _outputs("softmax"),
+                           K.make_schedule(0.1, 0, 100), 1, np.array([1], np.uint64))
     assert result[2:] == (15, 5)  # three documents of 5 tokens reach the budget of 12
 
 
 def test_one_stream_equals_train_range_wrapping_around():
     bags, labels = _corpus(10, 7)
     tokens = np.array([len(b) + 2 for b in bags], dtype=np.int64)
-    rows, row_offsets, flat_labels, label_offsets = _documents(bags, labels)
+    documents = _documents(bags, labels, tokens)
     W_in, W_out = _matrices(14)
     R_in, R_out = W_in.copy(), W_out.copy()
     budget, start, total = int(tokens.sum()) + 7, 6, 2 * int(tokens.sum())
-    counters = [np.zeros(1), np.zeros(1, np.int64), np.zeros(1, np.int64)]
-    positions = np.array([start], np.int64)
-    K.train_streams(W_in, W_out, rows, row_offsets, flat_labels, label_offsets, tokens, positions,
-                    np.array([budget], np.int64), K.SOFTMAX, TREE.points, TREE.codes, TREE.lengths, 0.3, 0, total,
-                    np.array([5], np.uint64), *counters)
-    args = (rows, row_offsets, flat_labels, label_offsets, tokens)
-    tree = (TREE.points, TREE.codes, TREE.lengths)
-    first = K.train_range(R_in, R_out, *args, start, 10, budget, K.SOFTMAX, *tree, 0.3, 0, total, 1,
-                          np.array([5], np.uint64))
-    second = K.train_range(R_in, R_out, *args, 0, 10, budget - first[2], K.SOFTMAX, *tree, 0.3, first[2], total, 1,
-                           np.array([5], np.uint64))
-    assert counters[2][0] == first[2] + second[2] >= budget and positions[0] == second[3]
+    counters, streams = _counters(1), _streams([start], [budget], [5])
+    K.train_streams(K.Matrices(W_in, W_out), documents, _outputs("softmax"), K.make_schedule(0.3, 0, total), streams,
+                    counters)
+    reference, state = K.Matrices(R_in, R_out), np.array([5], np.uint64)
+    first = K.train_range(reference, documents, start, 10, budget, _outputs("softmax"), K.make_schedule(0.3, 0, total),
+                          1, state)
+    second = K.train_range(reference, documents, 0, 10, budget - first[2], _outputs("softmax"),
+                           K.make_schedule(0.3, first[2], total), 1, state)
+    assert counters.tokens[0] == first[2] + second[2] >= budget and streams.positions[0] == second[3]
     np.testing.assert_allclose(W_in, R_in, rtol=1e-12)
     np.testing.assert_allclose(W_out, R_out, rtol=1e-12)
 
@@ -217,16 +225,14 @@ def test_interleaved_streams_take_the_token_clock_merge_of_reference_steps(loss)
     bags, labels = _corpus(14, 8)
     labels[5] = [1, 3]  # softmax and hs draw one of several labels with the stream's random state
     tokens = np.array([len(b) + 1 + (i % 4) for i, b in enumerate(bags)], dtype=np.int64)
-    rows, row_offsets, flat_labels, label_offsets = _documents(bags, labels)
     W_in, W_out = _matrices(15)
     R_in, R_out = W_in.copy(), W_out.copy()
     starts, budgets = [0, 9, 4], [30, 27, 12]
     total, before, lr0 = 4 * int(tokens.sum()), 50, 0.4
-    positions, states = np.array(starts, np.int64), np.array([11, 12, 13], np.uint64)
-    counters = [np.zeros(3), np.zeros(3, np.int64), np.zeros(3, np.int64)]
-    K.train_interleaved(W_in, W_out, rows, row_offsets, flat_labels, label_offsets, tokens, positions,
-                        np.array(budgets, np.int64), K.LOSS_CODES[loss], TREE.points, TREE.codes, TREE.lengths, lr0,
-                        before, total, states, *counters)
+    streams, counters = _streams(starts, budgets, [11, 12, 13]), _counters(3)
+    K.train_interleaved(K.Matrices(W_in, W_out), _documents(bags, labels, tokens), _outputs(loss),
+                        K.make_schedule(lr0, before, total), streams, counters)
+    positions = streams.positions
     solo = [_stream_steps(tokens, s, b, lr0, before, total, 3) for s, b in zip(starts, budgets)]
     merged = _token_clock_merge([steps for steps, _ in solo])
     assert len({t for t, _, _ in merged[:6]}) == 3  # the streams really alternate
@@ -251,17 +257,16 @@ def test_interleaved_streams_take_the_token_clock_merge_of_reference_steps(loss)
 def test_one_interleaved_stream_equals_train_streams():
     bags, labels = _corpus(10, 9)
     tokens = np.array([len(b) + 2 for b in bags], dtype=np.int64)
-    rows, row_offsets, flat_labels, label_offsets = _documents(bags, labels)
+    documents = _documents(bags, labels, tokens)
     W_in, W_out = _matrices(16)
     R_in, R_out = W_in.copy(), W_out.copy()
-    args = (rows, row_offsets, flat_labels, label_offsets, tokens)
-    rest = (np.array([int(tokens.sum()) + 7], np.int64), K.SOFTMAX, TREE.points, TREE.codes, TREE.lengths, 0.3, 10,
-            3 * int(tokens.sum()))
-    one, other = np.array([6], np.int64), np.array([6], np.int64)
-    counted = [np.zeros(1), np.zeros(1, np.int64), np.zeros(1, np.int64)]
-    K.train_interleaved(W_in, W_out, *args, one, *rest, np.array([5], np.uint64), *counted)
-    K.train_streams(R_in, R_out, *args, other, *rest, np.array([5], np.uint64), *[np.zeros_like(c) for c in counted])
-    assert one[0] == other[0] and counted[2][0] >= rest[0][0]
+    budget = int(tokens.sum()) + 7
+    schedule = K.make_schedule(0.3, 10, 3 * int(tokens.sum()))
+    one, other = _streams([6], [budget], [5]), _streams([6], [budget], [5])
+    counted = _counters(1)
+    K.train_interleaved(K.Matrices(W_in, W_out), documents, _outputs("softmax"), schedule, one, counted)
+    K.train_streams(K.Matrices(R_in, R_out), documents, _outputs("softmax"), schedule, other, _counters(1))
+    assert one.positions[0] == other.positions[0] and counted.tokens[0] >= budget
     np.testing.assert_allclose(W_in, R_in, rtol=1e-12)
     np.testing.assert_allclose(W_out, R_out, rtol=1e-12)
 

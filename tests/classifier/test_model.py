@@ -4,17 +4,20 @@ figures, files in all three formats, quantization and the `wordvec classify` com
 import json
 import lzma
 
+import numba
 import numpy as np
 import pytest
 from tests.numerics import assert_float32_close
 
 from wordvec.cli import main
+from wordvec.data import labels as label_data
 from wordvec.data.labels import TokenScan, build_dictionary, encode_lines, scan_text
 from wordvec.data.subword import fasttext_hash, ngram_buckets
 from wordvec.errors import WordvecError
 from wordvec.io import fasttext_bin
 from wordvec.kernels.quantize import nearest_centroids as compiled_nearest
 from wordvec.math import product_quantizer as pq
+from wordvec.models.classifier.config import ClassifierConfig
 from wordvec.models.classifier.model import Classifier, train_supervised
 from wordvec.models.classifier import training as classifier_training
 from wordvec.models.classifier.training import drift_positions, thread_starts
@@ -154,7 +157,7 @@ def test_small_corpora_interleave_their_threads_streams_reproducibly(corpus, mon
     calls = _recording_kernels(monkeypatch)
     first = Classifier.train(corpus[0], seed=3, **FAST)
     again = Classifier.train(corpus[0], seed=3, **FAST)
-    loading = ["train_interleaved", "train_streams"]  # load_kernels: both, on a two-line model
+    loading = ["train_interleaved", "train_streams"]  # load_kernels: both, on empty arguments
     assert calls == (loading + ["train_interleaved"] * FAST["epoch"]) * 2
     np.testing.assert_array_equal(first.W_in, again.W_in)
     np.testing.assert_array_equal(first.W_out, again.W_out)
@@ -167,6 +170,60 @@ def test_large_corpora_keep_their_parallel_threads(corpus, monkeypatch):
     monkeypatch.setattr(classifier_training, "INTERLEAVE_BELOW", 1000)
     Classifier.train(corpus[0], seed=3, **dict(FAST, epoch=2))
     assert calls[2:] == ["train_streams"] * 2
+
+
+def test_fit_is_the_training_verb_and_train_its_alias(corpus):
+    """fit(data) trains with the model's config and returns the model itself; Classifier.train
+    (keywords) and fit on the file's lines give the same model bit for bit."""
+    model = Classifier(config=ClassifierConfig(seed=5, **FAST))
+    assert model.fit(corpus[0]) is model
+    assert len(model.history) == FAST["epoch"] and model.test(corpus[1])[1] >= 0.95
+    alias = Classifier.train(corpus[0], seed=5, **FAST)
+    lines = Classifier(config=model.config).fit(corpus[0].read_text().splitlines())
+    for other in (alias, lines):
+        np.testing.assert_array_equal(other.W_in, model.W_in)
+        np.testing.assert_array_equal(other.W_out, model.W_out)
+    refit = model.fit(corpus[0])  # fit again: a new model, not more epochs of the old one
+    assert len(refit.history) == FAST["epoch"]
+    np.testing.assert_array_equal(refit.W_in, alias.W_in)
+
+
+def test_an_untrained_classifier_says_so(tmp_path):
+    untrained = Classifier(config=ClassifierConfig(dim=8))
+    for use in (lambda: untrained.predict("a b"), lambda: untrained.labels, lambda: untrained.save(tmp_path / "m.bin"),
+                lambda: untrained.get_word_vector("a"), lambda: untrained.test(tmp_path / "missing.txt")):
+        with pytest.raises(WordvecError, match="not trained"):
+            use()
+    assert not (tmp_path / "m.bin").exists()
+
+
+def _recorded_types(monkeypatch, module, names):
+    """Wrap compiled functions of ``module`` to record the Numba types of their arguments."""
+    seen = {name: set() for name in names}
+    for name in names:
+        def recorded(*args, _kernel=getattr(module, name), _name=name):
+            seen[_name].add(numba.typeof(args))
+            return _kernel(*args)
+        monkeypatch.setattr(module, name, recorded)
+    return seen
+
+
+@pytest.mark.parametrize("settings", [dict(loss="hs"), dict(word_ngrams=2, bucket=5000, loss="ova")])
+def test_load_kernels_passes_the_types_training_passes(corpus, monkeypatch, settings):
+    """If the warm-ups' argument types drifted from training's, training would compile another
+    specialisation after LLVM's pages were handed back, on top of the data. Training (both
+    epoch kernels: the interleaved limit lowered for the second run) adds no type."""
+    kernels = classifier_training.kernels
+    trained = _recorded_types(monkeypatch, kernels, ("train_interleaved", "train_streams", "uniform_fill"))
+    encoded = _recorded_types(monkeypatch, label_data, ("_scan_block", "_hash_all", "_encode_pass"))
+    config = ClassifierConfig(**dict(FAST, epoch=1), **settings)
+    classifier_training.load_kernels(config)
+    warmed = {name: set(types) for name, types in {**trained, **encoded}.items()}
+    assert all(len(types) == 1 for types in warmed.values()), warmed
+    Classifier(config=config).fit(corpus[0])
+    monkeypatch.setattr(classifier_training, "INTERLEAVE_BELOW", 1000)
+    Classifier(config=config).fit(corpus[0])
+    assert {**trained, **encoded} == warmed
 
 
 def test_fasttext_keyword_names(corpus):

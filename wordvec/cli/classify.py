@@ -158,8 +158,9 @@ def run_info(args):
     d, config = model.dictionary, model.config
     print(f"file        {args.model}\nmodel       {model.model} ({'quantized' if model.quantized else 'dense'})")
     print(f"words       {d.nwords}  labels {len(d.labels)}  rows {model.W_in.shape[0]}  dim {model.W_in.shape[1]}")
-    # a fastText .bin/.ftz stores no learning rate (and its epoch is fastText's argument): only a native save records them
-    recorded = f"  epoch {config.epoch}  lr {config.lr}" if _is_native(args.model) else f"  epoch {config.epoch}"
+    # a fastText .bin/.ftz stores no learning rate (and its epoch is fastText's argument): only a native save
+    # (read, as it loaded, from a directory or .wv) records them
+    recorded = f"  epoch {config.epoch}  lr {config.lr}" if is_native(args.model) else f"  epoch {config.epoch}"
     print(f"settings    loss {config.loss}  word_ngrams {d.word_ngrams}  bucket {d.bucket}  minn {d.minn}  "
           f"maxn {d.maxn}{recorded}")
     for record in model.history:
@@ -170,12 +171,6 @@ def run_info(args):
     for i, (label, words) in enumerate(indicative_words(model, args.top).items()):
         print(f"{label} ({d.label_counts[i]}): {' '.join(words)}")
     return 0
-
-
-def _is_native(path):
-    """A wordvec native save (it records every setting), not a fastText file."""
-    from wordvec.models.classifier.files import NATIVE_MARKER
-    return (Path(path) / NATIVE_MARKER).is_file()
 
 
 def _require_file(path, noun):
@@ -193,7 +188,7 @@ def run_train(args):
                               maxn=args.maxn, bucket=args.bucket, loss=args.loss, threads=args.threads,
                               label=args.label, pretrained_vectors=args.pretrained_vectors, seed=args.seed,
                               verbose=0 if args.no_progress or args.quiet else 1).checked()
-    model = _compiled().train_classifier(args.train, config, args.valid)
+    model = _compiled().Classifier(config=config).fit(args.train, args.valid)
     for record in model.history if not args.quiet else ():
         extra = f" valid P@1 {record['valid_p@1']:.4f}" if "valid_p@1" in record else ""
         print(f"epoch {record['epoch']}: loss {record['loss']:.6f}{extra}", file=sys.stderr)

@@ -23,6 +23,7 @@ Text is handled as bytes: tokens split on ASCII whitespace (and NUL), as fastTex
 ``readWord``; ``\\n`` becomes the EOS token.
 """
 
+from collections import namedtuple
 from dataclasses import dataclass
 
 import numba
@@ -86,6 +87,16 @@ class TokenScan:
 
 
 EOS_KEY = np.frombuffer(EOS.encode(), dtype=np.uint8)
+
+# The encoding kernels' arguments, grouped (named tuples, as ``wordvec.kernels``' are):
+# per distinct token its own rows (CSR: int64 offsets, int32 rows), label id (-1: a word,
+# -2: an unknown label) and fastText's int32 hash (``TokenInfo.arrays``)
+TokenArrays = namedtuple("TokenArrays", "offsets rows label hash")
+# word n-grams: int32 row of each bucket (-1: pruned), n-grams up to word_ngrams, buckets
+WordNgrams = namedtuple("WordNgrams", "bucket_rows word_ngrams bucket")
+# what a pass writes: int64 row_offsets and label_offsets (n_docs + 1), int64 doc_tokens;
+# int32 rows and labels, left unwritten when empty (the first pass only counts)
+Bags = namedtuple("Bags", "row_offsets label_offsets doc_tokens rows labels")
 
 
 @numba.njit(inline="always")
@@ -264,22 +275,22 @@ def _hash_all(buf, starts):
 
 
 @numba.njit(cache=True)
-def _document_bag(ids, begin, end, tok_offsets, tok_rows, tok_label, tok_hash, bucket_rows, word_ngrams,
-                  bucket, out_rows, n_rows, out_labels, n_labels, hashes):
+def _document_bag(ids, begin, end, tokens, ngrams, out_rows, n_rows, out_labels, n_labels, hashes):
     """Append one document's rows and labels (fastText's getLine); returns the new counts."""
+    bucket_rows, word_ngrams, bucket = ngrams
     n_hashes = 0
     for p in range(begin, end):
         t = ids[p]
-        if tok_label[t] == -1:  # a word (known or not)
-            for q in range(tok_offsets[t], tok_offsets[t + 1]):
+        if tokens.label[t] == -1:  # a word (known or not)
+            for q in range(tokens.offsets[t], tokens.offsets[t + 1]):
                 if out_rows.shape[0] > 0:
-                    out_rows[n_rows] = tok_rows[q]
+                    out_rows[n_rows] = tokens.rows[q]
                 n_rows += 1
-            hashes[n_hashes] = tok_hash[t]
+            hashes[n_hashes] = tokens.hash[t]
             n_hashes += 1
-        elif tok_label[t] >= 0:
+        elif tokens.label[t] >= 0:
             if out_labels.shape[0] > 0:
-                out_labels[n_labels] = tok_label[t]
+                out_labels[n_labels] = tokens.label[t]
             n_labels += 1
     if bucket > 0:
         for i in range(n_hashes):
@@ -295,20 +306,20 @@ def _document_bag(ids, begin, end, tok_offsets, tok_rows, tok_label, tok_hash, b
 
 
 @numba.njit(cache=True)
-def _encode_pass(ids, eos, tok_offsets, tok_rows, tok_label, tok_hash, bucket_rows, word_ngrams, bucket,
-                 row_offsets, label_offsets, doc_tokens, out_rows, out_labels, hashes):
-    """``hashes``: scratch for one document's word hashes (as long as the longest one)."""
+def _encode_pass(ids, eos, tokens, ngrams, out, hashes):
+    """The bags of all documents of ``ids`` into ``out`` (:data:`Bags`); returns the number
+    of documents. ``hashes``: scratch for one document's word hashes (as long as the
+    longest one)."""
     d, begin, n_rows, n_labels = 0, 0, 0, 0
     for p in range(ids.shape[0]):
         if ids[p] != eos and p != ids.shape[0] - 1:
             continue
-        n_rows, n_labels = _document_bag(ids, begin, p + 1, tok_offsets, tok_rows, tok_label, tok_hash,
-                                         bucket_rows, word_ngrams, bucket, out_rows, n_rows, out_labels,
-                                         n_labels, hashes)
-        doc_tokens[d] = p + 1 - begin
+        n_rows, n_labels = _document_bag(ids, begin, p + 1, tokens, ngrams, out.rows, n_rows, out.labels, n_labels,
+                                         hashes)
+        out.doc_tokens[d] = p + 1 - begin
         d += 1
-        row_offsets[d] = n_rows
-        label_offsets[d] = n_labels
+        out.row_offsets[d] = n_rows
+        out.label_offsets[d] = n_labels
         begin = p + 1
     return d
 
@@ -322,13 +333,23 @@ def encode_documents(ids, eos, tok_offsets, tok_rows, tok_label, tok_hash, bucke
     row_offsets = np.zeros(n_docs + 1, dtype=np.int64)
     label_offsets = np.zeros(n_docs + 1, dtype=np.int64)
     doc_tokens = np.zeros(n_docs, dtype=np.int64)
-    args = (ids, eos, tok_offsets, tok_rows, tok_label, tok_hash, bucket_rows, max(word_ngrams, 1), bucket)
-    d = _encode_pass(*args, row_offsets, label_offsets, doc_tokens, np.zeros(0, np.int32), np.zeros(0, np.int32),
-                     hashes)
+    tokens = TokenArrays(tok_offsets, tok_rows, tok_label, tok_hash)
+    ngrams = WordNgrams(bucket_rows, max(word_ngrams, 1), bucket)
+    counting = Bags(row_offsets, label_offsets, doc_tokens, np.zeros(0, np.int32), np.zeros(0, np.int32))
+    d = _encode_pass(ids, eos, tokens, ngrams, counting, hashes)
     rows = np.zeros(max(row_offsets[d], 1), dtype=np.int32)
     labels = np.zeros(max(label_offsets[d], 1), dtype=np.int32)
-    _encode_pass(*args, row_offsets, label_offsets, doc_tokens, rows, labels, hashes)
+    _encode_pass(ids, eos, tokens, ngrams, counting._replace(rows=rows, labels=labels), hashes)
     return rows, row_offsets[:d + 1].copy(), labels, label_offsets[:d + 1].copy(), doc_tokens[:d].copy()
+
+
+def warm_up(word_ngrams=1, minn=0, maxn=0, label_prefix="__label__"):
+    """Load the kernels that read and encode a training text with these n-gram settings
+    (from Numba's cache, or compile them) on a two-line text, so that a caller can do it
+    while memory is still empty (``wordvec.kernels.loader``)."""
+    scan = scan_text([f"{label_prefix}a x y", f"{label_prefix}b y z"])
+    bucket = 16 if word_ngrams > 1 or maxn > 0 else 0
+    encode(build_dictionary(scan, label_prefix, 1, 0, word_ngrams, bucket, minn, maxn), scan)
 
 
 def build_dictionary(scan, label_prefix="__label__", min_count=1, min_count_label=0, word_ngrams=1,

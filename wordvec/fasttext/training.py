@@ -21,7 +21,7 @@ from wordvec.fasttext.options import (UNSUPERVISED_DEFAULTS, UNSUPERVISED_NAMES,
                                       read_args, training_input, uses_buckets)
 from wordvec.fasttext.text import training_sentences
 from wordvec.io.fasttext_bin import MAGIC, read_fasttext
-from wordvec.models.classifier.model import Classifier, ClassifierConfig, train_classifier
+from wordvec.models.classifier.model import Classifier, ClassifierConfig
 from wordvec.models.classifier.files import from_fasttext, is_native, load_parts
 from wordvec.models.base.config import available_cores
 from wordvec.models.word2vec.fasttext import FastText
@@ -56,7 +56,7 @@ def train_supervised_args(args, valid=None):
         if os.path.getsize(path) == 0:
             raise FastTextError("Empty vocabulary. Try a smaller -minCount value.")
         config = supervised_config(args).checked()
-        classifier = train_classifier(path, config, valid)
+        classifier = Classifier(config=config).fit(path, valid)
     _announce(args, classifier.dictionary)
     args = dict(args, bucket=config.bucket, thread=config.threads)
     return FastTextModel(classifier, args["loss"], {"ws": args["ws"], "neg": args["neg"], "t": args["t"]}, args)

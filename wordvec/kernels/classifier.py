@@ -8,10 +8,19 @@ n-grams and character n-grams already resolved to matrix rows) and their labels
 (``labels[label_offsets[d]:label_offsets[d+1]]``), so an epoch is pure arithmetic;
 fastText re-reads and re-hashes its text file every epoch.
 
+The kernels take their arguments grouped in named tuples (Numba compiles them into plain
+structs, unpacked once per call), as ``wordvec.kernels.word2vec``'s: :data:`Documents` (the
+encoded corpus), :data:`Matrices`, :data:`Outputs` (the loss and its label tree),
+:data:`Schedule` (the learning rate's decay), :data:`Streams` (each thread's place, token
+budget and random state) and :data:`Counters` (what each thread reports), and one
+document's scratch vectors, :data:`Scratch`.
+
 Per document (math (C1)-(C5)): h = mean of the rows; the output layer adds
 ``-lr dL/dh`` into ``grad`` and steps W_out (with the W_out row *before* its step, as
 fastText does); every input row then gets ``grad / |B|``.
 """
+
+from collections import namedtuple
 
 import numba
 import numpy as np
@@ -22,6 +31,27 @@ SOFTMAX, HS, OVA = 0, 1, 2
 LOSS_CODES = {"softmax": SOFTMAX, "hs": HS, "ova": OVA}
 
 jit = numba.njit(nogil=True, cache=True, fastmath=True, error_model="numpy")
+
+# int32 input rows of all bags (CSR by int64 row_offsets), int32 labels (CSR by int64
+# label_offsets), int64 tokens read per document
+Documents = namedtuple("Documents", "rows row_offsets labels label_offsets doc_tokens")
+Matrices = namedtuple("Matrices", "W_in W_out")               # the trained float32 matrices
+Outputs = namedtuple("Outputs", "loss_kind points codes lengths")  # a LOSS_CODES value, the labels' Huffman paths
+# lr = lr0 (1 - (tokens_before + tokens read since) / total_tokens), fastText's linear decay
+Schedule = namedtuple("Schedule", "lr0 tokens_before total_tokens")
+Streams = namedtuple("Streams", "positions budgets states")   # per thread: int64 document, int64 tokens, uint64 state
+Counters = namedtuple("Counters", "loss examples tokens")      # per thread: float64, int64, int64, added to
+Scratch = namedtuple("Scratch", "h grad scores")               # one document's hidden vector, gradient, label scores
+
+
+def make_schedule(lr0, tokens_before, total_tokens):
+    """A :data:`Schedule` with the types the compiled kernels are specialised for."""
+    return Schedule(float(lr0), int(tokens_before), int(total_tokens))
+
+
+def make_outputs(loss_kind, tree):
+    """The :data:`Outputs` of a loss code and a label tree (``wordvec.data.huffman``)."""
+    return Outputs(int(loss_kind), tree.points, tree.codes, tree.lengths)
 
 
 @numba.njit(nogil=True, cache=True, parallel=True)
@@ -141,9 +171,12 @@ def ova_layer(W_out, h, labels, begin, end, lr, grad):
 
 
 @jit
-def document_step(W_in, W_out, rows, row_begin, row_end, labels, label_begin, label_end, loss_kind,
-                  points, codes, lengths, lr, state, h, grad, scores):
-    """One document's SGD step (the reference ``sgd_step``); returns its loss."""
+def document_step(matrices, rows, row_begin, row_end, labels, label_begin, label_end, outputs, lr, state, scratch):
+    """One document's SGD step (the reference ``sgd_step``) on the bag
+    ``rows[row_begin:row_end]`` and labels ``labels[label_begin:label_end]``; returns its loss."""
+    W_in, W_out = matrices
+    loss_kind, points, codes, lengths = outputs
+    h, grad, scores = scratch
     mean_of_rows(W_in, rows, row_begin, row_end, h)
     grad[:] = 0.0
     if loss_kind == OVA:
@@ -166,21 +199,27 @@ def document_step(W_in, W_out, rows, row_begin, row_end, labels, label_begin, la
 
 
 @jit
-def train_document(W_in, W_out, rows, row_offsets, labels, label_offsets, d, loss_kind, points, codes, lengths, lr,
-                   state, h, grad, scores):
+def train_document(matrices, documents, d, outputs, lr, state, scratch):
     """Document ``d``'s step (``document_step``); returns (loss, examples): (0, 0) for a
     document with no input row or no label, which is skipped, as fastText does."""
-    r0, r1 = row_offsets[d], row_offsets[d + 1]
-    l0, l1 = label_offsets[d], label_offsets[d + 1]
+    r0, r1 = documents.row_offsets[d], documents.row_offsets[d + 1]
+    l0, l1 = documents.label_offsets[d], documents.label_offsets[d + 1]
     if r1 == r0 or l1 == l0:
         return 0.0, 0
-    return document_step(W_in, W_out, rows, r0, r1, labels, l0, l1, loss_kind, points, codes, lengths, lr, state,
-                         h, grad, scores), 1
+    return document_step(matrices, documents.rows, r0, r1, documents.labels, l0, l1, outputs, lr, state,
+                         scratch), 1
 
 
 @jit
-def train_range(W_in, W_out, rows, row_offsets, labels, label_offsets, doc_tokens, doc_begin, doc_end,
-                token_budget, loss_kind, points, codes, lengths, lr0, tokens_before, total_tokens, n_threads, state):
+def new_scratch(matrices):
+    """Zeroed :data:`Scratch` for the matrices' vector size and labels."""
+    D = matrices.W_in.shape[1]
+    return Scratch(np.zeros(D, dtype=matrices.W_in.dtype), np.zeros(D, dtype=matrices.W_in.dtype),
+                   np.zeros(matrices.W_out.shape[0], dtype=np.float64))
+
+
+@jit
+def train_range(matrices, documents, doc_begin, doc_end, token_budget, outputs, schedule, n_threads, state):
     """Train documents from ``doc_begin`` on, until ``token_budget`` tokens are read or
     ``doc_end`` is reached; returns (loss sum, examples, tokens, next document).
 
@@ -189,18 +228,16 @@ def train_range(W_in, W_out, rows, row_offsets, labels, label_offsets, doc_token
     counted ``n_threads`` times, as the others advance at the same pace. Documents with
     no input row or no label are skipped (counted as tokens, as fastText does).
     """
-    D = W_in.shape[1]
-    h = np.zeros(D, dtype=W_in.dtype)
-    grad = np.zeros(D, dtype=W_in.dtype)
-    scores = np.zeros(W_out.shape[0], dtype=np.float64)
+    lr0, tokens_before, total_tokens = schedule
+    doc_tokens = documents.doc_tokens
+    scratch = new_scratch(matrices)
     loss, examples, tokens = 0.0, 0, 0
     d = doc_begin
     while d < doc_end and tokens < token_budget:
         progress = (tokens_before + n_threads * tokens) / total_tokens
         lr = lr0 * max(0.0, 1.0 - progress)
         tokens += doc_tokens[d]
-        step_loss, step_examples = train_document(W_in, W_out, rows, row_offsets, labels, label_offsets, d,
-                                                  loss_kind, points, codes, lengths, lr, state, h, grad, scores)
+        step_loss, step_examples = train_document(matrices, documents, d, outputs, lr, state, scratch)
         loss += step_loss
         examples += step_examples
         d += 1
@@ -309,25 +346,26 @@ def predict_all(W_in, W_out, rows, row_offsets, loss_kind, points, codes, length
 
 
 @numba.njit(nogil=True, cache=True, parallel=True)
-def train_streams(W_in, W_out, rows, row_offsets, labels, label_offsets, doc_tokens, positions, budgets, loss_kind,
-                  points, codes, lengths, lr0, tokens_before, total_tokens, states, out_loss, out_examples,
-                  out_tokens):
+def train_streams(matrices, documents, outputs, schedule, streams, counters):
     """Hogwild: stream t (one per thread, all at once) reads ``budgets[t]`` tokens from
     document ``positions[t]`` on, wrapping around at the end (fastText's trainThread).
-    Progress goes to ``out_tokens[t]`` as it happens (the caller polls it for the progress
-    line); ``positions`` is advanced in place. Threads interleave document by document,
-    as fastText's do, instead of one Python call after another, when the epoch is long
-    enough for them to overlap in time (else ``train_interleaved``)."""
+    Progress goes to ``counters.tokens[t]`` as it happens (the caller polls it for the
+    progress line); ``positions`` is advanced in place. Threads interleave document by
+    document, as fastText's do, instead of one Python call after another, when the epoch is
+    long enough for them to overlap in time (else ``train_interleaved``)."""
+    positions, budgets, states = streams
+    out_loss, out_examples, out_tokens = counters
+    lr0, tokens_before, total_tokens = schedule
     n_streams = positions.shape[0]
-    n_docs = doc_tokens.shape[0]
+    n_docs = documents.doc_tokens.shape[0]
     for t in numba.prange(n_streams):
         done = 0
         while done < budgets[t]:
             if positions[t] >= n_docs:
                 positions[t] = 0
-            part = train_range(W_in, W_out, rows, row_offsets, labels, label_offsets, doc_tokens, positions[t],
-                               n_docs, min(budgets[t] - done, 20000), loss_kind, points, codes, lengths, lr0,
-                               tokens_before + n_streams * done, total_tokens, n_streams, states[t:t + 1])
+            part = train_range(matrices, documents, positions[t], n_docs, min(budgets[t] - done, 20000), outputs,
+                               Schedule(lr0, tokens_before + n_streams * done, total_tokens), n_streams,
+                               states[t:t + 1])
             positions[t] = part[3]
             done += part[2]
             out_loss[t] += part[0]
@@ -336,9 +374,7 @@ def train_streams(W_in, W_out, rows, row_offsets, labels, label_offsets, doc_tok
 
 
 @jit
-def train_interleaved(W_in, W_out, rows, row_offsets, labels, label_offsets, doc_tokens, positions, budgets,
-                      loss_kind, points, codes, lengths, lr0, tokens_before, total_tokens, states, out_loss,
-                      out_examples, out_tokens):
+def train_interleaved(matrices, documents, outputs, schedule, streams, counters):
     """``train_streams``'s streams on the calling thread, merged by token clock: the stream
     that has read the fewest tokens in this call trains its next document (ties: the
     lower stream). Each stream keeps everything ``train_streams`` gives it: its position
@@ -350,11 +386,12 @@ def train_interleaved(W_in, W_out, rows, row_offsets, labels, label_offsets, doc
     SST epoch in 8-11 ms, and logged runs merged only 70-75 % of its documents with the
     other thread's, none at all in 5 of 27 epochs, one thread running after the other
     (figures and record in ``wordvec.models.classifier.training.run_epochs``)."""
+    positions, budgets, states = streams
+    out_loss, out_examples, out_tokens = counters
+    lr0, tokens_before, total_tokens = schedule
+    doc_tokens = documents.doc_tokens
     n_streams, n_docs = positions.shape[0], doc_tokens.shape[0]
-    D = W_in.shape[1]
-    h = np.zeros(D, dtype=W_in.dtype)
-    grad = np.zeros(D, dtype=W_in.dtype)
-    scores = np.zeros(W_out.shape[0], dtype=np.float64)
+    scratch = new_scratch(matrices)
     done = np.zeros(n_streams, dtype=np.int64)
     while True:
         t = -1
@@ -367,10 +404,33 @@ def train_interleaved(W_in, W_out, rows, row_offsets, labels, label_offsets, doc
             positions[t] = 0
         d = positions[t]
         lr = lr0 * max(0.0, 1.0 - (tokens_before + n_streams * done[t]) / total_tokens)
-        loss, examples = train_document(W_in, W_out, rows, row_offsets, labels, label_offsets, d, loss_kind,
-                                        points, codes, lengths, lr, states[t:t + 1], h, grad, scores)
+        loss, examples = train_document(matrices, documents, d, outputs, lr, states[t:t + 1], scratch)
         positions[t] = d + 1
         done[t] += doc_tokens[d]
         out_loss[t] += loss
         out_examples[t] += examples
         out_tokens[t] += doc_tokens[d]
+
+
+def empty_arguments(dim, threads):
+    """Matrices, documents, outputs, schedule, streams and counters of the types training
+    passes (``wordvec.models.classifier.training``), for ``threads`` streams with no token
+    to read: the epoch kernels train nothing on them."""
+    documents = Documents(np.zeros(1, np.int32), np.zeros(1, np.int64), np.zeros(1, np.int32),
+                          np.zeros(1, np.int64), np.zeros(0, np.int64))
+    matrices = Matrices(np.zeros((1, dim), np.float32), np.zeros((1, dim), np.float32))
+    outputs = Outputs(SOFTMAX, np.zeros((1, 1), np.int32), np.zeros((1, 1), np.uint8), np.zeros(1, np.int32))
+    streams = Streams(np.zeros(threads, np.int64), np.zeros(threads, np.int64), np.zeros(threads, np.uint64))
+    counters = Counters(np.zeros(threads), np.zeros(threads, np.int64), np.zeros(threads, np.int64))
+    return matrices, documents, outputs, make_schedule(0.1, 0, 1), streams, counters
+
+
+def warm_up(dim=2, threads=1):
+    """Load the initialisation and both epoch kernels (:func:`train_streams`, and
+    :func:`train_interleaved`: which one an epoch runs depends on the corpus's size) on
+    empty arguments (``wordvec.kernels.loader``); nothing is trained. The kernels take the
+    vector size from the arrays: one specialisation serves every ``dim``."""
+    matrices, documents, outputs, schedule, streams, counters = empty_arguments(dim, threads)
+    uniform_fill(matrices.W_in[:0], np.zeros(0, np.int64), 1.0 / dim, 0)
+    train_interleaved(matrices, documents, outputs, schedule, streams, counters)
+    train_streams(matrices, documents, outputs, schedule, streams, counters)

@@ -1,4 +1,5 @@
-"""Text classification as fastText's supervised mode: ``Classifier`` and ``train_supervised``.
+"""Text classification as fastText's supervised mode: ``Classifier`` (and fastText's
+``train_supervised``).
 
 The math is ``wordvec.math.classifier`` (a document's hidden vector is the mean of its
 input rows; softmax, hierarchical softmax or one-vs-all output), the compiled SGD is
@@ -8,13 +9,15 @@ Prediction without Numba (what ``classify predict``/``test`` run for models with
 character n-grams): ``wordvec.models.classifier.predict``, which this class's
 ``probabilities`` agree with to 1e-6 (tests/classifier/test_predict.py).
 
-    model = Classifier.train("imdb.train", epoch=10, lr=0.5, word_ngrams=2)
+    model = Classifier(config=ClassifierConfig(epoch=10, lr=0.5, word_ngrams=2)).fit("imdb.train")
     model.predict("a great movie", k=2)     # (('__label__pos', '__label__neg'), array([...]))
     model.test("imdb.test")                 # (N, P@1, R@1)
     model.save("imdb.bin")                  # fastText's format; fastText loads it
 
-fastText's keyword names (``input, lr, dim, epoch, wordNgrams, minCount, minCountLabel,
-minn, maxn, bucket, loss, thread, label, pretrainedVectors, seed``) are accepted too.
+``fit`` is the one training verb; ``Classifier.train("imdb.train", epoch=10, ...)`` and
+``train_supervised(input="imdb.train", ...)`` make the config from keywords and call it, and
+take fastText's keyword names too (``input, lr, dim, epoch, wordNgrams, minCount,
+minCountLabel, minn, maxn, bucket, loss, thread, label, pretrainedVectors, seed``).
 """
 
 import logging
@@ -29,12 +32,11 @@ from wordvec.data.subword import ngram_buckets
 from wordvec.errors import FormatError, WordvecError
 from wordvec.kernels import classifier as kernels
 from wordvec.math.product_quantizer import KSUB
-from wordvec.memory import release_compiler_pages
 from wordvec.models.classifier.config import LOSSES, ClassifierConfig  # noqa: F401 (re-exported)
 from wordvec.models.classifier.files import ClassifierParts, config_dict, load_parts, save_parts
 from wordvec.models.classifier.predict import Meter, top_k
 from wordvec.models.classifier.quantize import prune_rows, quantize_matrix, select_rows
-from wordvec.models.classifier.training import compact_buckets, run_epochs, uniform_rows
+from wordvec.models.classifier.training import compact_buckets, load_kernels, run_epochs, uniform_rows
 
 log = logging.getLogger(__name__)
 
@@ -60,11 +62,12 @@ def config_from_options(options):
 
 @dataclass
 class Classifier:
-    """A trained classifier: dictionary, input rows (words + n-gram buckets), output rows."""
-    dictionary: object
-    W_in: np.ndarray
-    W_out: np.ndarray
-    config: ClassifierConfig
+    """A classifier: its settings (``config``) and, once trained (:meth:`fit`) or loaded, its
+    dictionary, input rows (words + n-gram buckets) and output rows."""
+    dictionary: object = None
+    W_in: np.ndarray = None
+    W_out: np.ndarray = None
+    config: ClassifierConfig = field(default_factory=ClassifierConfig)
     history: list = field(default_factory=list)   # per epoch: loss, seconds, validation P@1
     quantized: object = None                       # a QuantizedMatrix when read from/made for .ftz
     model: str = "supervised"                      # or 'skipgram'/'cbow' for fastText's unsupervised .bin
@@ -74,22 +77,57 @@ class Classifier:
     fasttext_sigmoid: bool = True
 
     # ------------------------------------------------------------------ training
+    def fit(self, data, valid=None):
+        """Train a new model on ``data`` (a fastText-format file or directory, or a list of
+        lines) with this one's ``config``, replacing what it held; ``valid``, a file of the
+        same format, is scored (P@1) after every epoch into ``history``. Returns self."""
+        config = self.config.checked()
+        load_kernels(config)
+        started = time.perf_counter()
+        scan = scan_text(data)
+        source = "the training lines" if isinstance(data, (list, tuple)) else str(data)
+        dictionary = build_dictionary(scan, config.label, config.min_count, config.min_count_label,
+                                      config.word_ngrams, config.bucket, config.minn, config.maxn, source=source)
+        encoded = encode(dictionary, scan)
+        del scan
+        dictionary.forget_lookups()
+        dictionary, sources = compact_buckets(dictionary, encoded)
+        log.info("read %d tokens: %d words, %d labels, %d documents (%.1f s)", dictionary.ntokens,
+                 dictionary.nwords, len(dictionary.labels), encoded.n_docs, time.perf_counter() - started)
+        W_in = uniform_rows(dictionary.n_rows, config.dim, config.seed, sources)
+        if config.pretrained_vectors:
+            _load_pretrained(W_in, dictionary, config.pretrained_vectors)
+        self.dictionary, self.W_in, self.config = dictionary, W_in, config
+        self.W_out = np.zeros((len(dictionary.labels), config.dim), dtype=np.float32)
+        self.history, self.quantized, self.model, self.mapped_from = [], None, "supervised", None
+        valid_encoded = encode(dictionary, scan_text(valid)) if valid else None
+        run_epochs(self, encoded, (lambda m: validation_p_at_1(m, valid_encoded)) if valid else None)
+        return self
+
     @classmethod
     def train(cls, path=None, valid=None, **options):
+        """``fit`` with the config made from keywords (wordvec's or fastText's names; the
+        data may be given as ``input=``); returns the trained model."""
         config, source = config_from_options(options)
         path = path if path is not None else source
         if path is None:
             raise WordvecError("train needs the training file (path or input=...)")
-        return train_classifier(path, config, valid)
+        return cls(config=config).fit(path, valid)
+
+    def _trained(self):
+        """The dictionary, or one sentence for a model neither trained nor loaded."""
+        if self.dictionary is None or self.W_in is None or self.W_out is None:
+            raise WordvecError("this classifier is not trained: call fit(data) or Classifier.load(path) first")
+        return self.dictionary
 
     # ------------------------------------------------------------------ reading out
     @property
     def labels(self):
-        return list(self.dictionary.labels)
+        return list(self._trained().labels)
 
     @property
     def words(self):
-        return list(self.dictionary.words)
+        return list(self._trained().words)
 
     def get_labels(self):
         return self.labels
@@ -110,7 +148,7 @@ class Classifier:
         including its quirk for a known label: the row at the label's dictionary index)."""
         if any(c in word for c in " \n\t"):
             raise WordvecError("get_word_vector takes one word (no whitespace)")
-        d = self.dictionary
+        d = self._trained()
         token = to_bytes(word)
         index = d.word_index.get(token)
         if index is None and token in d.label_index:
@@ -125,7 +163,7 @@ class Classifier:
         """Mean of the line's bag (words, n-grams, EOS), fastText's supervised sentence vector."""
         if "\n" in text:
             raise WordvecError("get_sentence_vector processes one line at a time (remove '\\n')")
-        encoded = encode_lines(self.dictionary, [text])
+        encoded = encode_lines(self._trained(), [text])
         return self._mean(encoded.rows[encoded.row_offsets[0]:encoded.row_offsets[1]])
 
     def _mean(self, rows):
@@ -136,7 +174,7 @@ class Classifier:
     # ------------------------------------------------------------------ prediction
     def probabilities(self, encoded):
         """float64[n_docs, n_labels]: p(label | document) for every encoded document."""
-        n_labels = len(self.dictionary.labels)
+        n_labels = len(self._trained().labels)
         out = np.zeros((encoded.n_docs, n_labels), dtype=np.float64)
         tree = self.hs_tree()
         kernels.predict_all(self.W_in, self.W_out, encoded.rows, encoded.row_offsets, self.loss_code,
@@ -154,6 +192,7 @@ class Classifier:
     def predict(self, text, k=1, threshold=0.0):
         """fastText's ``predict``: a string gives (labels tuple, probabilities array); a
         list of strings gives (list of label lists, list of probability arrays)."""
+        self._trained()
         single = isinstance(text, str)
         lines = [text] if single else list(text)
         for line in lines:
@@ -173,12 +212,13 @@ class Classifier:
         return meter.n, meter.precision, meter.recall
 
     def test_meter(self, path, k=1, threshold=0.0):
-        encoded = encode(self.dictionary, scan_text(path))
+        encoded = encode(self._trained(), scan_text(path))
         return Meter.from_predictions(encoded, self.top_k(encoded, k, threshold), len(self.dictionary.labels))
 
     # ------------------------------------------------------------------ files
     def save(self, path):
         """``.bin``/``.ftz``: fastText's format; a directory or ``.wv``: the native one."""
+        self._trained()
         save_parts(ClassifierParts(self.dictionary, self.W_in, self.W_out, config_dict(self.config),
                                    self.history, self.quantized, self.model), path)
 
@@ -212,6 +252,7 @@ class Classifier:
 
     def quantize(self, cutoff=0, retrain=False, qnorm=False, dsub=2, **retrain_options):
         """fastText's ``quantize`` (see :func:`quantize_classifier`); returns a new model."""
+        self._trained()
         return quantize_classifier(self, cutoff=cutoff, retrain=retrain, qnorm=qnorm, dsub=dsub, **retrain_options)
 
 
@@ -250,51 +291,12 @@ def validation_p_at_1(model, encoded):
 
 
 def train_supervised(*args, **options):
-    """fastText's ``train_supervised``: ``train_supervised(input='data.train', epoch=25, ...)``."""
+    """fastText's ``train_supervised``: ``train_supervised(input='data.train', epoch=25, ...)``
+    (``Classifier.train``)."""
     return Classifier.train(*args, **options)
 
 
-# ---------------------------------------------------------------------- the training run
-
-def train_classifier(path, config, valid=None):
-    started = time.perf_counter()
-    load_kernels(config)
-    scan = scan_text(path)
-    dictionary = build_dictionary(scan, config.label, config.min_count, config.min_count_label,
-                                  config.word_ngrams, config.bucket, config.minn, config.maxn, source=str(path))
-    encoded = encode(dictionary, scan)
-    del scan
-    dictionary.forget_lookups()
-    dictionary, sources = compact_buckets(dictionary, encoded)
-    log.info("read %d tokens: %d words, %d labels, %d documents (%.1f s)", dictionary.ntokens,
-             dictionary.nwords, len(dictionary.labels), encoded.n_docs, time.perf_counter() - started)
-    W_in = uniform_rows(dictionary.n_rows, config.dim, config.seed, sources)
-    if config.pretrained_vectors:
-        _load_pretrained(W_in, dictionary, config.pretrained_vectors)
-    W_out = np.zeros((len(dictionary.labels), config.dim), dtype=np.float32)
-    model = Classifier(dictionary, W_in, W_out, config)
-    valid_encoded = encode(dictionary, scan_text(valid)) if valid else None
-    run_epochs(model, encoded, (lambda m: validation_p_at_1(m, valid_encoded)) if valid else None)
-    return model
-
-
-def load_kernels(config):
-    """Load the compiled kernels of a training run by training a two-line model, then hand
-    LLVM's pages back (``wordvec.memory``): loading them touches ~50 MB of LLVM, which
-    otherwise stays resident beside the data (genre unigrams' peak: 242 -> ~195 MB). Both
-    epoch kernels (threads, and streams interleaved on one thread: which one runs depends
-    on the corpus's size, not known yet); the second loads in ~10 ms."""
-    lines = [f"{config.label}a x y", f"{config.label}b y z"]
-    tiny = replace(config, dim=2, epoch=1, threads=1, verbose=0, pretrained_vectors=None, min_count=1,
-                   min_count_label=0, bucket=max(1, min(config.bucket, 16)) if config.bucket else 0)
-    scan = scan_text(lines)
-    dictionary = build_dictionary(scan, tiny.label, 1, 0, tiny.word_ngrams, tiny.bucket, tiny.minn, tiny.maxn)
-    encoded = encode(dictionary, scan)
-    model = Classifier(dictionary, uniform_rows(dictionary.n_rows, 2, 0), np.zeros((2, 2), np.float32), tiny)
-    run_epochs(model, encoded)
-    run_epochs(model, encoded, interleave_below=0)
-    release_compiler_pages()
-
+# ---------------------------------------------------------------------- pretrained vectors
 
 def _load_pretrained(W_in, dictionary, path):
     # deferred: wordvec.vectors loads SciPy (0.45 s and ~30 MB of every classify process, measured)
