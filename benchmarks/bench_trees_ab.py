@@ -1,5 +1,6 @@
 """A restructuring's speed check: per-epoch training seconds of the tree before the restructuring
-and the tree after it, side by side in one run, for sg-ns, sg-hs and cbow-ns.
+and the tree after it, side by side in one run, for sg-ns, sg-hs and cbow-ns (and the configs
+of the other families' blocks below: ``--configs``).
 
     git archive 08d8754 | tar -x -C /tmp/before      # the tree before (no .git needed)
     flock /tmp/wordvec-bench.lock .venv/bin/python benchmarks/bench_trees_ab.py \\
@@ -11,6 +12,9 @@ from), one warm-up epoch then the timed epoch (the history's seconds: no start-u
 reading or compiling), the trees alternating round by round; the figure is each tree's
 best of ``--rounds``, and the ratio after/before.  The record (``--record``) holds every
 run's wall and CPU seconds, peak RSS, loss, and the load average before and after.
+
+Blocks below add configs of other families: word2vec with subwords (``sg-ns-subwords``),
+batched skip-gram (``sg-ns-batched``) and phrases (``phrases``).
 """
 
 import argparse
@@ -41,6 +45,38 @@ print(json.dumps({"seconds": model.history[1]["seconds"], "cpu": time.process_ti
                   "loss": model.history[1]["loss"],
                   "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 """
+CONFIGS = dict(CONFIGS)
+CHILDREN = {}  # config -> the child that times it, where it is not CHILD (Word2Vec's epoch)
+
+# -- word2vec with subwords (fastText's model: the kernels of wordvec.kernels.subword) ---------
+# fastText's skip-gram (its defaults: n-grams 3-6, negatives drawn per pair), a smaller bucket
+CONFIGS["sg-ns-subwords"] = dict(CONFIGS["sg-ns"], subwords=True, bucket=200_000)
+# -- word2vec's batched skip-gram (a window as one step: wordvec.kernels.word2vec.skipgram_window_step)
+CONFIGS["sg-ns-batched"] = dict(CONFIGS["sg-ns"], batched=True)
+
+# -- phrases (wordvec.kernels.phrases) --------------------------------------------------------
+# "seconds": counting the words and pairs, then rewriting the corpus (the kernels'
+# time: a warm-up on a few lines compiles them first); "loss": the phrases joined.
+CONFIGS["phrases"] = dict(min_count=5, threshold=10.0)
+CHILDREN["phrases"] = """
+import json, resource, sys, tempfile, time
+from pathlib import Path
+from wordvec.data.phrases import Phrases
+options = json.loads(sys.argv[2])
+options.pop("workers"), options.pop("seed")
+with tempfile.TemporaryDirectory() as tmp:
+    head = Path(tmp) / "head.txt"
+    with open(sys.argv[1], encoding="utf-8") as reader:
+        head.write_text("".join(next(reader) for _ in range(100)), encoding="utf-8")
+    Phrases(**options).learn(str(head)).transform_file(str(head), Path(tmp) / "head-phrased.txt")
+    cpu = time.process_time()
+    phrases = Phrases(**options).learn(sys.argv[1])
+    joined = phrases.transform_file(sys.argv[1], Path(tmp) / "phrased.txt")
+    cpu = time.process_time() - cpu
+print(json.dumps({"seconds": phrases.learn_seconds + phrases.write_seconds, "cpu": cpu, "loss": joined,
+                  "learn_seconds": phrases.learn_seconds, "write_seconds": phrases.write_seconds,
+                  "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+"""
 
 
 def commit_of(tree):
@@ -55,8 +91,8 @@ def measure(trees, configs, corpus, workers, rounds, seed, cache):
             for tree in trees:
                 load_before = os.getloadavg()[0]
                 started = time.perf_counter()
-                result = run_in_tree(tree, CHILD, [corpus, json.dumps(dict(CONFIGS[config], workers=workers,
-                                                                           seed=seed))],
+                result = run_in_tree(tree, CHILDREN.get(config, CHILD),
+                                     [corpus, json.dumps(dict(CONFIGS[config], workers=workers, seed=seed))],
                                      WORDVEC_CACHE=str(cache))
                 runs.append({"tree": tree, "config": config, "round": round_index,
                              "process_wall_seconds": time.perf_counter() - started,

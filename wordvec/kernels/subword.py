@@ -33,8 +33,8 @@ from collections import namedtuple
 import numpy as np
 
 from wordvec.kernels.word2vec import (FULL_SOFTMAX, NEGATIVE_SAMPLING, STAT_EXAMPLES, STAT_WORDS, axpy_from_row,
-                                      axpy_to_row, draw_alias, draw_window, empty_arguments, jit, jit_fast,
-                                      jit_inline, longest_document, output_update, start_document)
+                                      axpy_to_row, borrowed_tables, draw_alias, draw_window, empty_arguments,
+                                      jit, jit_fast, jit_inline, longest_document, output_update, start_document)
 
 
 @jit
@@ -74,6 +74,7 @@ def subword_step(matrices, subwords, outputs, inputs, n_inputs, output_word, mea
     W_in = matrices.W_in
     W_ngrams, ngram_offsets, ngram_ids, _ = subwords
     neu1, neu1e, coeff, negatives, _, _ = buffers
+    layers, paths = borrowed_tables(matrices, outputs)
     neu1[:] = 0.0
     neu1e[:] = 0.0
     size = 0
@@ -84,8 +85,7 @@ def subword_step(matrices, subwords, outputs, inputs, n_inputs, output_word, mea
         for i in range(neu1.shape[0]):
             neu1[i] *= scale
     D = neu1.shape[0]
-    loss = output_update(neu1.reshape((1, D)), 0, output_word, mode, matrices, outputs, negatives, alpha, neu1e,
-                         coeff, D)
+    loss = output_update(neu1.reshape((1, D)), 0, output_word, mode, layers, paths, negatives, alpha, neu1e, coeff, D)
     for c in range(n_inputs):
         scatter_bag(inputs[c], neu1e, W_in, W_ngrams, ngram_offsets, ngram_ids)
     return loss
@@ -116,6 +116,7 @@ def skipgram_window(matrices, subwords, outputs, word, targets, n_targets, mean,
     W_in = matrices.W_in
     W_ngrams, ngram_offsets, ngram_ids, overlaps = subwords
     neu1, neu1e, coeff, _, negatives, window_e = buffers
+    layers, paths = borrowed_tables(matrices, outputs)
     D = neu1.shape[0]
     neu1[:] = 0.0
     window_e[:] = 0.0
@@ -129,8 +130,8 @@ def skipgram_window(matrices, subwords, outputs, word, targets, n_targets, mean,
     loss = 0.0
     for k in range(n_targets):
         neu1e[:] = 0.0
-        loss += output_update(neu1.reshape((1, D)), 0, targets[k], mode, matrices, outputs, negatives[k], alpha,
-                              neu1e, coeff, D)
+        loss += output_update(neu1.reshape((1, D)), 0, targets[k], mode, layers, paths, negatives[k], alpha, neu1e,
+                              coeff, D)
         for i in range(D):
             window_e[i] += neu1e[i]
             neu1[i] += q * neu1e[i]

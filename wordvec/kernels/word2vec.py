@@ -54,6 +54,7 @@ from collections import namedtuple
 import numba
 import numpy as np
 
+from wordvec.kernels.borrowed import borrowed
 from wordvec.kernels.random import SHIFT_32, below, lcg_next, uniform
 
 LOW_32 = np.uint64(0xFFFFFFFF)
@@ -285,6 +286,17 @@ def softmax_update(h, W_out, target, alpha, neu1e, scores):
     for j in range(scores.shape[0]):
         axpy_to_row(scores[j], h, W_out, j)
     return loss
+
+
+@jit_inline
+def borrowed_tables(matrices, outputs):
+    """``matrices`` and ``outputs`` with borrowed arrays (``wordvec.kernels.borrowed``), for a
+    loop that hands them to the inlined :func:`output_update` every example: each inlined
+    call takes and drops a reference to every array of the tables it is given, an atomic
+    operation on counters the threads share, which a borrowed array skips."""
+    return (Matrices(borrowed(matrices.W_in), borrowed(matrices.W_out), borrowed(matrices.W_inner)),
+            Outputs(borrowed(outputs.points), borrowed(outputs.codes), borrowed(outputs.lengths),
+                    borrowed(outputs.noise)))
 
 
 @jit_example
@@ -607,6 +619,10 @@ def train_chunk_compiled(corpus, doc_begin, doc_end, matrices, outputs, settings
     G = np.zeros((H.shape[0], width), dtype=np.float32)
     rows = np.zeros(width, dtype=np.int64)
     labels = np.zeros(width, dtype=np.float64)
+    # The batched window step's tables, borrowed: a call takes a reference to each array it
+    # is given, and the tables' counters are shared with the other threads.  (Not the
+    # buffers: this thread's own, and a local array is freed after its last use here.)
+    window_matrices, window_outputs = borrowed_tables(matrices, outputs)
     window_buffers = WindowBuffers(H, E, G, rows, labels, neu1[0])
     # Skip-gram HS with concurrent threads: every pair of a window predicts the centre
     # word, so all of them walk the same Huffman path.  The path's rows are copied into a
@@ -639,8 +655,8 @@ def train_chunk_compiled(corpus, doc_begin, doc_end, matrices, outputs, settings
                     negatives[k] = draw_alias(noise, state)
             if batch:
                 if m > 0:
-                    loss += skipgram_window_step(matrices, outputs, context, m, word, mode, negatives, lr,
-                                                 window_buffers)
+                    loss += skipgram_window_step(window_matrices, window_outputs, context, m, word, mode, negatives,
+                                                 lr, window_buffers)
                     examples += m
                 continue
             inner, inner_points, inner_codes, inner_word = W_inner, points, codes, word
