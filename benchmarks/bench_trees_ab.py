@@ -13,6 +13,9 @@ from), one warm-up epoch then the timed epoch (the history's seconds: no start-u
 reading or compiling), the trees alternating round by round; the figure is each tree's
 best of ``--rounds``, and the ratio after/before.  The record (``--record``) holds every
 run's wall and CPU seconds, peak RSS, loss, and the load average before and after.
+
+Blocks below add configs of other families: word2vec with subwords (``sg-ns-subwords``),
+batched skip-gram (``sg-ns-batched``) and phrases (``phrases``).
 """
 
 import argparse
@@ -43,6 +46,38 @@ print(json.dumps({"seconds": model.history[1]["seconds"], "cpu": time.process_ti
                   "loss": model.history[1]["loss"],
                   "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 """
+CONFIGS = dict(CONFIGS)
+CHILDREN = {}  # config -> the child that times it, where it is not CHILD (Word2Vec's epoch)
+
+# -- word2vec with subwords (fastText's model: the kernels of wordvec.kernels.subword) ---------
+# fastText's skip-gram (its defaults: n-grams 3-6, negatives drawn per pair), a smaller bucket
+CONFIGS["sg-ns-subwords"] = dict(CONFIGS["sg-ns"], subwords=True, bucket=200_000)
+# -- word2vec's batched skip-gram (a window as one step: wordvec.kernels.word2vec.skipgram_window_step)
+CONFIGS["sg-ns-batched"] = dict(CONFIGS["sg-ns"], batched=True)
+
+# -- phrases (wordvec.kernels.phrases) --------------------------------------------------------
+# "seconds": counting the words and pairs, then rewriting the corpus (the kernels'
+# time: a warm-up on a few lines compiles them first); "loss": the phrases joined.
+CONFIGS["phrases"] = dict(min_count=5, threshold=10.0)
+CHILDREN["phrases"] = """
+import json, resource, sys, tempfile, time
+from pathlib import Path
+from wordvec.data.phrases import Phrases
+options = json.loads(sys.argv[2])
+options.pop("workers"), options.pop("seed")
+with tempfile.TemporaryDirectory() as tmp:
+    head = Path(tmp) / "head.txt"
+    with open(sys.argv[1], encoding="utf-8") as reader:
+        head.write_text("".join(next(reader) for _ in range(100)), encoding="utf-8")
+    Phrases(**options).learn(str(head)).transform_file(str(head), Path(tmp) / "head-phrased.txt")
+    cpu = time.process_time()
+    phrases = Phrases(**options).learn(sys.argv[1])
+    joined = phrases.transform_file(sys.argv[1], Path(tmp) / "phrased.txt")
+    cpu = time.process_time() - cpu
+print(json.dumps({"seconds": phrases.learn_seconds + phrases.write_seconds, "cpu": cpu, "loss": joined,
+                  "learn_seconds": phrases.learn_seconds, "write_seconds": phrases.write_seconds,
+                  "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+"""
 
 # Each family's configurations beside word2vec's: name -> (child program, its options).
 # A child prints one JSON line with the timed epoch's "seconds", "cpu" and "loss".
@@ -69,7 +104,7 @@ FAMILY_CONFIGS.update({
 
 def child_and_options(config):
     """The child program and its options of a configuration (word2vec's: ``bench_kernel_ab.CONFIGS``)."""
-    return FAMILY_CONFIGS.get(config) or (CHILD, CONFIGS[config])
+    return FAMILY_CONFIGS.get(config) or (CHILDREN.get(config, CHILD), CONFIGS[config])
 
 
 # ---------------------------------------------------------------- the classifier (fastText's supervised mode)

@@ -28,12 +28,17 @@ def _kernel_step(sg, mode, W_in, W_out, W_inner, inputs, output, negatives, mean
     neu1e = np.zeros(D, np.float32)
     coeff = np.zeros(max(V, 8), np.float32)
     negatives = np.asarray(negatives, dtype=np.int64)
+    matrices, outputs = K.Matrices(W_in, W_out, W_inner), _outputs()
     if sg:
-        return K.skipgram_step(W_in, inputs, output, mode, W_out, W_inner, POINTS, CODES, LENGTHS,
-                               negatives, np.float32(ALPHA), neu1e, coeff)
+        return K.skipgram_step(matrices, outputs, inputs, output, mode, negatives, np.float32(ALPHA), neu1e, coeff)
     context = np.asarray(inputs, dtype=np.int32)
-    return K.cbow_step(W_in, context, context.size, output, mean, mode, W_out, W_inner, POINTS,
-                       CODES, LENGTHS, negatives, np.float32(ALPHA), neu1, neu1e, coeff)
+    return K.cbow_step(matrices, outputs, context, context.size, output, mean, mode, negatives, np.float32(ALPHA),
+                       neu1, neu1e, coeff)
+
+
+def _outputs(noise=None):
+    """The Huffman paths as an Outputs table (the one-example steps do not draw: no noise)."""
+    return K.Outputs(POINTS, CODES, LENGTHS, np.zeros(1, np.uint64) if noise is None else noise)
 
 
 def _reference(sg, mode, W_in, W_out, W_inner, inputs, output, negatives, mean=True):
@@ -94,7 +99,7 @@ def test_loss_of_many_negatives_does_not_overflow():
     W_in, W_out, W_inner = _matrices(0)
     W_out[:] = 0.0
     neu1e, coeff = np.zeros(D, np.float32), np.zeros(501, np.float32)
-    loss = K.skipgram_step(W_in, 3, 4, K.NEGATIVE_SAMPLING, W_out, W_inner, POINTS, CODES, LENGTHS,
+    loss = K.skipgram_step(K.Matrices(W_in, W_out, W_inner), _outputs(), 3, 4, K.NEGATIVE_SAMPLING,
                            np.full(500, 2, dtype=np.int64), np.float32(ALPHA), neu1e, coeff)
     assert loss == pytest.approx(501 * np.log(2.0), rel=1e-5)
 
@@ -187,10 +192,10 @@ def test_one_kernel_window_step_equals_reference_batched_step(mode, negatives, i
         mode, W_in, W_out, W_inner, inputs, output, negatives)
     n, width = len(inputs), max(POINTS.shape[1], len(negatives) + 1)
     H, E = np.zeros((n + 1, D), np.float32), np.zeros((n + 1, D), np.float32)
-    loss = K.skipgram_window_step(
-        W_in, np.array(inputs, np.int32), n, output, mode, W_out, W_inner, POINTS, CODES, LENGTHS,
-        np.array(negatives, np.int64), np.float32(ALPHA), H, E, np.zeros((n + 1, width), np.float32),
-        np.zeros(width, np.int64), np.zeros(width), np.zeros(D, np.float32))
+    buffers = K.WindowBuffers(H, E, np.zeros((n + 1, width), np.float32), np.zeros(width, np.int64), np.zeros(width),
+                              np.zeros(D, np.float32))
+    loss = K.skipgram_window_step(K.Matrices(W_in, W_out, W_inner), _outputs(), np.array(inputs, np.int32), n, output,
+                                  mode, np.array(negatives, np.int64), np.float32(ALPHA), buffers)
     assert loss == pytest.approx(expected_loss, rel=1e-5)
     np.testing.assert_allclose(W_in, expected_in, rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(W_out, expected_out, rtol=1e-5, atol=1e-6)
@@ -242,18 +247,19 @@ def test_chunk_loop_takes_the_same_steps_as_the_step_functions(sg, mode, dim, co
     state = np.array([seed], dtype=np.uint64)
     neu1, neu1e, coeff = np.zeros((1, dim), np.float32), np.zeros(dim, np.float32), np.zeros(V, np.float32)
     expected_loss, negatives = 0.0, np.zeros(negative if mode & NS else 0, dtype=np.int64)
+    matrices, outputs = K.Matrices(W_in, W_out, W_inner), _outputs(noise)
     for i in range(doc.size):
         K.below(state, window)
         context = np.array([doc[j] for j in (i - 1, i + 1) if 0 <= j < doc.size], dtype=np.int32)
         if sg:
             negatives[:] = [K.draw_alias(noise, state) for _ in range(negatives.size)]
             for word in context:
-                expected_loss += K.skipgram_step(W_in, word, doc[i], mode, W_out, W_inner, POINTS, CODES,
-                                                 LENGTHS, negatives, np.float32(ALPHA), neu1e, coeff)
+                expected_loss += K.skipgram_step(matrices, outputs, word, doc[i], mode, negatives, np.float32(ALPHA),
+                                                 neu1e, coeff)
         else:
             negatives[:] = [K.draw_alias(noise, state) for _ in range(negatives.size)]
-            expected_loss += K.cbow_step(W_in, context, context.size, doc[i], True, mode, W_out, W_inner,
-                                         POINTS, CODES, LENGTHS, negatives, np.float32(ALPHA), neu1, neu1e, coeff)
+            expected_loss += K.cbow_step(matrices, outputs, context, context.size, doc[i], True, mode, negatives,
+                                         np.float32(ALPHA), neu1, neu1e, coeff)
     assert stats[K.STAT_EXAMPLES] == (2 * doc.size - 2 if sg else doc.size)
     assert loss == pytest.approx(expected_loss, rel=1e-5)
     for got, want in zip(chunk, (W_in, W_out, W_inner)):

@@ -119,9 +119,19 @@ def _kernel_step(sg, mode, W_in, W_ngrams, W_out, W_inner, inputs, output, mean)
     inputs = np.atleast_1d(np.asarray(inputs, dtype=np.int32))
     negatives = np.asarray(NEGATIVES if mode == K.NEGATIVE_SAMPLING else [], dtype=np.int64)
     neu1, neu1e, coeff = np.zeros(D, np.float32), np.zeros(D, np.float32), np.zeros(8, np.float32)
-    return SK.subword_step(W_in, W_ngrams, OFFSETS, IDS, inputs, inputs.size, output, mean, mode,
-                           W_out, W_inner, POINTS, CODES, LENGTHS, negatives, np.float32(0.05),
-                           neu1, neu1e, coeff)
+    buffers = SK.Buffers(neu1, neu1e, coeff, negatives, np.zeros((1, negatives.size), np.int64),
+                         np.zeros(D, np.float32))
+    return SK.subword_step(K.Matrices(W_in, W_out, W_inner), _subwords(W_ngrams), _outputs(), inputs, inputs.size,
+                           output, mean, mode, np.float32(0.05), buffers)
+
+
+def _subwords(W_ngrams):
+    return SK.Subwords(W_ngrams, OFFSETS, IDS, SK.bag_overlaps(OFFSETS, IDS))
+
+
+def _outputs():
+    """The Huffman paths as an Outputs table (the steps are given their negatives: no noise)."""
+    return K.Outputs(POINTS, CODES, LENGTHS, np.zeros(1, np.uint64))
 
 
 MODES = {"ns": K.NEGATIVE_SAMPLING, "hs": K.HIERARCHICAL_SOFTMAX, "softmax": K.FULL_SOFTMAX}
@@ -169,11 +179,11 @@ def test_skipgram_window_equals_one_reference_step_per_example(kind, mean):
         expected_loss += loss
         params[0], params[1], params[second_index] = ref.subword_step(
             (params[0], params[1], params[second_index]), grads, bag_size, 0.05, mean)
-    buffers = [np.zeros(D, np.float32) for _ in range(3)]
-    loss = SK.skipgram_window(W_in, W_ngrams, OFFSETS, IDS, SK.bag_overlaps(OFFSETS, IDS), 2, outputs, 4,
-                              mean, MODES[kind], W_out, W_inner, POINTS, CODES, LENGTHS,
-                              negatives if kind == "ns" else negatives[:, :0].copy(), np.float32(0.05),
-                              *buffers, np.zeros(8, np.float32))
+    window_negatives = negatives if kind == "ns" else negatives[:, :0].copy()
+    buffers = SK.Buffers(np.zeros(D, np.float32), np.zeros(D, np.float32), np.zeros(8, np.float32),
+                         window_negatives[0], window_negatives, np.zeros(D, np.float32))
+    loss = SK.skipgram_window(K.Matrices(W_in, W_out, W_inner), _subwords(W_ngrams), _outputs(), 2, outputs, 4,
+                              mean, MODES[kind], np.float32(0.05), buffers)
     assert loss == pytest.approx(expected_loss, rel=1e-5)
     for got, want in zip((W_in, W_ngrams, W_out, W_inner), params):
         np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)

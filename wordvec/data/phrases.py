@@ -215,11 +215,11 @@ class Phrases:
         delimiter = np.frombuffer(self.delimiter.encode("utf-8"), dtype=np.uint8)
         out = np.empty(buf.size + (delimiter.size - 1) * (buf.size // 2 + 1) + 2, dtype=np.uint8)
         table = self.words
-        written = kernels.join_block(
-            buf, table.slots, table.hashes, table.word_start, table.word_len, table.arena,
-            self._word_counts(), self.pair_keys, self.pair_counts, SCORINGS[self.scoring],
-            float(self.min_count), float(self.total_tokens), self.threshold, delimiter,
-            max_document_length or self.max_document_length, out, state)
+        words = kernels.Words(table.slots, table.hashes, table.word_start, table.word_len, table.arena,
+                              self._word_counts())
+        scoring = kernels.make_scoring(SCORINGS[self.scoring], self.min_count, self.total_tokens, self.threshold)
+        written = kernels.join_block(buf, words, kernels.Pairs(self.pair_keys, self.pair_counts), scoring, delimiter,
+                                     max_document_length or self.max_document_length, out, state)
         return out[:written].tobytes(), state
 
     # -- export --------------------------------------------------------------------

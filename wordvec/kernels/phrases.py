@@ -13,6 +13,7 @@ kernels inline the same arithmetic.
 """
 
 import math
+from collections import namedtuple
 
 import numba
 import numpy as np
@@ -26,6 +27,19 @@ UNDERSCORE = 95
 # Positions in the int64 ``state`` arrays carried across blocks.
 N_PAIRS, PREVIOUS, DOC_TOKENS = 0, 1, 2  # counting
 OPEN_WORD, OPEN_DOC_TOKENS, LINE_HAS_TOKENS, N_JOINED = 0, 1, 2, 3  # joining
+
+# The kernels' arguments, grouped (named tuples: Numba compiles them into plain structs,
+# unpacked once per block):
+# the word table (``TokenTable``'s arrays, what ``lookup_token`` takes) and each word's count
+Words = namedtuple("Words", "slots hashes word_start word_len arena counts")
+Pairs = namedtuple("Pairs", "keys counts")  # the pair table: int64 keys (EMPTY: free), their counts
+# the score (DEFAULT or NPMI), its min_count and corpus size, and the threshold a pair must pass
+Scoring = namedtuple("Scoring", "function min_count total threshold")
+
+
+def make_scoring(function, min_count, total, threshold):
+    """A :data:`Scoring` with the types the compiled kernels are specialised for."""
+    return Scoring(int(function), float(min_count), float(total), float(threshold))
 
 
 @numba.njit(inline="always")
@@ -134,17 +148,19 @@ def score_pairs(keys, pair_counts, word_counts, scoring, min_count, total, out):
 
 
 @numba.njit(nogil=True, cache=True)
-def join_block(buf, word_slots, word_hashes, word_start, word_len, arena, word_counts,
-               keys, pair_counts, scoring, min_count, total, threshold, delimiter,
-               max_document_length, out, state):
+def join_block(buf, words, pairs, scoring, delimiter, max_document_length, out, state):
     """Copy the tokens of ``buf`` into ``out``, joining each pair that scores above
-    ``threshold`` with ``delimiter`` (bytes) instead of a space; return the bytes written.
+    ``scoring.threshold`` with ``delimiter`` (bytes) instead of a space; return the bytes
+    written.  ``words``: :data:`Words`; ``pairs``: :data:`Pairs`; ``scoring``: :data:`Scoring`.
 
     Greedy from the left, as word2phrase and gensim do: a word joined to the word before
     it cannot also be joined to the word after it.  Each line with tokens stays a line
     (empty lines go); runs of whitespace become one space.  ``out`` needs ``len(buf) + 1`` bytes (a block's first token may
     need the separator whose whitespace ended the previous block).
     """
+    word_slots, word_hashes, word_start, word_len, arena, word_counts = words
+    keys, pair_counts = pairs
+    scoring, min_count, total, threshold = scoring
     n = buf.shape[0]
     open_word = state[OPEN_WORD]  # the last word, if it may still start a phrase
     doc_tokens = state[OPEN_DOC_TOKENS]

@@ -33,8 +33,8 @@ from collections import namedtuple
 import numpy as np
 
 from wordvec.kernels.word2vec import (FULL_SOFTMAX, NEGATIVE_SAMPLING, STAT_EXAMPLES, STAT_WORDS, axpy_from_row,
-                                      axpy_to_row, draw_alias, draw_window, empty_arguments, jit, jit_fast,
-                                      jit_inline, longest_document, output_update, start_document)
+                                      axpy_to_row, borrowed_tables, draw_alias, draw_window, empty_arguments,
+                                      jit, jit_fast, jit_inline, longest_document, output_update, start_document)
 
 
 @jit
@@ -54,15 +54,27 @@ def scatter_bag(word, neu1e, W_in, W_ngrams, ngram_offsets, ngram_ids):
         axpy_to_row(np.float32(1.0), neu1e, W_ngrams, ngram_ids[k])
 
 
+Subwords = namedtuple("Subwords", "W_ngrams ngram_offsets ngram_ids overlaps")  # the n-gram rows and table
+# The buffers of one chunk (:func:`subword_buffers`).
+Buffers = namedtuple("Buffers", "neu1 neu1e coeff negatives window_negatives window_e")
+
+
 @jit_fast
-def subword_step(W_in, W_ngrams, ngram_offsets, ngram_ids, inputs, n_inputs, output_word, mean,
-                 mode, W_out, W_inner, points, codes, lengths, negatives, alpha, neu1, neu1e, coeff):
+def subword_step(matrices, subwords, outputs, inputs, n_inputs, output_word, mean, mode, alpha, buffers):
     """One example: h = mean (or sum) of the pooled bags of ``inputs[:n_inputs]`` (one word
     for skip-gram, the context for CBOW); output layers; each bag row += neu1e.
+
+    ``matrices`` (:data:`wordvec.kernels.word2vec.Matrices`), ``subwords`` (:data:`Subwords`),
+    ``outputs`` (:data:`wordvec.kernels.word2vec.Outputs`, its ``noise`` unused); ``buffers``
+    (:data:`Buffers`): h in ``neu1``, ``neu1e``, ``coeff``, the drawn ``negatives``.
 
     Reference: ``wordvec.math.subword.skipgram_subword`` / ``cbow_subword`` with
     ``subword_step``.
     """
+    W_in = matrices.W_in
+    W_ngrams, ngram_offsets, ngram_ids, _ = subwords
+    neu1, neu1e, coeff, negatives, _, _ = buffers
+    layers, paths = borrowed_tables(matrices, outputs)
     neu1[:] = 0.0
     neu1e[:] = 0.0
     size = 0
@@ -73,8 +85,7 @@ def subword_step(W_in, W_ngrams, ngram_offsets, ngram_ids, inputs, n_inputs, out
         for i in range(neu1.shape[0]):
             neu1[i] *= scale
     D = neu1.shape[0]
-    loss = output_update(neu1.reshape((1, D)), 0, output_word, mode, W_out, W_inner, points, codes,
-                         lengths, negatives, alpha, neu1e, coeff, D)
+    loss = output_update(neu1.reshape((1, D)), 0, output_word, mode, layers, paths, negatives, alpha, neu1e, coeff, D)
     for c in range(n_inputs):
         scatter_bag(inputs[c], neu1e, W_in, W_ngrams, ngram_offsets, ngram_ids)
     return loss
@@ -96,13 +107,16 @@ def bag_overlaps(ngram_offsets, ngram_ids):
 
 
 @jit_fast
-def skipgram_window(W_in, W_ngrams, ngram_offsets, ngram_ids, overlaps, word, outputs, n_outputs, mean,
-                    mode, W_out, W_inner, points, codes, lengths, negatives, alpha, neu1, neu1e, window_e,
-                    coeff):
-    """Skip-gram examples word -> outputs[k] for k < n_outputs (negatives[k] for each), in
-    order, with the bag of ``word`` composed once and its rows updated once (see the
-    module docstring).  Reference: ``wordvec.math.subword.skipgram_subword`` then
-    ``subword_step``, once per example."""
+def skipgram_window(matrices, subwords, outputs, word, targets, n_targets, mean, mode, alpha, buffers):
+    """Skip-gram examples word -> targets[k] for k < n_targets (``buffers.window_negatives[k]``
+    for each), in order, with the bag of ``word`` composed once and its rows updated once
+    (see the module docstring).  The tables and buffers as in :func:`subword_step`.
+    Reference: ``wordvec.math.subword.skipgram_subword`` then ``subword_step``, once per
+    example."""
+    W_in = matrices.W_in
+    W_ngrams, ngram_offsets, ngram_ids, overlaps = subwords
+    neu1, neu1e, coeff, _, negatives, window_e = buffers
+    layers, paths = borrowed_tables(matrices, outputs)
     D = neu1.shape[0]
     neu1[:] = 0.0
     window_e[:] = 0.0
@@ -114,20 +128,15 @@ def skipgram_window(W_in, W_ngrams, ngram_offsets, ngram_ids, overlaps, word, ou
             neu1[i] *= scale
         q = np.float32(q / size)
     loss = 0.0
-    for k in range(n_outputs):
+    for k in range(n_targets):
         neu1e[:] = 0.0
-        loss += output_update(neu1.reshape((1, D)), 0, outputs[k], mode, W_out, W_inner, points, codes,
-                              lengths, negatives[k], alpha, neu1e, coeff, D)
+        loss += output_update(neu1.reshape((1, D)), 0, targets[k], mode, layers, paths, negatives[k], alpha, neu1e,
+                              coeff, D)
         for i in range(D):
             window_e[i] += neu1e[i]
             neu1[i] += q * neu1e[i]
     scatter_bag(word, window_e, W_in, W_ngrams, ngram_offsets, ngram_ids)
     return loss
-
-
-Subwords = namedtuple("Subwords", "W_ngrams ngram_offsets ngram_ids overlaps")  # the n-gram rows and table
-# The buffers of one chunk (:func:`subword_buffers`).
-Buffers = namedtuple("Buffers", "neu1 neu1e coeff negatives window_negatives window_e")
 
 
 @jit_inline
@@ -154,14 +163,14 @@ def train_chunk(corpus, doc_begin, doc_end, matrices, subwords, outputs, setting
     The chunk loop is word2vec's (``start_document``, ``draw_window``); skip-gram runs in
     fastText's direction, the centre word predicting its window (:func:`skipgram_window`,
     K negatives drawn per example or once for the window), CBOW one example per window.
-    The arrays are unpacked once per chunk, as in word2vec's kernel (why: there)."""
+    The window functions take the tables this function was given and the chunk's
+    :data:`Buffers`, all made once per chunk, and unpack them once per window."""
     ids, offsets, keep = corpus
-    W_in, W_out, W_inner = matrices
-    W_ngrams, ngram_offsets, ngram_ids, overlaps = subwords
-    points, codes, lengths, noise = outputs
+    noise = outputs.noise
     sg, mode, mean, window, _, share_negatives, _, shrink = settings
     alpha, min_alpha, words_before, total_words, seed = schedule
-    neu1, neu1e, coeff, negatives, window_negatives, window_e = subword_buffers(W_out, settings, W_in.shape[1])
+    buffers = subword_buffers(matrices.W_out, settings, matrices.W_in.shape[1])
+    negatives, window_negatives = buffers.negatives, buffers.window_negatives
     state = np.empty(1, dtype=np.uint64)
     state[0] = seed
     sentence = np.zeros(longest_document(offsets, doc_begin, doc_end), dtype=np.int32)
@@ -184,16 +193,12 @@ def train_chunk(corpus, doc_begin, doc_end, matrices, subwords, outputs, setting
                             window_negatives[c, k] = window_negatives[0, k]
                         else:
                             window_negatives[c, k] = draw_alias(noise, state)
-                loss += skipgram_window(W_in, W_ngrams, ngram_offsets, ngram_ids, overlaps, word, context, m,
-                                        mean, mode, W_out, W_inner, points, codes, lengths,
-                                        window_negatives, lr, neu1, neu1e, window_e, coeff)
+                loss += skipgram_window(matrices, subwords, outputs, word, context, m, mean, mode, lr, buffers)
                 examples += m
             else:
                 for k in range(negatives.shape[0]):
                     negatives[k] = draw_alias(noise, state)
-                loss += subword_step(W_in, W_ngrams, ngram_offsets, ngram_ids, context, m, word, mean,
-                                     mode, W_out, W_inner, points, codes, lengths, negatives, lr,
-                                     neu1, neu1e, coeff)
+                loss += subword_step(matrices, subwords, outputs, context, m, word, mean, mode, lr, buffers)
                 examples += 1
     stats = np.zeros(2, dtype=np.int64)
     stats[STAT_WORDS] = position - words_before

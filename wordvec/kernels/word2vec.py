@@ -54,6 +54,7 @@ from collections import namedtuple
 import numba
 import numpy as np
 
+from wordvec.kernels.borrowed import borrowed
 from wordvec.kernels.random import SHIFT_32, below, lcg_next, uniform
 
 LOW_32 = np.uint64(0xFFFFFFFF)
@@ -80,6 +81,8 @@ Matrices = namedtuple("Matrices", "W_in W_out W_inner")    # the trained float32
 Outputs = namedtuple("Outputs", "points codes lengths noise")  # Huffman paths, packed noise alias table
 Settings = namedtuple("Settings", "sg mode cbow_mean window negative share_negatives batched shrink_windows")
 Schedule = namedtuple("Schedule", "alpha min_alpha words_before total_words seed")
+# The buffers of the batched window step (:func:`skipgram_window_step`), allocated once per chunk.
+WindowBuffers = namedtuple("WindowBuffers", "H E G rows labels acc")
 
 
 def make_settings(sg, mode, cbow_mean, window, negative, share_negatives, batched=False, shrink_windows=True):
@@ -285,18 +288,30 @@ def softmax_update(h, W_out, target, alpha, neu1e, scores):
     return loss
 
 
+@jit_inline
+def borrowed_tables(matrices, outputs):
+    """``matrices`` and ``outputs`` with borrowed arrays (``wordvec.kernels.borrowed``), for a
+    loop that hands them to the inlined :func:`output_update` every example: each inlined
+    call takes and drops a reference to every array of the tables it is given, an atomic
+    operation on counters the threads share, which a borrowed array skips."""
+    return (Matrices(borrowed(matrices.W_in), borrowed(matrices.W_out), borrowed(matrices.W_inner)),
+            Outputs(borrowed(outputs.points), borrowed(outputs.codes), borrowed(outputs.lengths),
+                    borrowed(outputs.noise)))
+
+
 @jit_example
-def output_update(H, hrow, target, mode, W_out, W_inner, points, codes, lengths, negatives,
-                  alpha, neu1e, coeff, D):
-    """All output layers selected by ``mode`` for one example; returns the loss."""
+def output_update(H, hrow, target, mode, matrices, outputs, negatives, alpha, neu1e, coeff, D):
+    """All output layers selected by ``mode`` for one example; returns the loss.
+    ``matrices`` (:data:`Matrices`: its ``W_out`` and ``W_inner``), ``outputs``
+    (:data:`Outputs`: the Huffman paths)."""
     loss = 0.0
     if mode & HIERARCHICAL_SOFTMAX:
-        loss += hierarchical_softmax_update(H, hrow, W_inner, points, codes, target, lengths[target],
-                                            alpha, neu1e, D)
+        loss += hierarchical_softmax_update(H, hrow, matrices.W_inner, outputs.points, outputs.codes, target,
+                                            outputs.lengths[target], alpha, neu1e, D)
     if mode & NEGATIVE_SAMPLING:
-        loss += negative_sampling_update(H, hrow, W_out, target, negatives, alpha, neu1e, coeff, D)
+        loss += negative_sampling_update(H, hrow, matrices.W_out, target, negatives, alpha, neu1e, coeff, D)
     if mode & FULL_SOFTMAX:
-        loss += softmax_update(H[hrow], W_out, target, alpha, neu1e, coeff)
+        loss += softmax_update(H[hrow], matrices.W_out, target, alpha, neu1e, coeff)
     return loss
 
 
@@ -358,31 +373,32 @@ def add_path_change(W_inner, points, word, length, path_rows, path_before, D):
 
 
 @jit_fast
-def skipgram_step(W_in, input_word, output_word, mode, W_out, W_inner, points, codes, lengths,
-                  negatives, alpha, neu1e, coeff):
-    """One skip-gram example: h = W_in[input_word] (read in place); W_in[input_word] += neu1e."""
+def skipgram_step(matrices, outputs, input_word, output_word, mode, negatives, alpha, neu1e, coeff):
+    """One skip-gram example: h = W_in[input_word] (read in place); W_in[input_word] += neu1e.
+    ``matrices``: :data:`Matrices`; ``outputs``: :data:`Outputs` (its ``noise`` unused)."""
+    W_in = matrices.W_in
     neu1e[:] = 0.0
-    loss = output_update(W_in, input_word, output_word, mode, W_out, W_inner, points, codes,
-                         lengths, negatives, alpha, neu1e, coeff, W_in.shape[1])
+    loss = output_update(W_in, input_word, output_word, mode, matrices, outputs, negatives, alpha, neu1e, coeff,
+                         W_in.shape[1])
     W_in[input_word] += neu1e
     return loss
 
 
 @jit_fast
-def cbow_step(W_in, context, n_context, output_word, mean, mode, W_out, W_inner, points, codes,
-              lengths, negatives, alpha, neu1, neu1e, coeff):
+def cbow_step(matrices, outputs, context, n_context, output_word, mean, mode, negatives, alpha, neu1, neu1e,
+              coeff):
     """One CBOW example: h = mean (or sum) of the context rows; each row then gets neu1e.
-    ``neu1``: a (1, D) buffer for h.
+    ``matrices``, ``outputs`` as in :func:`skipgram_step`; ``neu1``: a (1, D) buffer for h.
 
     Reference: ``wordvec.math.word2vec.cbow_step`` -- word2vec's CBOW step, which hands
     every context row the full ``-alpha dL/dh`` even for the mean (C times its true
     gradient step), as word2vec.c and gensim do.
     """
+    W_in = matrices.W_in
     D = W_in.shape[1]
     cbow_hidden(W_in, context, n_context, mean, neu1, D)
     neu1e[:] = 0.0
-    loss = output_update(neu1, 0, output_word, mode, W_out, W_inner, points, codes, lengths,
-                         negatives, alpha, neu1e, coeff, D)
+    loss = output_update(neu1, 0, output_word, mode, matrices, outputs, negatives, alpha, neu1e, coeff, D)
     add_to_rows(neu1e, W_in, context, n_context, D)
     return loss
 
@@ -432,14 +448,17 @@ def batched_logistic_update(H, n, W, rows, labels, r, alpha, E, G, acc):
 
 
 @jit
-def skipgram_window_step(W_in, context, n, output_word, mode, W_out, W_inner, points, codes, lengths,
-                         negatives, alpha, H, E, G, rows, labels, acc):
+def skipgram_window_step(matrices, outputs, context, n, output_word, mode, negatives, alpha, buffers):
     """One window of skip-gram as one step: the n input words ``context[:n]`` all predict
     ``output_word`` with the same negatives (or the same Huffman path), every term read
     at the parameters before the window.  Reference:
-    ``wordvec.math.word2vec.skipgram_*_window``.  Buffers: H, E (>= n x D), G (>= n x R),
-    rows, labels (>= R), acc (D), R the longest path or K + 1.
+    ``wordvec.math.word2vec.skipgram_*_window``.  ``matrices``: :data:`Matrices`;
+    ``outputs``: :data:`Outputs` (its ``noise`` unused); ``buffers``: :data:`WindowBuffers`,
+    H, E (>= n x D), G (>= n x R), rows, labels (>= R), acc (D), R the longest path or K + 1.
     """
+    W_in, W_out, W_inner = matrices
+    points, codes, lengths, _ = outputs
+    H, E, G, rows, labels, acc = buffers
     D = W_in.shape[1]
     for c in range(n):  # the input rows before the step (a repeated word: both read it)
         for i in range(D):
@@ -600,6 +619,11 @@ def train_chunk_compiled(corpus, doc_begin, doc_end, matrices, outputs, settings
     G = np.zeros((H.shape[0], width), dtype=np.float32)
     rows = np.zeros(width, dtype=np.int64)
     labels = np.zeros(width, dtype=np.float64)
+    # The batched window step's tables, borrowed: a call takes a reference to each array it
+    # is given, and the tables' counters are shared with the other threads.  (Not the
+    # buffers: this thread's own, and a local array is freed after its last use here.)
+    window_matrices, window_outputs = borrowed_tables(matrices, outputs)
+    window_buffers = WindowBuffers(H, E, G, rows, labels, neu1[0])
     # Skip-gram HS with concurrent threads: every pair of a window predicts the centre
     # word, so all of them walk the same Huffman path.  The path's rows are copied into a
     # window-local block, the pairs update the block (the same steps, in the same order),
@@ -631,8 +655,8 @@ def train_chunk_compiled(corpus, doc_begin, doc_end, matrices, outputs, settings
                     negatives[k] = draw_alias(noise, state)
             if batch:
                 if m > 0:
-                    loss += skipgram_window_step(W_in, context, m, word, mode, W_out, W_inner, points,
-                                                 codes, lengths, negatives, lr, H, E, G, rows, labels, neu1[0])
+                    loss += skipgram_window_step(window_matrices, window_outputs, context, m, word, mode, negatives,
+                                                 lr, window_buffers)
                     examples += m
                 continue
             inner, inner_points, inner_codes, inner_word = W_inner, points, codes, word
