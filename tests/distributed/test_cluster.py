@@ -10,10 +10,12 @@ without changing the result.
 
 import os
 import secrets
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -71,11 +73,14 @@ def _stop(process):
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory):
     """The address of a running two-node cluster this process is connected to."""
-    temp = tmp_path_factory.mktemp("ray")
+    # Ray's socket paths must stay under 108 bytes: a short folder of its own, not pytest's
+    # (whose per-worker paths under pytest-xdist are too long)
+    temp = Path(tempfile.mkdtemp(prefix="wordvec-ray-"))
+    log_path = tmp_path_factory.mktemp("ray") / "ray.log"
     port = _free_port()
     address = f"127.0.0.1:{port}"
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)}
-    log = open(temp / "ray.log", "w")
+    log = open(log_path, "w")
     started = []
     try:
         started.append(_ray_start(["--head", "--node-ip-address=127.0.0.1", f"--port={port}", "--num-cpus=1",
@@ -86,14 +91,14 @@ def cluster(tmp_path_factory):
                 if sock.connect_ex(("127.0.0.1", port)) == 0:
                     break
             if started[0].poll() is not None or time.monotonic() > deadline:
-                pytest.skip(f"Ray could not start a local head node (see {temp / 'ray.log'})")
+                pytest.skip(f"Ray could not start a local head node (see {log_path})")
             time.sleep(0.2)
         started.append(_ray_start([f"--address={address}", "--node-ip-address=127.0.0.1", "--num-cpus=1"],
                                   env, log))
         ray.init(address=address, logging_level="WARNING")
         while sum(1 for node in ray.nodes() if node["Alive"]) < 2:
             if time.monotonic() > deadline:
-                pytest.skip(f"Ray could not start a second local node (see {temp / 'ray.log'})")
+                pytest.skip(f"Ray could not start a second local node (see {log_path})")
             time.sleep(0.2)
         yield address
     finally:
@@ -102,6 +107,7 @@ def cluster(tmp_path_factory):
         for process in reversed(started):
             _stop(process)
         log.close()
+        shutil.rmtree(temp, ignore_errors=True)
 
 
 @pytest.fixture(scope="module")
