@@ -10,17 +10,24 @@ and a suite that cannot skip silently in CI.
   closing line).
 - ``children`` starts processes in their own process group and kills the whole group
   when the test ends, passed or failed, so a failed test leaves nothing running.
+- The suite runs in two processes (pytest-xdist, ``-n 2 --dist loadfile`` in pyproject's
+  addopts: a test module stays in one process, with its module fixtures); each process has
+  its own encoded-corpus cache (``WORDVEC_CACHE``), so that neither evicts what the other
+  is reading, and the user's ``~/.cache/wordvec`` is left alone.
 """
 
 import collections
 import os
+import shutil
 import signal
+import tempfile
 from pathlib import Path
 
 import pytest
 from tests.processes import Children
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
+_OWN_CACHE = []
 DATA = SHARED / "data"
 IN_CI = os.environ.get("CI", "").lower() == "true"
 
@@ -115,3 +122,19 @@ def pytest_terminal_summary(terminalreporter):
     reasons = collections.Counter(_skip_reason(report) for report in skipped)
     listed = "; ".join(f"{reason} (x{count})" for reason, count in reasons.most_common())
     terminalreporter.write_line(f"skipped: {len(skipped)}" + (f" -- {listed}" if listed else ""))
+
+
+# ----------------------------------------------------------------------------- the cache
+
+def pytest_configure(config):
+    """A cache of this process's own, unless the caller chose one (a value this suite set in
+    the process that started this one is not a choice: xdist's workers inherit it)."""
+    if os.environ.get("WORDVEC_CACHE") in (None, os.environ.get("WORDVEC_TESTS_CACHE")):
+        worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+        _OWN_CACHE.append(tempfile.mkdtemp(prefix=f"wordvec-tests-{worker}-"))
+        os.environ["WORDVEC_CACHE"] = os.environ["WORDVEC_TESTS_CACHE"] = _OWN_CACHE[-1]
+
+
+def pytest_unconfigure(config):
+    while _OWN_CACHE:
+        shutil.rmtree(_OWN_CACHE.pop(), ignore_errors=True)

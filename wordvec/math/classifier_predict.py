@@ -22,6 +22,8 @@ and term after term, as fastText does (the compiled ``kernels.classifier.fasttex
 
 import numpy as np
 
+from wordvec.math.output_layers import sigmoid
+
 SIGMOID_TABLE_SIZE, MAX_SIGMOID = 512, 8.0
 
 
@@ -50,10 +52,6 @@ def softmax(scores):
     p = np.exp(scores - scores.max(axis=1, keepdims=True))
     p /= p.sum(axis=1, keepdims=True)
     return p
-
-
-def sigmoid(x):
-    return 1.0 / (1.0 + np.exp(-x))
 
 
 def hs_probabilities(node_scores, points, codes, lengths, offset=0.0):

@@ -16,9 +16,7 @@ Gradients go into same-shaped buffers with ``+=`` (zeroed once per step by the c
 
 import numpy as np
 
-
-def sigmoid(x):
-    return 0.5 * (np.tanh(0.5 * x) + 1.0)  # = 1/(1+e^-x) without overflow warnings
+from wordvec.math.output_layers import sigmoid
 
 
 def init_lstm_params(D, H, rng, dtype=np.float64, forget_bias=1.0):

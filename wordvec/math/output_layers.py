@@ -21,8 +21,9 @@ def log_sigmoid(x):
 
 
 def sigmoid(x):
-    """sigma(x) = 1 / (1 + exp(-x)), computed without overflow."""
-    return np.exp(log_sigmoid(x))
+    """sigma(x) = 1 / (1 + exp(-x)) = (tanh(x/2) + 1) / 2: no overflow at any x, and the
+    dtype of ``x`` kept (the one sigmoid of the references, the LSTM and prediction)."""
+    return 0.5 * (np.tanh(0.5 * x) + 1.0)
 
 
 # ----------------------------------------------------------------------------------------
