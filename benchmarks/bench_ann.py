@@ -66,7 +66,7 @@ import numba
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import records  # noqa: E402  (benchmarks/records.py)
+from lib import records  # noqa: E402  (benchmarks/lib/records.py)
 
 from wordvec.vectors import ann  # noqa: E402
 from wordvec.vectors.files import load_vectors, save_vectors  # noqa: E402

@@ -47,7 +47,7 @@ ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT))
 
-from peers import run_measured  # noqa: E402
+from lib.peers import run_measured  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data" / "tasks"
 SETTINGS = {"unigrams": dict(word_ngrams=1), "bigrams": dict(word_ngrams=2)}

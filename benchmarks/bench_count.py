@@ -28,7 +28,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from records import Record
+from lib.records import Record
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data" / "corpus"

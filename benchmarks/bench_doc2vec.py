@@ -31,7 +31,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from records import Record  # noqa: E402
+from lib.records import Record  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 DOCS = DATA / "tasks" / "docs"

@@ -20,8 +20,8 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from peers import run_measured  # noqa: E402
-from records import Record  # noqa: E402
+from lib.peers import run_measured  # noqa: E402
+from lib.records import Record  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT.parent / "shared" / "data" / "corpus" / "wordbench-10m.txt.xz"

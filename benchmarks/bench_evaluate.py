@@ -14,7 +14,7 @@ import argparse
 import logging
 
 import numpy as np
-from records import Record, measure
+from lib.records import Record, measure
 
 
 def analogy_vectors(n_words, dims, seed):

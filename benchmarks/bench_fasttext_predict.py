@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from records import Record  # noqa: E402
+from lib.records import Record  # noqa: E402
 
 import wordvec.fasttext as wordvec_fasttext  # noqa: E402
 

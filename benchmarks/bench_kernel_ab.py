@@ -21,7 +21,7 @@ import os
 from pathlib import Path
 
 from bench_word2vec import prepare_corpus
-from trees import run_in_tree
+from lib.trees import run_in_tree
 
 HERE = Path(__file__).resolve().parent
 CONFIGS = {"sg-ns": dict(sg=1, hs=0, negative=5, alpha=0.025),

@@ -23,7 +23,7 @@ import sys
 from pathlib import Path
 
 from bench_lm import OUT, word_split
-from trees import run_in_tree
+from lib.trees import run_in_tree
 
 HERE = Path(__file__).resolve().parent
 CHILD = """

@@ -23,7 +23,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-import peers  # noqa: E402
+from lib import peers  # noqa: E402
 
 SHARED = HERE.parent.parent / "shared" / "data"
 
@@ -61,7 +61,7 @@ def train_and_evaluate(args, out, corpus, tag):
     if measured.returncode:
         sys.exit(f"training on {corpus} failed; see {out / f'train-{tag}.log'}")
     evaluation = peers.run_measured(
-        [args.peers_python, str(HERE / "gensim_tasks.py"), "evaluate", str(vectors),
+        [args.peers_python, str(HERE / "lib" / "gensim_tasks.py"), "evaluate", str(vectors),
          "--analogies", str(SHARED / "eval" / "questions-words.txt"),
          "--wordsim", str(SHARED / "eval" / "wordsim353.tsv"), "--simlex", str(SHARED / "eval" / "simlex999.txt")],
         out / f"evaluate-{tag}.log")
@@ -89,13 +89,13 @@ def main():
 
     # gensim learns once; its default list is exported at the threshold equal to ours.
     probe = peers.run_measured(
-        [args.peers_python, str(HERE / "gensim_tasks.py"), "phrases", args.corpus, str(out / "gensim.txt"),
+        [args.peers_python, str(HERE / "lib" / "gensim_tasks.py"), "phrases", args.corpus, str(out / "gensim.txt"),
          "--min-count", str(args.min_count), "--threshold", "10",
          "--export", f"npmi:{args.npmi_threshold}:{out / 'gensim-npmi.tsv'}"], out / "gensim.log")
     report = json.loads([t for _, t in probe.chunks if t.startswith("{")][-1])
     equivalent = args.threshold * report["vocab_entries"] / tokens
     theirs = peers.run_measured(
-        [args.peers_python, str(HERE / "gensim_tasks.py"), "phrases", args.corpus, str(out / "gensim.txt"),
+        [args.peers_python, str(HERE / "lib" / "gensim_tasks.py"), "phrases", args.corpus, str(out / "gensim.txt"),
          "--min-count", str(args.min_count), "--threshold", str(equivalent),
          "--export", f"default:{equivalent}:{out / 'gensim-default.tsv'}"], out / "gensim-default.log")
 

@@ -20,7 +20,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-import records  # noqa: E402
+from lib import records  # noqa: E402
 
 from gensim.models import phrases as gensim_phrases  # noqa: E402
 

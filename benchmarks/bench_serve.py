@@ -32,7 +32,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 sys.path.insert(0, os.path.join(ROOT, "benchmarks"))
-from records import Record  # noqa: E402
+from lib.records import Record  # noqa: E402
 from wordvec.models.lm.training import blas_threads  # noqa: E402
 from wordvec.vectors.keyed import KeyedVectors
 from wordvec.vectors.files import load_vectors  # noqa: E402

@@ -28,7 +28,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_doc2vec import classify, read_sst2  # noqa: E402
-from records import Record, measure  # noqa: E402
+from lib.records import Record, measure  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 

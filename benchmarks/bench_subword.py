@@ -41,8 +41,8 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
 
-from peers import run_measured  # noqa: E402
-from records import Record  # noqa: E402
+from lib.peers import run_measured  # noqa: E402
+from lib.records import Record  # noqa: E402
 
 SYSTEMS = ("wordvec-ft", "gensim-ft", "fasttext", "wordvec-sg", "gensim-sg", "fasttext-plain")
 SETTINGS = dict(dim=100, window=5, negative=5, epochs=5, min_count=5, min_n=3, max_n=6,
@@ -132,7 +132,7 @@ def run(args):
         env = dict(os.environ, PYTHONUNBUFFERED="1", WORDVEC_CACHE=str(out / "cache-empty"),
                    PYTHONPATH=str(HERE.parent))
     else:
-        command = [Path(args.peers) / "bin" / "python", HERE / "subword_peers.py", system, corpus, target,
+        command = [Path(args.peers) / "bin" / "python", HERE / "lib" / "subword_peers.py", system, corpus, target,
                    eval_words]
         for name, value in s.items():
             command += ["--" + name.replace("_", "-"), value]

@@ -32,7 +32,7 @@ import numpy as np
 
 from bench_kernel_ab import CONFIGS
 from bench_word2vec import prepare_corpus
-from trees import run_in_tree
+from lib.trees import run_in_tree
 
 HERE = Path(__file__).resolve().parent
 CHILD = """

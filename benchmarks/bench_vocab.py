@@ -14,7 +14,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from records import Record, measure
+from lib.records import Record, measure
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_CORPUS = ROOT.parent / "shared" / "data" / "corpus" / "wordbench-10m.txt.xz"

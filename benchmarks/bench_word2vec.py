@@ -8,7 +8,7 @@ The three systems train the same model (same corpus file, hyperparameters and 2
 threads), one at a time, never concurrently. All three read the same plain-text
 copy of the corpus, decompressed once into the cache folder. Each output `.bin` is
 then scored by the same evaluator (gensim's, in the peers environment:
-benchmarks/gensim_tasks.py), so quality differences come from training alone.
+benchmarks/lib/gensim_tasks.py), so quality differences come from training alone.
 
 Reported per run: whole-process wall time, training-only throughput (corpus
 tokens x epochs / training seconds), peak RSS, CPU seconds, Google-analogy
@@ -30,9 +30,9 @@ import time
 from dataclasses import asdict, replace
 from pathlib import Path
 
-import peers
-from records import Record
-from report import print_table
+from lib import peers
+from lib.records import Record
+from lib.report import print_table
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -105,7 +105,7 @@ def evaluate(args, vector_files):
     if not vector_files:
         return {}
     eval_dir = Path(args.eval_dir)
-    command = [args.peers_python, str(HERE / "gensim_tasks.py"), "evaluate", *map(str, vector_files),
+    command = [args.peers_python, str(HERE / "lib" / "gensim_tasks.py"), "evaluate", *map(str, vector_files),
                "--analogies", str(eval_dir / "questions-words.txt"),
                "--wordsim", str(eval_dir / "wordsim353.tsv"),
                "--simlex", str(eval_dir / "simlex999.txt"), "--restrict-vocab", "30000"]
@@ -160,7 +160,7 @@ def train_one(system, args, corpus, config, params):
         shutil.rmtree(cache, ignore_errors=True)
         return result, vectors
     if system == "gensim":
-        script = str(HERE / "gensim_tasks.py")
+        script = str(HERE / "lib" / "gensim_tasks.py")
         return peers.run_gensim(args.peers_python, script, str(corpus), str(vectors), config, params, log), vectors
     if system == "c-seeded":
         return peers.run_c_tool(args.c_seeded_binary, str(corpus), str(vectors), config, params, log,

@@ -21,7 +21,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))  # records, beside this file
-import records  # noqa: E402
+from lib import records  # noqa: E402
 
 RESULTS = HERE / "results"
 DOCUMENTS = (HERE.parent / "README.md", HERE / "README.md", *sorted((HERE.parent / "docs" / "guides").glob("*.md")))

@@ -17,7 +17,7 @@ the bin of its rarer word, and the binned analogies search the whole vocabulary 
 the first 30k), so that rare words can be both questions and answers.
 
 Records (``save_record``): each sweep also writes benchmarks/results/claims-<claim>.json
-(tracked) through benchmarks/records.py: per run its spec, commit, load, wall and CPU
+(tracked) through benchmarks/lib/records.py: per run its spec, commit, load, wall and CPU
 seconds, peak RSS and the figures the claim reads.  The word2vec baseline trains EPOCHS
 (5) epochs; the scripts' ``--epochs 2`` reproduces the first, CPU-bound sweeps.
 """
@@ -400,12 +400,12 @@ def record_name(claim, epochs):
 
 
 def save_record(claim, epochs, entries, note="", directory=None):
-    """Write the sweep's record through benchmarks/records.py.  ``entries`` are
+    """Write the sweep's record through benchmarks/lib/records.py.  ``entries`` are
     ``(config, result, quality)``: ``result`` a run's JSON (``run``), ``quality`` the figures
     the claim reads from it.  Each run keeps its own commit, finish time and load: a cached
     run may come from an earlier invocation than the record."""
     sys.path.insert(0, str(ROOT / "benchmarks"))
-    import records
+    from lib import records
 
     record = records.Record(record_name(claim, epochs), note=note)
     record.data.update(SWEEP_STARTED)

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # benchmarks/
-from records import Record, measure  # noqa: E402
+from lib.records import Record, measure  # noqa: E402
 
 import wordvec.fasttext as fasttext  # noqa: E402
 from wordvec.models.classifier import training as classifier_training  # noqa: E402

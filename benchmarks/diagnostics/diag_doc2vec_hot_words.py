@@ -20,7 +20,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parents[1]  # benchmarks/
 sys.path.insert(0, str(HERE))
 
-import records  # noqa: E402
+from lib import records  # noqa: E402
 from bench_doc2vec import DOCS, classify  # noqa: E402
 
 from wordvec.models.doc2vec import model as doc2vec  # noqa: E402

@@ -30,7 +30,7 @@ from unittest import mock
 HERE = Path(__file__).resolve().parents[1]  # benchmarks/
 sys.path.insert(0, str(HERE))
 
-import records  # noqa: E402
+from lib import records  # noqa: E402
 from bench_load import COLD_PAUSE_SECONDS, LOAD, OUT, measured, warm  # noqa: E402
 
 HUGE_PAGES = """

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from wordvec.io.atomic import save_json
 
-HERE = Path(__file__).resolve().parent
+HERE = Path(__file__).resolve().parents[1]  # benchmarks/
 REPO = HERE.parent
 RESULTS = HERE / "results"
 FORMAT = "wordvec-benchmark-record"
