@@ -97,10 +97,11 @@ def make_schedule(alpha, min_alpha, words_before, total_words, seed):
     return Schedule(float(alpha), float(min_alpha), int(words_before), int(total_words), np.uint64(seed))
 
 
-# Vector sizes up to this get a kernel compiled with D as a constant; larger ones share
-# one kernel with D read from the arrays.  The constant pays most for small D (sg-ns, one
-# worker, an epoch of 2M tokens: D = 200 2.29 s against 2.63 s; D = 300 level, 3.18 s
-# against 3.20 s); above 512 it only costs compile time.
+# Vector sizes from MIN to MAX get a kernel compiled with D as a constant; the others share
+# one kernel with D read from the arrays.  The constant pays from about D = 48 up (sg-ns
+# epochs 10-25% shorter at D = 50-200); below it the shared kernel was as fast or faster,
+# so a constant there would only cost a compile per size, as above 512.
+MIN_CONSTANT_VECTOR_SIZE = 48
 MAX_CONSTANT_VECTOR_SIZE = 512
 
 
@@ -109,9 +110,10 @@ def vector_size_token(D):
 
     A tuple's length is part of its Numba type, so a tuple of D zeros makes Numba compile
     (and cache) one kernel per D, in which ``len(token)`` is the constant D.  The empty
-    tuple (D above :data:`MAX_CONSTANT_VECTOR_SIZE`) means: read D from the arrays.
+    tuple (D outside :data:`MIN_CONSTANT_VECTOR_SIZE`..:data:`MAX_CONSTANT_VECTOR_SIZE`)
+    means: read D from the arrays.
     """
-    return (np.int8(0),) * (D if 0 < D <= MAX_CONSTANT_VECTOR_SIZE else 0)
+    return (np.int8(0),) * (D if MIN_CONSTANT_VECTOR_SIZE <= D <= MAX_CONSTANT_VECTOR_SIZE else 0)
 
 
 @jit_inline
