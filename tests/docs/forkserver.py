@@ -4,7 +4,7 @@ wordvec (the documentation's examples would take minutes instead of about one).
 
 Each child is what ``python -m wordvec ARGS`` is (``wordvec/__main__.py``:
 ``sys.exit(main())``) or what ``python SCRIPT`` is, in a fresh process forked before any
-kernel ran: its own session (process group), the working folder, environment, stdin,
+kernel ran: its own process group, the working folder, environment, stdin,
 stdout and stderr of the request.  Requests and answers are JSON lines on stdin/stdout:
 
     {"argv": [...] | "script": PATH, "cwd": ..., "env": {...}, "stdin": PATH|null, "stdout": PATH, "stderr": PATH}

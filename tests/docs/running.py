@@ -325,17 +325,18 @@ def run_block(block, cwd, env, server):
 def ray_head(temp):
     """A local Ray head node (``ray start --head --block`` in its own process group) on a free
     port; yields the environment its address is in (``DOCS_RAY_HEAD``), stops it after.  Its
-    session folder is short (Ray's socket paths must fit in 107 bytes) and removed after."""
+    temporary folder is short (Ray's socket paths must fit in 107 bytes) and removed after."""
     port = free_port()
-    session = Path(tempfile.mkdtemp(prefix="ray-", dir="/tmp"))
+    ray_temp = Path(tempfile.mkdtemp(prefix="ray-", dir="/tmp"))
     token = secrets.token_hex(32)
     env = environment(temp, temp, {"RAY_USAGE_STATS_ENABLED": "0", "RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": token})
     children = Children()
     log = open(temp / "ray.log", "wb")
+    head = None
     try:
         head = children.popen([sys.executable, "-m", "ray.scripts.scripts", "start", "--block", "--head",
                                "--disable-usage-stats", "--node-ip-address=127.0.0.1", f"--port={port}",
-                               "--num-cpus=2", "--include-dashboard=false", f"--temp-dir={session}"],
+                               "--num-cpus=2", "--include-dashboard=false", f"--temp-dir={ray_temp}"],
                               env=env, stdout=log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + LINE_TIMEOUT
         while head.poll() is None and time.monotonic() < deadline:
@@ -348,14 +349,14 @@ def ray_head(temp):
         yield {key: env[key] for key in ("RAY_USAGE_STATS_ENABLED", "RAY_AUTH_MODE", "RAY_AUTH_TOKEN")} | {
             "DOCS_RAY_HEAD": f"127.0.0.1:{port}"}
     finally:
-        _stop_gently(head if "head" in locals() else None)
+        _stop_gently(head)
         children.reap()
         log.close()
-        shutil.rmtree(session, ignore_errors=True)
+        shutil.rmtree(ray_temp, ignore_errors=True)
 
 
 def _stop_gently(process):
-    """SIGTERM to a Ray node's group first (it cleans up its session files), then the reaper."""
+    """SIGTERM to a Ray node's group first (it cleans up its temporary files), then the reaper."""
     if process is None or process.poll() is not None:
         return
     with contextlib.suppress(ProcessLookupError):
