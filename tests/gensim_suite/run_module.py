@@ -1,7 +1,7 @@
 """Run one of gensim's installed test modules with pytest and print each test's outcome as
-JSON: ``python run_module.py test_word2vec [--gensim] [--tb]``.  Without ``--gensim`` wordvec's
+JSON: ``python run_module.py test_word2vec [--gensim] [--tb] [-k EXPRESSION]``.  Without ``--gensim`` wordvec's
 classes are put in gensim's place first (``redirect.install``); with it gensim is tested as
-installed, the reference count.  Run in a process of its own: the redirect changes gensim's
+installed, the reference count; ``-k`` selects tests as pytest's ``-k`` does.  Run in a process of its own: the redirect changes gensim's
 modules for the rest of the process.
 """
 
@@ -56,11 +56,16 @@ def main(argv):
         os.chdir(folder)
         pytest.main([path, "-q", "-p", "no:cacheprovider", "-c", ini, "--rootdir", folder,
                      "-W", "ignore", "--no-header", "-o", "console_output_style=classic",
-                     "--tb=line" if "--tb" in argv else "--tb=no"],
+                     "--tb=line" if "--tb" in argv else "--tb=no", *selection(argv)],
                     plugins=[outcomes])
     print("OUTCOMES " + json.dumps(outcomes.outcomes, sort_keys=True))
     print("SECONDS " + json.dumps(outcomes.seconds, sort_keys=True))
     print("REASONS " + json.dumps(outcomes.reasons, sort_keys=True))
+
+
+def selection(argv):
+    """pytest's ``-k EXPRESSION`` when ``argv`` has one, else nothing."""
+    return ["-k", argv[argv.index("-k") + 1]] if "-k" in argv else []
 
 
 def importlib_path(package):
