@@ -54,6 +54,7 @@ COMMANDS = {
     "lm": Command("lm", "train, evaluate and sample language models (RNN, LSTM, attention)"),
     "report": Command("report", "write a self-contained HTML report with plots about a model or vector file"),
     "serve": Command("serve", "explore vectors in the browser: neighbours, analogies, similarity, a 2-D map"),
+    "compile": Command("compile", "compile the kernels ahead of time, so that no later command compiles"),
     "word2vec": Command("foreign.word2vec_c", "the word2vec C tool's command line (-train FILE -output FILE -size ...)"),
     "fasttext": Command("foreign.fasttext",
                         "fastText's command line (skipgram|cbow|supervised|test|predict|nn|analogies|...)"),
@@ -158,12 +159,23 @@ def main(argv=None):
     if getattr(args, "return_freed_buffers", True):  # a command may opt out (classify predict/test)
         return_freed_buffers()  # a process-wide malloc setting: only where wordvec owns the process
     status = _run(args)
+    _sum_up_compiling()
     if entry_point:
         # the process ends next, and the interpreter's collections at exit would walk every
         # object alive, Numba's many among them: ~85 ms of a `classify train` (0.10 s -> 18 ms
         # from its last line to its end, measured); frozen, they are left to the OS
         gc.freeze()
     return status
+
+
+def _sum_up_compiling():
+    """One line at the end of a command that compiled kernels (a first run): how many, how
+    long, and that later runs load them from Numba's cache."""
+    compiling = sys.modules.get("wordvec.kernels.compiling")  # not imported: nothing compiled
+    if compiling is not None and compiling.count():
+        logging.getLogger("wordvec.kernels.compiling").info(
+            "compiled %d kernels in %.1f s; later runs load them from the cache", compiling.count(),
+            compiling.seconds())
 
 
 def _run(args):

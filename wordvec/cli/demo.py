@@ -43,7 +43,7 @@ def register(subparsers):
     parser.add_argument("--tokens", type=ranged("tokens"), default=2_000_000, metavar="N",
                         help="size of the built-in corpus in tokens (default 2,000,000)")
     parser.add_argument("--model", choices=("sg", "cbow"), default="cbow", help="word2vec architecture (default cbow)")
-    parser.add_argument("--vector-size", type=ranged("vector_size"), default=50, metavar="N", help="dimensions (default 50)")
+    parser.add_argument("--vector-size", type=ranged("vector_size"), default=100, metavar="N", help="dimensions (default 100)")
     parser.add_argument("--epochs", type=ranged("epochs"), default=5, metavar="N", help="epochs (default 5)")
     parser.add_argument("--min-count", type=ranged("min_count"), default=5, metavar="N", help="min count (default 5)")
     parser.add_argument("--workers", type=ranged("workers"), default=None, metavar="N", help="threads (default: all cores)")

@@ -14,6 +14,7 @@ from wordvec.cli import gate, row_output
 from wordvec.cli.common import nonnegative_int, positive_float
 from wordvec.cli.row_output import check_rows_output, write_rows
 from wordvec.errors import WordvecError
+from wordvec.kernels import compiling
 from wordvec.models.static.files import is_static_model
 from wordvec.models.static.query import embed_file
 from wordvec.vectors.embed import POOLINGS, read_counts, read_sentences
@@ -67,9 +68,10 @@ def run_embed(args):
     counts = read_counts(args.counts) if args.counts else None
     kv = load_keyed_vectors(args.vectors, glove=args.glove)
     sentences = read_sentences(args.file)
-    started = time.perf_counter()
+    started, compiled_before = time.perf_counter(), compiling.seconds()
     vectors = kv.embed(sentences, pooling=args.pooling, counts=counts, remove_pc=args.remove_pc, sif_a=args.sif_a)
-    log.info("pooled %d sentences in %.2f s", len(sentences), time.perf_counter() - started)
+    log.info("pooled %d sentences in %.2f s%s", len(sentences), time.perf_counter() - started,
+             compiling.of_it(compiled_before))
     write_rows(args.output, vectors)
     print(f"wrote {vectors.shape[0]} sentence vectors of {vectors.shape[1]} dimensions ({args.pooling}) "
           f"to {args.output}")

@@ -6,6 +6,7 @@ final vocabulary in rank order, to translate text into word ids (``encode_block`
 
 import numpy as np
 
+from wordvec.io.fnv import fnv1a_many
 from wordvec.kernels import tokens as kernels
 
 
@@ -33,7 +34,7 @@ class TokenTable:
         table.word_len[:n] = lengths
         table.word_start[:n] = np.cumsum(lengths) - lengths
         table.arena[:joined.size] = joined
-        table.hashes[:n] = [kernels.fnv1a(np.frombuffer(e, dtype=np.uint8), 0, len(e)) for e in encoded]
+        table.hashes[:n] = fnv1a_many(joined, table.word_start[:n], lengths)  # NumPy: no compile per process
         table.state[:] = (n, joined.size)
         kernels.rehash(table.hashes, n, table.slots)
         return table

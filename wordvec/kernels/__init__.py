@@ -23,3 +23,5 @@ def _load_array_math_without_scipy():
 
 _load_array_math_without_scipy()
 release_compiler_pages()  # importing Numba touched ~35 MB of LLVM that is not needed yet
+
+from wordvec.kernels import compiling  # noqa: E402,F401  -- watches every compile from here on

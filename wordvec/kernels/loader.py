@@ -11,10 +11,10 @@ top of the model's: models call it before their counts and vectors exist.
 import logging
 import time
 
+from wordvec.kernels import compiling
 from wordvec.memory import release_compiler_pages
 
 log = logging.getLogger(__name__)
-COMPILING_SECONDS = 1.0  # a cached kernel loads in milliseconds; longer means it was compiled
 
 
 def load_kernels(*warm_ups):
@@ -22,11 +22,9 @@ def load_kernels(*warm_ups):
     ``functools.partial(wordvec.kernels.word2vec.warm_up, 100)``), then release the
     compiler's pages (``wordvec.memory.release_compiler_pages``).  Compiling is logged as
     its own step, so that no later step's time hides it."""
-    started = time.perf_counter()
+    started, compiled_before = time.perf_counter(), compiling.seconds()
     for warm_up in warm_ups:
         warm_up()
     release_compiler_pages()
-    seconds = time.perf_counter() - started
-    if seconds > COMPILING_SECONDS:
-        log.info("compiled the kernels in %.1f s (a first run, or new settings such as a new vector size; "
-                 "later runs load them from the cache)", seconds)
+    if compiling.seconds() > compiled_before:
+        log.info("loaded the kernels in %.1f s%s", time.perf_counter() - started, compiling.of_it(compiled_before))

@@ -30,7 +30,7 @@ from wordvec.data.huffman import build_huffman
 from wordvec.data.labels import EOS, StreamEncoder, build_dictionary, encode, encode_lines, scan_text, to_bytes
 from wordvec.data.subword import ngram_buckets
 from wordvec.errors import FormatError, WordvecError
-from wordvec.kernels import classifier as kernels
+from wordvec.kernels import classifier as kernels, compiling
 from wordvec.math.product_quantizer import KSUB
 from wordvec.models.classifier.config import LOSSES, ClassifierConfig  # noqa: F401 (re-exported)
 from wordvec.models.classifier.files import ClassifierParts, config_dict, load_parts, save_parts
@@ -83,7 +83,7 @@ class Classifier:
         same format, is scored (P@1) after every epoch into ``history``. Returns self."""
         config = self.config.checked()
         load_kernels(config)
-        started = time.perf_counter()
+        started, compiled_before = time.perf_counter(), compiling.seconds()
         scan = scan_text(data)
         source = "the training lines" if isinstance(data, (list, tuple)) else str(data)
         dictionary = build_dictionary(scan, config.label, config.min_count, config.min_count_label,
@@ -92,8 +92,9 @@ class Classifier:
         del scan
         dictionary.forget_lookups()
         dictionary, sources = compact_buckets(dictionary, encoded)
-        log.info("read %d tokens: %d words, %d labels, %d documents (%.1f s)", dictionary.ntokens,
-                 dictionary.nwords, len(dictionary.labels), encoded.n_docs, time.perf_counter() - started)
+        log.info("read %d tokens: %d words, %d labels, %d documents (%.1f s%s)", dictionary.ntokens,
+                 dictionary.nwords, len(dictionary.labels), encoded.n_docs, time.perf_counter() - started,
+                 compiling.of_it(compiled_before))
         W_in = uniform_rows(dictionary.n_rows, config.dim, config.seed, sources)
         if config.pretrained_vectors:
             _load_pretrained(W_in, dictionary, config.pretrained_vectors)
