@@ -57,9 +57,14 @@ def run(args):
     if args.jobs == 1:
         results = [compile_group(group) for group in groups]
     else:
-        # spawn: a forked child would inherit this process's Numba threads and locks
-        with multiprocessing.get_context("spawn").Pool(min(args.jobs, len(groups))) as pool:
+        # spawn: a forked child would inherit this process's Numba threads and locks; close
+        # and join, not terminate: a child killed at the end leaks the semaphores it made
+        pool = multiprocessing.get_context("spawn").Pool(min(args.jobs, len(groups)))
+        try:
             results = pool.map(compile_group, groups, chunksize=1)
+        finally:
+            pool.close()
+            pool.join()
     for (name, _), (kernels, seconds) in zip(groups, results):
         print(f"{name}: {len(kernels)} kernels compiled ({seconds:.1f} s)")
         for kernel, kernel_seconds in kernels:
