@@ -715,6 +715,36 @@ def static_table(name="static-sst2-imdb-genre-20261127"):
     return lines + ["", f"{shown}. " + _provenance([record])]
 
 
+# ----------------------------------------------------------------------------- first runs
+
+COLD_START_RECORD = "cold-start-20261127"
+
+
+def cold_start_table(name):
+    """benchmarks/README: each command's first run on a fresh install against the run right
+    after it, without and after `wordvec compile` (bench_cold_start.py)."""
+    record = load_record(name)
+    compile_run = _runs(record, config="wordvec compile")
+    lines = ["| command | without `wordvec compile`: first / second run | extra (compiling) "
+             "| after `wordvec compile`: first / second run | extra (compiling) |", "|---|---|---|---|---|"]
+    for config in dict.fromkeys(run["config"] for run in record["runs"] if run["config"] != "wordvec compile"):
+        cells = []
+        for pass_name in ("without", "compiled"):
+            found = _runs(record, config=config, **{"pass": pass_name})
+            if not found:
+                cells += ["", ""]
+                continue
+            run = found[0]
+            cells += [f"{_seconds(run['first']['wall_seconds'])} / {_seconds(run['second']['wall_seconds'])}",
+                      f"{run['extra_seconds']:+.1f} s ({run['first']['compiling_seconds']:.1f} s)"]
+        lines.append(f"| {config} | " + " | ".join(cells) + " |")
+    if compile_run:
+        first = compile_run[0]["first"]
+        lines += ["", f"`wordvec compile` itself (vector sizes 32 and 100, two processes): "
+                      f"{_seconds(first['wall_seconds'])} ({first['cpu_seconds']:.0f} s of CPU)."]
+    return lines + ["", _provenance([record])]
+
+
 # ----------------------------------------------------------------------------- the registry
 
 TABLES = {"headline": headline_table, "word2vec": word2vec_table, "vocab": vocab_table,
@@ -725,7 +755,8 @@ TABLES = {"headline": headline_table, "word2vec": word2vec_table, "vocab": vocab
           "classify-speed-sst": lambda: classify_speed_table("classify-sst-seeds-20261126-predict5"),
           "classify-speed-docs": lambda: classify_speed_table("classify-20261126-predict5"),
           "load": load_table, "mapped-search": mapped_search_table, "ann": ann_table, "serve": serve_table,
-          "phrases": phrases_table, "static": static_table}
+          "phrases": phrases_table, "static": static_table,
+          "cold-start": lambda: cold_start_table(COLD_START_RECORD)}
 
 
 # ----------------------------------------------------------------------------- documents

@@ -35,7 +35,7 @@ FAMILIES = (("classify", "classifier"), ("doc2vec", "doc2vec"), ("load", "vector
             ("phrases", "phrases"), ("bitwise", "checks"), ("epoch-ab", "checks"), ("claims", "word2vec"),
             ("word2vec", "word2vec"), ("vocab", "word2vec"), ("evaluate", "word2vec"), ("estimate", "word2vec"),
             ("fasttext", "classifier"), ("static", "static"), ("gensim", "word2vec"), ("subword", "word2vec"),
-            ("serve", "vectors"))
+            ("serve", "vectors"), ("cold-start", "start"))
 
 
 def family_of(name):
