@@ -200,6 +200,18 @@ def test_gensims_warnings_and_exception_types(caplog):
         wordvec.Word2Vec(alpha=0.01, min_alpha=0.02, **QUIET)
 
 
+def test_gensims_call_refusals_are_value_errors():
+    model = wordvec.Word2Vec(min_count=1, vector_size=4, **QUIET)
+    with pytest.raises(RuntimeError, match="online vocabulary-update"):
+        model.build_vocab(common_texts, update=True)
+    model.build_vocab(common_texts)
+    for call in (dict(total_examples=len(common_texts)), dict(total_examples=len(common_texts), epochs=0),
+                 dict(total_examples=0, epochs=1), dict(epochs=1, start_alpha=0.01)):
+        with pytest.raises(ValueError) as raised:
+            model.train(common_texts, **call)
+        assert isinstance(raised.value, WordvecError)
+
+
 def test_gensims_exception_types_for_bad_corpora():
     with pytest.raises(TypeError) as raised:
         wordvec.Word2Vec([(word for word in common_texts[0])], min_count=1, **QUIET)  # gensim: TypeError

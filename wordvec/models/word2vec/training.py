@@ -87,8 +87,9 @@ def grow_vocabulary(model, corpus, trim_rule=None):
 
 def refuse_update_without_vocabulary(model):
     if model.vocab is None:
-        raise WordvecError("You cannot do an online vocabulary-update of a model which has no prior vocabulary; "
-                           "build the vocabulary with a corpus first (build_vocab without update=True)")
+        raise EmptyVocabularyError("You cannot do an online vocabulary-update of a model which has no prior "
+                                   "vocabulary; build the vocabulary with a corpus first (build_vocab without "
+                                   "update=True)")
 
 
 def grow_with_counts(model, words, counts, tokens, rule):
@@ -227,25 +228,27 @@ def refuse_mixed_call(start_alpha, end_alpha):
     """A call without total_examples / total_words is wordvec's own; gensim's arguments
     that only make sense in gensim's call are refused with gensim's sentence."""
     if start_alpha is not None or end_alpha is not None:
-        raise WordvecError("You must specify either total_examples or total_words, for proper learning-rate "
-                           "and progress calculations (start_alpha/end_alpha are gensim's per-call schedule); "
-                           "after build_vocab on the same corpus, pass total_examples=model.corpus_count")
+        raise Word2VecSettingError("You must specify either total_examples or total_words, for proper "
+                                   "learning-rate and progress calculations (start_alpha/end_alpha are gensim's "
+                                   "per-call schedule); after build_vocab on the same corpus, pass "
+                                   "total_examples=model.corpus_count")
 
 
 def call_plan(model, corpus, tokens, total_examples, total_words, epochs, start_alpha, end_alpha):
     """Set gensim's per-call attributes and return the call's :class:`CallPlan`;
     ``tokens``: the encoded corpus's size (vocabulary words), the schedule's unit."""
     if epochs is None or epochs <= 0:
-        raise WordvecError("You must specify an explicit epochs count. The usual value is epochs=model.epochs.")
+        raise Word2VecSettingError("You must specify an explicit epochs count. The usual value is "
+                                   "epochs=model.epochs.")
     if not isinstance(epochs, (int, np.integer)):
-        raise WordvecError(f"epochs must be a positive integer, not {epochs!r}")
+        raise Word2VecSettingError(f"epochs must be a positive integer, not {epochs!r}")
     model.alpha = start_alpha or model.alpha  # gensim keeps them for later calls
     model.min_alpha = end_alpha or model.min_alpha
     model.epochs = int(epochs)
     sentences, raw_words = size_of(model, corpus)
     stated, actual = (total_words, raw_words) if total_words is not None else (total_examples, sentences)
     if stated <= 0:
-        raise WordvecError(f"total_examples / total_words must be positive, not {stated}")
+        raise Word2VecSettingError(f"total_examples / total_words must be positive, not {stated}")
     per_epoch = max(1, round(tokens * stated / max(actual, 1)))
     return CallPlan(model.alpha, model.min_alpha, per_epoch, int(epochs))
 
