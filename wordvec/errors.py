@@ -33,3 +33,17 @@ class TrainingError(WordvecError, RuntimeError):
 
 class TruncatedError(FormatError, EOFError):
     """A file that ends before what its header announces (an ``EOFError`` too, as gensim's)."""
+
+
+class DecodingError(FormatError, UnicodeDecodeError):
+    """Bytes that are not UTF-8 where a word should be, with ``unicode_errors="strict"`` (a
+    ``UnicodeDecodeError`` too, as gensim's); ``error`` is the decoder's own."""
+
+    def __init__(self, path, line, problem, error):
+        UnicodeDecodeError.__init__(self, error.encoding, error.object, error.start, error.end, error.reason)
+        self.path, self.line, self.problem = str(path), line, problem
+        where = f"{self.path}, line {line}" if line is not None else self.path
+        self.message = f"{where}: {problem}"
+
+    def __str__(self):
+        return self.message

@@ -85,6 +85,26 @@ def test_damaged_vector_files(base, name, file):
     check()
 
 
+@pytest.mark.parametrize("name", ["vec.txt", "vec.bin"])
+@pytest.mark.parametrize("unicode_errors", ["strict", "replace", "ignore"])
+def test_damaged_word2vec_files_under_each_unicode_errors(base, name, unicode_errors):
+    from wordvec.vectors.keyed import KeyedVectors
+
+    @SETTINGS
+    @given(EDITS)
+    def check(edits):
+        root = _damaged_copy(base, name, name, edits)
+        try:
+            _vectors_are_consistent(KeyedVectors.load_word2vec_format(
+                root / name, binary=name.endswith(".bin"), unicode_errors=unicode_errors))
+        except WordvecError:
+            pass
+        finally:
+            shutil.rmtree(root)
+
+    check()
+
+
 @pytest.mark.parametrize("file", ["lm/params/W.npy", "lm/model.json", "lm/steps.npy"])
 def test_damaged_lm_checkpoints(base, file):
     from wordvec.models.lm.rnn import RNNLM

@@ -71,7 +71,7 @@ def test_gensim_style_keywords_resolve_as_before():
 @pytest.mark.parametrize("make, fragment", [
     (lambda: Word2VecConfig(window=0), "window"),
     (lambda: Word2VecConfig(negative=0), "no output layer"),
-    (lambda: Word2VecConfig(min_alpha=1.0), "min_alpha"),
+    (lambda: Word2VecConfig(min_alpha=-1.0), "min_alpha"),
     (lambda: Word2VecConfig(subwords=True, min_n=5, max_n=3), "min_n"),
     (lambda: GloVeConfig(x_max=0), "x_max"),
     (lambda: GloVeConfig(output="both"), "output"),

@@ -75,6 +75,10 @@ def open_text(path):
     return _CheckedText(open_binary(path), path)
 
 
+class DocumentTypeError(WordvecError, TypeError):
+    """A corpus iterable's document that is not a list of tokens (a ``TypeError``, as gensim's)."""
+
+
 class _CheckedReader(io.BufferedIOBase):
     """A decompressing reader whose failures become one-sentence ``WordvecError``s."""
 
@@ -373,9 +377,13 @@ class Corpus:
     def _iterable_documents(self):
         for number, document in enumerate(self.documents):
             if isinstance(document, (str, bytes)):
-                raise WordvecError(
+                raise DocumentTypeError(
                     f"document {number} is a string, but a corpus iterable must yield lists of "
                     f"tokens (e.g. text.split()); to read a file, pass its path")
+            if iter(document) is document:  # read once per epoch: a generator would be empty after the first
+                raise DocumentTypeError(
+                    f"document {number} is a one-shot iterator ({type(document).__name__}), but a corpus "
+                    f"iterable must yield lists of tokens, which every epoch reads again")
             tokens = [str(token) for token in document]
             if self.lowercase:
                 tokens = [token.lower() for token in tokens]

@@ -25,7 +25,11 @@ from wordvec.errors import FormatError, VocabularyError, WordvecError
 from wordvec.data.huffman import HuffmanTree, build_huffman
 from wordvec.data.token_table import TokenTable
 
-__all__ = ["Vocabulary", "alias_table", "HuffmanTree"]
+__all__ = ["Vocabulary", "EmptyVocabularyError", "alias_table", "HuffmanTree"]
+
+
+class EmptyVocabularyError(WordvecError, RuntimeError):
+    """No word to train on: an empty corpus, or none of its words kept (gensim's RuntimeError)."""
 
 
 class Vocabulary:
@@ -62,14 +66,14 @@ class Vocabulary:
         count = _count_text if corpus.is_text else _count_documents
         words, counts, total, distinct = count(corpus, max_vocab_size, select)
         if total == 0:
-            raise WordvecError(f"the corpus is empty: {corpus} contains no tokens")
+            raise EmptyVocabularyError(f"the corpus is empty: {corpus} contains no tokens")
         if sort:
             vocab = cls.from_counts(zip(words, counts), corpus_tokens=total)
         else:
             vocab = cls(words, counts, corpus_tokens=total)
         vocab.min_count = int(min_count)
         if len(vocab) == 0:
-            raise WordvecError(
+            raise EmptyVocabularyError(
                 f"the vocabulary is empty: none of the {distinct} distinct words occurs "
                 f"{min_count} times or more; lower min_count")
         return vocab

@@ -15,7 +15,7 @@ whole number >= 0) is refused naming the file and line.
 
 import numpy as np
 
-from wordvec.errors import FormatError
+from wordvec.errors import DecodingError, FormatError
 from wordvec.io.atomic import atomic_write
 
 
@@ -50,9 +50,11 @@ def write_vocab(path, words, counts):
         handle.writelines(f"{word} {int(count)}\n" for word, count in zip(words, counts))
 
 
-def read_vocab(path):
+def read_vocab(path, unicode_errors="strict"):
     """(words, counts) of a "word count" file, in file order; a repeated word adds up its
-    counts (as the C tool's AddWordToVocab does not: it keeps both, which no model can use)."""
+    counts (as the C tool's AddWordToVocab does not: it keeps both, which no model can use).
+    A word that is not UTF-8 is refused (``DecodingError``), or with gensim's
+    ``unicode_errors="replace"`` / ``"ignore"`` decoded so."""
     try:
         with open(path, "rb") as handle:
             data = handle.read()
@@ -66,9 +68,9 @@ def read_vocab(path):
         if len(fields) != 2:
             raise FormatError(path, line_no, f"expected 'word count', found {len(fields)} fields")
         try:
-            word = fields[0].decode("utf-8")
-        except UnicodeDecodeError:
-            raise FormatError(path, line_no, "the word is not valid UTF-8") from None
+            word = fields[0].decode("utf-8", errors=unicode_errors)
+        except UnicodeDecodeError as error:
+            raise DecodingError(path, line_no, "the word is not valid UTF-8", error) from None
         if not fields[1].isdigit() or len(fields[1]) > 18:
             raise FormatError(path, line_no, f"the count of {word!r} is not a whole number below 10^18")
         counts[word] = counts.get(word, 0) + int(fields[1])

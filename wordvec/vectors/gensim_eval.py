@@ -24,6 +24,8 @@ from wordvec.vectors import evaluate
 
 logger = logging.getLogger(__name__)
 
+SIMILARITY_FUNCTIONS = ("most_similar", "most_similar_cosmul")  # gensim's names (it uses the first for both)
+
 
 def _section_accuracy(section):
     correct, incorrect = len(section["correct"]), len(section["incorrect"])
@@ -49,10 +51,19 @@ def _correct_mask(kv, ids, vocab, n_rows, case_insensitive):
 
 def evaluate_word_analogies(kv, analogies, restrict_vocab=300000, case_insensitive=True, dummy4unknown=False,
                             similarity_function="most_similar"):
-    """gensim's ``KeyedVectors.evaluate_word_analogies``: (overall accuracy, sections)."""
+    """gensim's ``KeyedVectors.evaluate_word_analogies``: (overall accuracy, sections).
+
+    ``similarity_function`` is taken as gensim 4.4 takes it: named, and not used (gensim
+    answers every question with ``most_similar``, 3CosAdd, whatever it says), so the
+    results are gensim's; "most_similar_cosmul" says so in a warning.  3CosMul itself:
+    ``wordvec.vectors.evaluate.evaluate_analogies(kv, path, method="3cosmul")``."""
+    if similarity_function not in SIMILARITY_FUNCTIONS:
+        raise WordvecError(f"similarity_function must be one of {', '.join(SIMILARITY_FUNCTIONS)}, "
+                           f"not {similarity_function!r}")
     if similarity_function != "most_similar":
-        raise WordvecError(f"similarity_function {similarity_function!r} is not supported; "
-                           "gensim 4.4 itself only uses 'most_similar' (3CosAdd)")
+        logger.warning("similarity_function=%r: as in gensim 4.4, the analogies are answered with most_similar "
+                       "(3CosAdd); for 3CosMul use wordvec.vectors.evaluate.evaluate_analogies(kv, path, "
+                       "method='3cosmul')", similarity_function)
     vocab, n_rows = evaluate._restricted_vocab(kv, restrict_vocab, case_insensitive)
     parsed = evaluate.read_analogies(analogies, case_insensitive)
     questions = [q for _, qs in parsed for q in qs]

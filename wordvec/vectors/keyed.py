@@ -35,11 +35,16 @@ from wordvec.vectors import gensim_keyed
 from wordvec.vectors import embed as pooling_module
 from wordvec.vectors import gensim_eval, reading, search, wmd
 from wordvec.vectors.unit import ANALOGY_METHODS, unit_rows
+from wordvec.vectors.vecattrs import COUNT, VecAttrs
 from wordvec.vectors.wordtable import WORD_SLOTS, WordTable, read_word_table
 
 logger = logging.getLogger(__name__)
 
 _KEY_TYPES = (str, Integral)  # a single key (gensim: a word or a row number), not a list of them
+
+
+class EmptyWordListError(WordvecError, ZeroDivisionError):
+    """``n_similarity`` of an empty word list: gensim's ZeroDivisionError, one sentence."""
 
 
 class KeyedVectors:
@@ -59,7 +64,8 @@ class KeyedVectors:
     STORED_DTYPES = (np.float32, np.float16)  # kept as given (float16: half-size storage)
 
     def __init__(self, words=None, vectors=None, counts=None, *, count=0, dtype=np.float32, vector_size=None):
-        self.expandos = {}  # gensim's extra per-key attributes (get_vecattr / set_vecattr)
+        self.counts = None
+        self._expandos = VecAttrs(self)  # gensim's per-key attributes (get_vecattr / set_vecattr)
         if words is None and vector_size is not None:  # gensim's KeyedVectors(vector_size=N, count=0)
             words = vector_size
         if isinstance(words, Integral):  # gensim's KeyedVectors(vector_size, count=0): an empty table
@@ -233,6 +239,8 @@ class KeyedVectors:
         """Normalise a gensim-style positive/negative argument to [(word or None, vector, weight)]."""
         if terms is None:
             return []
+        if isinstance(terms, np.ndarray) and terms.ndim == 2:  # gensim: a matrix is one term per row
+            terms = list(terms)
         if isinstance(terms, (str, np.ndarray)):
             terms = [terms]
         out = []
@@ -393,9 +401,9 @@ class KeyedVectors:
         return float(self.get_vector(word1, norm=True) @ self.get_vector(word2, norm=True))
 
     def n_similarity(self, words1, words2):
-        """Cosine between the means of two word lists."""
-        if not words1 or not words2:
-            raise WordvecError("n_similarity needs two non-empty word lists")
+        """Cosine between the means of two word lists (an empty list: gensim's ZeroDivisionError)."""
+        if not len(words1) or not len(words2):
+            raise EmptyWordListError("n_similarity needs two non-empty word lists (at least one of them is empty)")
         mean1, mean2 = self[list(words1)].mean(axis=0), self[list(words2)].mean(axis=0)
         return float(unit_rows(mean1) @ unit_rows(mean2))
 
@@ -574,10 +582,36 @@ class KeyedVectors:
 
     # per-key extra attributes (gensim's "expandos"); "count" is the corpus frequency, ``counts``
 
+    @property
+    def expandos(self):
+        """gensim's {attribute: array of one value per key}; ``"count"`` is ``counts``
+        (``wordvec.vectors.vecattrs``)."""
+        return self._expandos
+
+    @expandos.setter
+    def expandos(self, values):
+        if values is self._expandos:
+            return
+        self._expandos = VecAttrs(self)
+        if COUNT not in values:
+            self.counts = None
+        self._expandos.update(values)
+
+    def add_lifecycle_event(self, event_name, log_level=logging.INFO, **event):
+        """gensim's event log: ``event`` (with its name) is appended to ``lifecycle_events``
+        and logged at ``log_level`` (False: not logged).  Kept in memory only: a save
+        does not write it."""
+        event = {"event": event_name, **event}
+        if getattr(self, "lifecycle_events", None) is None:
+            self.lifecycle_events = []
+        self.lifecycle_events.append(event)
+        if log_level:
+            logger.log(log_level, "%s lifecycle event %s", type(self).__name__, event)
+
     def allocate_vecattrs(self, attrs=None, types=None):
         """Arrays for the extra attributes ``attrs`` (of ``types``), one value per key."""
         for attr, kind in zip(attrs or (), types or ()):
-            if attr == "count":
+            if attr == COUNT:
                 if self.counts is None:
                     self.counts = np.zeros(len(self), dtype=np.int64)
             elif attr not in self.expandos:
@@ -597,9 +631,7 @@ class KeyedVectors:
 
     def get_vecattr(self, key, attr):
         index = self.get_index(key)
-        if attr == "count" and self.counts is not None:
-            return self.counts[index]
-        if attr == "count" and attr not in self.expandos:  # gensim's made-up counts of a vectors file
+        if attr == COUNT and self.counts is None:  # gensim's made-up counts of a vectors file
             return len(self) - index
         if attr not in self.expandos:
             raise KeyError(attr)
@@ -648,7 +680,7 @@ class KeyedVectors:
         """Counts and extra attributes padded with zeros to ``size`` rows."""
         if self.counts is not None and len(self.counts) < size:
             self.counts = np.concatenate((self.counts, np.zeros(size - len(self.counts), dtype=np.int64)))
-        for attr, values in self.expandos.items():
+        for attr, values in self.expandos.extra().items():
             if len(values) < size:
                 self.expandos[attr] = np.concatenate((values, np.zeros(size - len(values), dtype=values.dtype)))
 
@@ -664,10 +696,17 @@ class KeyedVectors:
         keys = list(dict.fromkeys(keys))
         keep = [k for k in keys if (k in self if allow_inference else self.has_index_for(k))]
         vectors = np.stack([self.get_vector(k) for k in keep]) if keep else np.zeros((0, self.vector_size))
-        counts = None
-        if copy_vecattrs and self.counts is not None:
-            counts = [self.counts[self.key_to_index[k]] if self.has_index_for(k) else 0 for k in keep]
-        return KeyedVectors(keep, vectors, counts=counts)
+        result = KeyedVectors(keep, vectors)
+        if copy_vecattrs:  # gensim's: every attribute, a key without a row of its own gets 0
+            rows = np.array([self.get_index(k, -1) for k in keep], dtype=np.int64)
+            own = rows >= 0
+            attributes = {COUNT: self.counts} if self.counts is not None else {}
+            attributes.update(self.expandos.extra())
+            for attr, values in attributes.items():
+                copied = np.zeros(len(keep), dtype=np.asarray(values).dtype)
+                copied[own] = np.asarray(values)[rows[own]]
+                result.expandos[attr] = copied
+        return result
 
     def sort_by_descending_frequency(self):
         """Reorder rows by descending ``counts`` (ties: gensim's order, later rows first)."""
@@ -678,8 +717,7 @@ class KeyedVectors:
         order = np.lexsort((-np.arange(len(self)), -self.counts))
         self.index_to_key = [self.index_to_key[i] for i in order]
         self.key_to_index = {word: i for i, word in enumerate(self.index_to_key)}
-        self.counts = self.counts[order]
-        self.expandos = {attr: values[order] for attr, values in self.expandos.items()}
+        self.expandos = {attr: np.asarray(values)[order] for attr, values in self.expandos.items()}
         self.vectors = np.asarray(self._vectors)[order]
 
     def evaluate_word_analogies(self, analogies, restrict_vocab=300000, case_insensitive=True,
@@ -696,9 +734,12 @@ class KeyedVectors:
 
     # -- files -------------------------------------------------------------------------
 
-    def save(self, path):
+    def save(self, path, separately=None, sep_limit=None, ignore=frozenset(), pickle_protocol=None):
         """Native save: a directory (e.g. ``name.wv``) with vectors.npy + vocab.json, atomically
-        (vectors whose words are still a ``WordTable`` keep them as arrays: version 2)."""
+        (vectors whose words are still a ``WordTable`` keep them as arrays: version 2).
+        gensim's pickling options (``separately``, ``sep_limit``, ``ignore``,
+        ``pickle_protocol``) are taken and have no effect: the vectors are always their own
+        ``.npy`` file, which ``load(path, mmap="r")`` maps."""
         if self._table is None:
             formats.write_native(path, self.index_to_key, self._vectors, self.counts)
         else:
@@ -768,20 +809,32 @@ class KeyedVectors:
         return np.argsort(-np.asarray(values), kind="stable")
 
     @classmethod
-    def load_word2vec_format(cls, path, fvocab=None, binary=None, limit=None, no_header=False, datatype=None):
+    def load_word2vec_format(cls, fname, fvocab=None, binary=None, encoding="utf8", unicode_errors=None, limit=None,
+                             datatype=None, no_header=False):
         """word2vec text or binary (gensim's arguments); ``binary=None`` decides by extension
         (.bin, also inside .gz/.bz2/.xz) or by content; ``limit=N`` the first N words;
         ``no_header`` GloVe text; ``datatype`` float32 (default) or float16; ``fvocab`` a
         "word count" file (``save_word2vec_format(fvocab=...)``, word2vec.c's -save-vocab)
-        whose counts become ``counts`` (0 for a word it does not list)."""
+        whose counts become ``counts`` (0 for a word it does not list); without one, the
+        counts are gensim's made-up ones, descending from the number of words read.
+        ``unicode_errors`` (gensim's): "strict" refuses a word that is not UTF-8 (a
+        ``UnicodeDecodeError``), "ignore" drops its bad bytes, "replace" puts U+FFFD in
+        their place; ``None`` (default) replaces them with a warning where gensim's default
+        "strict" refuses the file.  Words are UTF-8 (``encoding``)."""
+        if str(encoding).lower().replace("-", "").replace("_", "") != "utf8":
+            raise WordvecError(f"encoding {encoding!r} is not supported: word2vec files are read as UTF-8")
+        errors = "replace" if unicode_errors is None else unicode_errors
         if binary is None:
-            binary = formats.detect_format(path) == "binary"
+            binary = formats.detect_format(fname) == "binary"
         dtype = None if datatype is None else np.dtype(datatype).name
+        listed = None if fvocab is None else dict(zip(*word2vec_c.read_vocab(fvocab, errors)))
         if binary:
-            kv = cls(*reading.read_word2vec_binary(path, limit=limit, dtype=dtype))
+            kv = cls(*reading.read_word2vec_binary(fname, limit=limit, dtype=dtype, unicode_errors=errors))
         else:
-            kv = cls(*reading.read_word2vec_text(path, header=not no_header, limit=limit, dtype=dtype))
-        if fvocab is not None:
-            listed = dict(zip(*word2vec_c.read_vocab(fvocab)))
+            kv = cls(*reading.read_word2vec_text(fname, header=not no_header, limit=limit, dtype=dtype,
+                                                 unicode_errors=errors))
+        if listed is not None:
             kv.counts = np.array([listed.get(word, 0) for word in kv.index_to_key], dtype=np.int64)
+        else:  # gensim's made-up counts: the number of words read down to 1
+            kv.counts = np.arange(len(kv), 0, -1, dtype=np.int64)
         return kv

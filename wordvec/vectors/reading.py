@@ -37,7 +37,7 @@ import sys
 
 import numpy as np
 
-from wordvec.errors import FormatError, TruncatedError, WordvecError
+from wordvec.errors import DecodingError, FormatError, TruncatedError, WordvecError
 from wordvec.io.formats import DECOMPRESSION_ERRORS, has_word2vec_header, is_number, open_bytes, parse_header
 from wordvec.memory import release_compiler_pages, release_free_heap
 from wordvec.vectors import background, binary_records
@@ -49,6 +49,7 @@ BLOCK_BYTES = 1 << 22  # 4 MB: the file's pages resident at a time, and a decomp
 SPACE = 32
 POPULATE_READ = getattr(mmap, "MADV_POPULATE_READ", 22)  # Linux >= 5.14
 DTYPES = {None: np.float32, "float32": np.float32, "float16": np.float16}
+UNICODE_ERRORS = ("replace", "ignore", "strict")  # gensim's unicode_errors that the readers take
 # a binary file is read by the compiled kernels from this much matrix on (or when Numba is
 # loaded anyway): where they break even: load_vectors
 # of the first N rows of the synthetic 3M x 300 .bin in a fresh process, wall seconds,
@@ -170,17 +171,27 @@ class _WordBytes:
     ``parse.is_utf8`` (``add_valid``), or as ``b"w1 w2 ... wn "`` (``add``: every block
     gathered without Numba, and a block with bad bytes; no word contains a space, so no
     UTF-8 sequence spans two words), checked here, and if need be decoded with U+FFFD in
-    place of the bad bytes and re-encoded (counted, reported once)."""
+    place of the bad bytes and re-encoded (counted, reported once).  ``unicode_errors``
+    (gensim's): "replace" as just said, "ignore" drops the bad bytes, "strict" refuses
+    the file (a ``DecodingError``, also Python's ``UnicodeDecodeError``)."""
 
-    def __init__(self, path):
+    def __init__(self, path, unicode_errors="replace"):
+        if unicode_errors not in UNICODE_ERRORS:
+            raise WordvecError(f"unicode_errors must be one of {', '.join(UNICODE_ERRORS)}, not {unicode_errors!r}")
         self.path, self.parts, self.lengths, self.bad = path, [], [], 0
+        self.unicode_errors = unicode_errors
 
     def add(self, arena):
         try:
             arena.tobytes().decode("utf-8")
-        except UnicodeDecodeError:
+        except UnicodeDecodeError as error:
+            if self.unicode_errors == "strict":
+                raise DecodingError(self.path, None, "a word is not valid UTF-8 (unicode_errors='strict'; "
+                                    "'replace' or 'ignore' load it)", error) from None
             words = arena.tobytes().decode("utf-8", errors="replace").split(" ")[:-1]
             self.bad += sum(1 for word in words if "\ufffd" in word)
+            if self.unicode_errors == "ignore":
+                words = arena.tobytes().decode("utf-8", errors="ignore").split(" ")[:-1]
             arena = np.frombuffer(" ".join(words).encode("utf-8") + b" ", dtype=np.uint8)
         spaces = np.flatnonzero(arena == SPACE)
         self.lengths.append(np.diff(spaces, prepend=-1) - 1)
@@ -194,7 +205,8 @@ class _WordBytes:
     def arrays(self):
         """(bytes, offsets) of all words so far; the parts go as they are joined."""
         if self.bad:
-            logger.warning("%s: %d words were not valid UTF-8; bad bytes were replaced by U+FFFD", self.path, self.bad)
+            logger.warning("%s: %d words were not valid UTF-8; bad bytes were %s", self.path, self.bad,
+                           "dropped" if self.unicode_errors == "ignore" else "replaced by U+FFFD")
         offsets = np.zeros(sum(len(part) for part in self.lengths) + 1, dtype=np.int64)
         np.cumsum(np.concatenate(self.lengths) if self.lengths else [], out=offsets[1:])
         self.lengths.clear()
@@ -265,9 +277,9 @@ class _BlockSink:
     staging block into a float16 one; also keeps each block's words as bytes.  ``compiled``:
     the NaN/inf check and the words' gathering by the Numba kernels, else by NumPy."""
 
-    def __init__(self, path, matrix, first_line, compiled=True):
+    def __init__(self, path, matrix, first_line, compiled=True, unicode_errors="replace"):
         self.path, self.matrix, self.first_line, self.compiled = path, matrix, first_line, compiled
-        self.rows, self.word_bytes, self.pages = 0, _WordBytes(path), None
+        self.rows, self.word_bytes, self.pages = 0, _WordBytes(path, unicode_errors), None
 
     def pages_ahead(self):
         """The matrix's pages populated in a second thread, ahead of the rows written."""
@@ -458,19 +470,20 @@ def _count_text_rows(path, stop_at):
     return min(stop_at, total + (last != b"\n"))
 
 
-def read_word2vec_text(path, header=True, limit=None, dtype=None, table=False):
+def read_word2vec_text(path, header=True, limit=None, dtype=None, table=False, unicode_errors="replace"):
     """Read word2vec text (``header=True``), GloVe text (False) or either (None: sniff).
 
     ``limit=N`` reads only the first N vectors (the rest of the file is not looked at);
     ``dtype="float16"`` stores the matrix at half size (parsed through float32);
-    ``table=True`` gives the words as a ``WordTable``, not a list."""
+    ``table=True`` gives the words as a ``WordTable``, not a list; ``unicode_errors``:
+    what becomes of bytes that are not UTF-8 in a word ("replace", "ignore", "strict")."""
     if header is None:
         header = has_word2vec_header(path)
     dtype = target_dtype(path, dtype)
     limit = None if limit is None else max(0, int(limit))
     try:
         with open_bytes(path) as handle:
-            return _result(*_read_text(path, handle, header, limit, dtype), table)
+            return _result(*_read_text(path, handle, header, limit, dtype, unicode_errors), table)
     except TruncatedError:
         raise  # an EOFError of wordvec's own, already one sentence
     except DECOMPRESSION_ERRORS as error:
@@ -479,7 +492,7 @@ def read_word2vec_text(path, header=True, limit=None, dtype=None, table=False):
         raise FormatError(path, None, f"damaged compressed file ({error})") from None
 
 
-def _read_text(path, handle, header, limit, dtype):
+def _read_text(path, handle, header, limit, dtype, unicode_errors="replace"):
     first = handle.readline(_max_line_bytes(1 << 16))
     if header:
         n_words, dims = parse_header(path, first)
@@ -496,7 +509,7 @@ def _read_text(path, handle, header, limit, dtype):
     wanted = n_words if limit is None else min(limit, n_words)
     parser = text_row_parser()
     compiled = parser.__name__ == "wordvec.kernels.parse"  # Numba loaded: its kernels do the rest too
-    sink = _BlockSink(path, _allocate(path, wanted, dims, dtype, compiled), first_line, compiled)
+    sink = _BlockSink(path, _allocate(path, wanted, dims, dtype, compiled), first_line, compiled, unicode_errors)
     stream, pages = _stream(handle, unread), sink.pages_ahead()
     try:
         _parse_text_blocks(path, stream, sink, dims, wanted, parser)
@@ -543,15 +556,15 @@ def read_glove(path, limit=None, dtype=None, table=False):
     return read_word2vec_text(path, header=False, limit=limit, dtype=dtype, table=table)
 
 
-def read_word2vec_binary(path, limit=None, dtype=None, table=False, compiled=None):
-    """Read the C tool's binary format (optionally compressed), ``limit``/``dtype``/``table`` as
-    for text; ``compiled``: True/False for the compiled kernels or NumPy alone, None to
+def read_word2vec_binary(path, limit=None, dtype=None, table=False, compiled=None, unicode_errors="replace"):
+    """Read the C tool's binary format (optionally compressed), ``limit``/``dtype``/``table``/
+    ``unicode_errors`` as for text; ``compiled``: True/False for the compiled kernels or NumPy alone, None to
     choose by size (see the module doc)."""
     dtype = target_dtype(path, dtype)
     limit = None if limit is None else max(0, int(limit))
     try:
         with open_bytes(path) as handle:
-            return _result(*_read_binary(path, handle, limit, dtype, compiled), table)
+            return _result(*_read_binary(path, handle, limit, dtype, compiled, unicode_errors), table)
     except TruncatedError:
         raise  # an EOFError of wordvec's own, already one sentence
     except DECOMPRESSION_ERRORS as error:
@@ -560,14 +573,14 @@ def read_word2vec_binary(path, limit=None, dtype=None, table=False, compiled=Non
         raise FormatError(path, None, f"damaged compressed file ({error})") from None
 
 
-def _read_binary(path, handle, limit, dtype, compiled):
+def _read_binary(path, handle, limit, dtype, compiled, unicode_errors="replace"):
     header = handle.readline(1 << 16)
     n_words, dims = parse_header(path, header)
     row_bytes = 4 * dims
     _check_promise(path, _plain_size(path, handle), n_words, dims, row_bytes + 2)
     wanted = n_words if limit is None else min(limit, n_words)
     compiled = use_compiled(compiled, wanted * row_bytes)
-    sink = _BlockSink(path, _allocate(path, wanted, dims, dtype, compiled), 2, compiled)
+    sink = _BlockSink(path, _allocate(path, wanted, dims, dtype, compiled), 2, compiled, unicode_errors)
     stream, pages = _stream(handle), sink.pages_ahead()
     try:
         scan = _scan_binary_blocks if compiled else _find_binary_blocks

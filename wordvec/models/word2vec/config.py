@@ -6,8 +6,20 @@ import dataclasses
 import math
 
 from wordvec.data.subword import check_ngram_settings
+from wordvec.errors import WordvecError
 from wordvec.models.base.checks import WHOLE, WHOLE_OR_NONE, check_fields, need
 from wordvec.models.base.config import library_workers, resolve_fields
+
+class Word2VecSettingError(WordvecError, ValueError):
+    """A hyperparameter out of range or settings that contradict each other (gensim: ValueError)."""
+
+
+def check_rates(alpha, min_alpha):
+    """The learning rate decays from ``alpha`` to ``min_alpha``: a rising one is refused."""
+    if min_alpha > alpha:
+        raise Word2VecSettingError(f"min_alpha ({min_alpha}) is above alpha ({alpha}): the learning rate would "
+                                   "rise during training; set min_alpha <= alpha")
+
 
 WORD2VEC_CHECKS = {
     "vector_size": WHOLE, "window": WHOLE, "min_count": WHOLE, "epochs": WHOLE, "workers": WHOLE,
@@ -78,13 +90,22 @@ class Word2VecConfig:
         self._validate()
 
     def _validate(self):
+        try:
+            self._check()
+        except Word2VecSettingError:
+            raise
+        except WordvecError as error:
+            raise Word2VecSettingError(str(error)) from None
+
+    def _check(self):
         check_fields(self, WORD2VEC_CHECKS)
         need(self.sg in (0, 1) and self.hs in (0, 1) and self.cbow_mean in (0, 1) and self.sorted_vocab in (0, 1),
               "sg, hs, cbow_mean and sorted_vocab must each be 0 or 1")
         need(self.loss == "softmax" or self.hs or self.negative > 0,
               "negative=0 with hs=0 leaves no output layer to train; set negative > 0 or hs=1")
-        need(math.isfinite(self.min_alpha) and 0 <= self.min_alpha <= self.alpha,
-              f"min_alpha must be between 0 and alpha ({self.alpha}), not {self.min_alpha}")
+        # min_alpha <= alpha is checked when a model is made and when it trains, not here: gensim's
+        # code lowers model.alpha, then model.min_alpha, passing through min_alpha > alpha
+        need(math.isfinite(self.min_alpha) and self.min_alpha >= 0, f"min_alpha must be >= 0, not {self.min_alpha}")
         need(not (self.batched and self.sg and self.negative > 0 and not self.shared_negatives),
               "batched=True shares one draw of negatives across each window, so it needs "
               "shared_negatives=True; pass batched=False to draw negatives per pair")

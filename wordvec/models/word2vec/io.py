@@ -78,7 +78,9 @@ def load_model(cls, path, settings=None):
         raise FormatError(path / formats.NATIVE_VECTORS, None, f"expected shape {(V, D)}, found {model.W_in.shape}")
     rows = model.output_rows(V)  # the kernels index these without bounds checks
     for attribute, name in ARRAYS.items():
-        array = read_model_array(path, name, (rows[attribute], D))
+        array = read_model_array(path, name, (None, D))
+        if array.shape[0] not in (rows[attribute], 0):  # 0: no output layer (vectors set by model.wv = kv)
+            raise FormatError(path / name, None, f"expected {rows[attribute]} rows (or none), found {array.shape[0]}")
         setattr(model, attribute, array.astype(np.float32, copy=False))
     try:
         model.trained_words = int(sched["trained_words"])
@@ -125,7 +127,8 @@ def load_gensim_model(cls, path, mmap=None):
     model.W_inner = gensim_models.rows_or_zeros(fields["syn1"], rows["W_inner"], D)
     if fields["corpus_count"] is not None:
         model.corpus_count = int(fields["corpus_count"])
-    model.corpus_total_words = int(fields["corpus_total_words"] or 0)
+    total = fields["corpus_total_words"]  # None in a save of gensim before 3.x, as gensim loads it
+    model.corpus_total_words = None if total is None else int(total)
     if fields["keyed"]["expandos"]:
         model.wv.expandos.update(fields["keyed"]["expandos"])
     return model

@@ -51,7 +51,7 @@ from wordvec.models.base import estimate
 from wordvec.models.word2vec import io as word2vec_io
 from wordvec.models.word2vec import training as word2vec_training
 from wordvec.models.base.callbacks import Callbacks
-from wordvec.models.word2vec.config import Word2VecConfig
+from wordvec.models.word2vec.config import Word2VecConfig, check_rates
 from wordvec.models.base.config import config_from, corpus_with_options, hyperparameters, shows_config
 from wordvec.models.word2vec.epochs import EpochRunner, load_kernels, progress_bar
 from wordvec.vectors.keyed import KeyedVectors
@@ -60,6 +60,17 @@ from wordvec.vectors.subword import SubwordKeyedVectors
 log = logging.getLogger(__name__)
 
 HYPERPARAMETERS = tuple(field.name for field in dataclasses.fields(Word2VecConfig))  # saved in model.json
+
+
+class class_only(classmethod):
+    """A classmethod that, like gensim's ``load``, refuses to be called on an instance
+    (``model.load(path)`` would return a new model and leave ``model`` as it was)."""
+
+    def __get__(self, instance, owner=None):
+        if instance is not None:
+            raise AttributeError(f"load is a class method: call {type(instance).__name__}.load(path), "
+                                 "which returns the loaded model")
+        return super().__get__(instance, owner)
 
 
 @shows_config(Word2VecConfig)
@@ -118,6 +129,7 @@ class Word2Vec:
         for name in word2vec_training.GENSIM_NO_OPS:
             hyperparameters.pop(name, None)
         self.config = config_from(Word2VecConfig, config, hyperparameters)
+        check_rates(self.alpha, self.min_alpha)
         self.progress, self.callbacks, self.cache_dir = progress, tuple(callbacks), cache_dir
         self.vocab = None
         self.W_in = self.W_out = self.W_inner = None
@@ -134,6 +146,8 @@ class Word2Vec:
         self.compute_loss, self.running_training_loss = bool(compute_loss), 0.0
         self.corpus_total_words = 0
         self._corpus_count = self._corpus_size = None
+        self.min_alpha_yet_reached = float(self.alpha)  # gensim's: the lowest rate trained at so far
+        self.raw_vocab = {}  # gensim's scan_vocab counts, until prepare_vocab uses them
         self._sizes = {}  # corpus file fingerprint -> (sentences, raw words)
         if sentences is not None and corpus_file is not None:
             raise WordvecError("pass either sentences or corpus_file, not both")
@@ -175,6 +189,34 @@ class Word2Vec:
         source = corpus_file if corpus_file is not None else sentences
         return corpus_with_options(source, self.lowercase, self.max_document_length)
 
+    def build_vocab_from_freq(self, word_freq, keep_raw_vocab=False, corpus_count=None, trim_rule=None,
+                              update=False):
+        """gensim's: the vocabulary of a {word: count} table (``min_count``, ``max_final_vocab``,
+        ``trim_rule`` as in ``build_vocab``) and fresh vectors; ``update=True`` adds its new
+        words to the model's and its counts to the old words'.  ``corpus_count`` is taken as
+        given (0 by default); ``keep_raw_vocab`` has no effect."""
+        word2vec_training.build_vocab_from_freq(self, word_freq, corpus_count, trim_rule, update)
+
+    def scan_vocab(self, corpus_iterable=None, corpus_file=None, progress_per=10000, workers=None, trim_rule=None):
+        """gensim's first step of ``build_vocab``: count every word into ``raw_vocab``; returns
+        (raw words, sentences).  ``progress_per``, ``workers``, ``trim_rule`` have no effect."""
+        corpus = self._corpus_of(corpus_iterable, corpus_file)
+        return word2vec_training.scan_vocab(self, corpus)
+
+    def prepare_vocab(self, update=False, keep_raw_vocab=False, trim_rule=None, min_count=None, sample=None,
+                      dry_run=False):
+        """gensim's second step: the vocabulary from ``raw_vocab`` and gensim's report
+        (:func:`wordvec.models.word2vec.training.prepare_vocab`)."""
+        return word2vec_training.prepare_vocab(self, update, keep_raw_vocab, trim_rule, min_count, sample, dry_run)
+
+    def reset_from(self, other_model):
+        """gensim's: take ``other_model``'s vocabulary (shared, not copied) and corpus size,
+        and start this model's vectors afresh from its own seed."""
+        self.set_vocabulary(other_model.vocab)
+        self.corpus_total_words = other_model.corpus_total_words
+        self._corpus, self._corpus_count, self._corpus_size = (other_model._corpus, other_model._corpus_count,
+                                                               other_model._corpus_size)
+
     def build_vocab(self, corpus_iterable=None, corpus_file=None, update=False, progress_per=10000,
                     keep_raw_vocab=False, trim_rule=None, *, sentences=None):
         """Count the corpus and keep its words seen ``min_count`` times (raised by
@@ -213,7 +255,7 @@ class Word2Vec:
         """gensim's ``corpus_count`` (where the corpus is known) and ``corpus_total_words``,
         as saved with the model so that a loaded model still answers them."""
         known = self.corpus_count if self._corpus_count is not None or self._corpus is not None else None
-        counts = {"corpus_total_words": int(self.corpus_total_words)}
+        counts = {} if self.corpus_total_words is None else {"corpus_total_words": int(self.corpus_total_words)}
         return counts if known is None else {"corpus_count": int(known), **counts}
 
     def output_rows(self, V):
@@ -267,7 +309,17 @@ class Word2Vec:
                                            self.min_n, self.max_n, self.bucket, counts=self.vocab.counts)
         if self._wv is None:
             self._wv = KeyedVectors(self.vocab.words, self.W_in, counts=self.vocab.counts)
+            if self.hs and self.loss is None:  # gensim's per-word Huffman attributes, built if read
+                vocab = self.vocab
+                self._wv.expandos.derive("code", lambda: word2vec_training.huffman_attribute(vocab, "codes"))
+                self._wv.expandos.derive("point", lambda: word2vec_training.huffman_attribute(vocab, "points"))
         return self._wv
+
+    @wv.setter
+    def wv(self, keyed_vectors):
+        """gensim's ``model.wv = kv``: the model's words and input vectors become ``kv``'s
+        (:func:`wordvec.models.word2vec.training.set_word_vectors`)."""
+        word2vec_training.set_word_vectors(self, keyed_vectors)
 
     @property
     def syn1neg(self):
@@ -278,10 +330,23 @@ class Word2Vec:
 
     @property
     def syn1(self):
-        """gensim's name of the hierarchical-softmax inner-node rows (V-1 x D; 0 rows without hs)."""
+        """gensim's name of the hierarchical-softmax inner-node rows, V x D as gensim allocates
+        them: the V-1 inner nodes (``W_inner``), then a row no word's path uses; 0 rows
+        without hs.  ``W_inner`` becomes a view of its first V-1 rows, so a write to
+        ``syn1`` reaches training."""
         if self.vocab is None:
             raise WordvecError("the model has no vocabulary yet; call build_vocab or train first")
-        return self.W_inner
+        inner, V = self.W_inner, len(self.vocab)
+        if inner.shape[0] == 0 or inner.shape[0] >= V:
+            return inner
+        base = inner.base
+        if (type(base) is np.ndarray and base.shape == (V, inner.shape[1]) and base.dtype == inner.dtype
+                and base.ctypes.data == inner.ctypes.data):
+            return base
+        rows = np.zeros((V, inner.shape[1]), dtype=inner.dtype)
+        rows[:inner.shape[0]] = inner
+        self.W_inner = rows[:inner.shape[0]]
+        return rows
 
     def composed_vectors(self):
         """Subword models: each vocabulary word's vector, the mean (or sum, ``cbow_mean=0``)
@@ -321,6 +386,8 @@ class Word2Vec:
         training, and turn Ctrl-C into "finish the chunk, checkpoint, stop"."""
         corpus_iterable = _either(corpus_iterable, sentences)
         gensim_call = total_examples is not None or total_words is not None
+        if self.vocab is not None:
+            word2vec_training.check_output_layer(self)
         if not gensim_call:
             word2vec_training.refuse_mixed_call(start_alpha, end_alpha)
         if self.vocab is None:
@@ -372,9 +439,11 @@ class Word2Vec:
         """Train ``epochs`` epochs of ``encoded`` on the model's schedule or a gensim
         call's ``plan``, calling ``callbacks``; returns their history entries."""
         N = encoded.num_tokens
+        alpha, min_alpha = (self.alpha, self.min_alpha) if plan is None else (plan.alpha, plan.min_alpha)
+        check_rates(alpha, min_alpha)
+        word2vec_training.warn_as_gensim(self, plan)
         self._wv = None
         self.compute_loss, self.running_training_loss = bool(compute_loss), 0.0
-        alpha, min_alpha = (self.alpha, self.min_alpha) if plan is None else (plan.alpha, plan.min_alpha)
         log.info("training %s on %d tokens x %d epochs with %d worker(s), alpha %.4g -> %.4g",
                  self.describe(), N, epochs, self.workers, alpha, min_alpha)
         run = EpochRunner(self, encoded, checkpointer, plan)
@@ -396,6 +465,7 @@ class Word2Vec:
                 self._vectors_changed()
                 callbacks.epoch_end(self, info)
         callbacks.train_end(self)
+        self.min_alpha_yet_reached = word2vec_training.rate_reached(self, plan)
         return done
 
     def _vectors_changed(self):
@@ -410,6 +480,12 @@ class Word2Vec:
         (0.0 unless it was called with ``compute_loss=True``); ``history`` holds each
         epoch's exact mean per example (``wordvec.models.word2vec.training``)."""
         return self.running_training_loss
+
+    def score(self, sentences, total_sentences=int(1e6), chunksize=100, queue_factor=2, report_delay=1):
+        """gensim's: each sentence's log-probability under hierarchical softmax, a float32
+        array, for at most ``total_sentences`` sentences (:func:`wordvec.math.sentence_score`;
+        ``chunksize``, ``queue_factor`` and ``report_delay`` have no effect)."""
+        return word2vec_training.score(self, sentences, total_sentences)
 
     def predict_output_word(self, context_words_list, topn=10):
         """gensim's: the ``topn`` most probable centre words given the context words, as
@@ -431,7 +507,7 @@ class Word2Vec:
         have no effect: every array is its own ``.npy`` file."""
         word2vec_io.save_model(self, path, extra_json=extra_json)
 
-    @classmethod
+    @class_only
     def load(cls, path, **settings):
         """Load a model saved by :meth:`save`; ``train(corpus, ...)`` continues it.
         ``settings`` (``workers``, ``progress``, ``memory_check``) are this run's, not the
