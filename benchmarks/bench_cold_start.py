@@ -82,7 +82,10 @@ def install(venv):
         subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
         subprocess.run([str(venv / "bin" / "pip"), "install", "-q", str(REPO)], check=True)
     package = subprocess.run([str(venv / "bin" / "python"), "-c", "import wordvec, os; print(os.path.dirname("
-                              "wordvec.__file__))"], check=True, capture_output=True, text=True).stdout.strip()
+                              "wordvec.__file__))"], check=True, capture_output=True, text=True,
+                             cwd=tempfile.gettempdir()).stdout.strip()  # not this tree's wordvec
+    if Path(package).resolve().is_relative_to(REPO.resolve()):
+        raise SystemExit(f"{venv} imports wordvec from this tree ({package}), not from its own install")
     return Path(package)
 
 
@@ -99,7 +102,7 @@ def measured(argv, env, scratch):
     env = dict(env, WORDVEC_CACHE=tempfile.mkdtemp(dir=scratch, prefix="corpus-cache-"))
     before = os.times()
     started = time.perf_counter()
-    result = subprocess.run(argv, capture_output=True, text=True, env=env)
+    result = subprocess.run(argv, capture_output=True, text=True, env=env, cwd=scratch)  # not this tree
     wall = time.perf_counter() - started
     after = os.times()
     shutil.rmtree(env["WORDVEC_CACHE"], ignore_errors=True)
