@@ -37,6 +37,8 @@ has no n-grams.  Only unsupervised (skipgram, cbow) files are word-vector models
 supervised one is refused here (``wordvec.models.classifier.model.Classifier.load`` reads it).
 """
 
+import codecs
+
 import numpy as np
 
 from wordvec.data.subword import ngram_table
@@ -83,12 +85,17 @@ class FastText(Word2Vec):
 
 # ----------------------------------------------------------------------------- fastText's files
 
-def _read_unsupervised(path):
-    """The fastText file at ``path`` as (FastTextModel, word rows, n-gram rows), dense."""
+def _read_unsupervised(path, encoding="utf-8"):
+    """The fastText file at ``path`` as (FastTextModel, word rows, n-gram rows), dense; its
+    words decoded from ``encoding`` (gensim's: bytes that do not decode are written as
+    ``\\xNN`` escapes)."""
+    codec = _codec(encoding)
     model = fasttext_bin.read_fasttext(path)
     if model.model_name == "supervised":
         raise WordvecError(f"{path} is a supervised fastText model (a classifier); load it with "
                            "wordvec.models.classifier.model.Classifier.load")
+    if codec != "utf-8":
+        model.words = [_decoded(raw, codec) for raw in model.raw_words]
     matrix = model.input.dense() if isinstance(model.input, fasttext_bin.QuantizedMatrix) else model.input
     nwords = model.nwords
     return model, np.ascontiguousarray(matrix[:nwords]), np.ascontiguousarray(matrix[nwords:])
@@ -110,8 +117,7 @@ def composed_vectors(words, word_rows, ngram_rows, min_n, max_n):
 def load_facebook_vectors(path, encoding="utf-8"):
     """A fastText ``.bin``'s word vectors (gensim's name): ``SubwordKeyedVectors`` that answer
     unseen words from their n-grams (plain ``KeyedVectors`` for a model without n-grams)."""
-    _check_encoding(encoding)
-    model, word_rows, ngram_rows = _read_unsupervised(path)
+    model, word_rows, ngram_rows = _read_unsupervised(path, encoding)
     words, counts = model.words[:model.nwords], model.counts[:model.nwords]
     minn, maxn = model.args["minn"], model.args["maxn"]
     if maxn == 0 or ngram_rows.shape[0] == 0:
@@ -123,8 +129,7 @@ def load_facebook_vectors(path, encoding="utf-8"):
 def load_facebook_model(path, encoding="utf-8"):
     """A fastText ``.bin`` as a ``FastText`` model (gensim's name): vocabulary, word and
     n-gram rows and the output layer, ready for queries, ``save`` and further training."""
-    _check_encoding(encoding)
-    ft, word_rows, ngram_rows = _read_unsupervised(path)
+    ft, word_rows, ngram_rows = _read_unsupervised(path, encoding)
     args = ft.args
     if args["maxn"] == 0 or ngram_rows.shape[0] == 0:
         raise WordvecError(f"{path} has no character n-grams (maxn 0): load its vectors with "
@@ -172,6 +177,21 @@ def save_facebook_model(model, path, encoding="utf-8", lr_update_rate=100, word_
     fasttext_bin.write_fasttext(path, ft)
 
 
+def _codec(encoding):
+    """Python's name of ``encoding`` ("utf-8", "cp852", ...), or one sentence if unknown."""
+    try:
+        return codecs.lookup(str(encoding)).name
+    except LookupError:
+        raise WordvecError(f"unknown encoding {encoding!r} for a fastText file's words") from None
+
+
+def _decoded(raw, codec):
+    try:
+        return raw.decode(codec)
+    except UnicodeDecodeError:
+        return raw.decode(codec, "backslashreplace")
+
+
 def _check_encoding(encoding):
-    if str(encoding).lower().replace("-", "") not in ("utf8",):
-        raise WordvecError(f"only UTF-8 fastText files are supported, not {encoding!r}")
+    if _codec(encoding) != "utf-8":
+        raise WordvecError(f"fastText files are written in UTF-8 here, not {encoding!r}")
