@@ -155,3 +155,27 @@ def test_bad_ngram_settings_are_still_refused():
     kv = SubwordKeyedVectors(vector_size=2, min_n=3, max_n=6, bucket=0)
     with pytest.raises(VocabularyError):
         kv.get_vector("anything")
+
+
+def test_gensim3_packed_ngram_rows_are_unpacked_to_their_buckets():
+    """gensim 3.x saved only the trained n-gram rows with a bucket -> row map; the composed
+    vectors gensim 3 stored beside them are what the unpacked rows give."""
+    import gensim
+
+    from wordvec.models.word2vec.fasttext import FastText as WordvecFastText
+
+    path = datapath("compatible-hash-true.model")
+    ours = WordvecFastText.load(path)
+    theirs = gensim.models.FastText.load(path)  # gensim 4 keeps the packed rows and the stored vectors
+    assert ours.wv.compatible_hash and ours.wv.vectors_ngrams.shape == (theirs.wv.bucket, 5)
+    np.testing.assert_allclose(ours.wv.vectors, theirs.wv.vectors, atol=1e-6)
+    for bucket, row in theirs.wv.hash2index.items():
+        np.testing.assert_array_equal(ours.wv.vectors_ngrams[bucket], theirs.wv.vectors_ngrams[row])
+
+
+@pytest.mark.parametrize("hash2index", [{0: 0, 1: 0}, {0: 0, 7: 1}, {-1: 0, 1: 1}, {0: 0}])
+def test_a_bad_packed_ngram_map_is_refused(hash2index):
+    from wordvec.vectors.gensim_keyed import unpacked_ngrams
+
+    with pytest.raises(ValueError, match="hash2index"):
+        unpacked_ngrams(np.ones((2, 3), np.float32), 5, hash2index)
