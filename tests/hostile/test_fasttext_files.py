@@ -173,24 +173,3 @@ def test_every_truncation_of_an_old_layout_file_fails_cleanly(old_layout_file, t
         with pytest.raises(WordvecError, match=bad.name):
             load_facebook_vectors(bad)
     assert_clean_failure(run_main("info", tmp_path / "cut-60.bin"), "cut-60.bin")
-
-
-@pytest.mark.parametrize("name", ["old.bin", "new.bin"])
-@SETTINGS
-@given(edits=EDITS)
-def test_fuzzed_word_vector_files_answer_or_fail_cleanly(old_layout_file, tmp_path_factory, name, edits):
-    """Both layouts through load_facebook_vectors: the compiled composition of every word's
-    n-gram rows and an unseen word's vector on what was read."""
-    from wordvec.models.word2vec.fasttext import load_facebook_vectors
-
-    bad = tmp_path_factory.mktemp("fuzz") / name
-    bad.write_bytes(damage((old_layout_file / name).read_bytes(), edits))
-    try:
-        kv = load_facebook_vectors(bad)
-    except WordvecError as error:
-        assert name in str(error)
-        return
-    assert kv.vectors.shape == (len(kv), kv.vector_size) and np.isfinite(kv.vectors).all()
-    if hasattr(kv, "vectors_ngrams"):
-        assert kv.vectors_ngrams.shape == (kv.bucket, kv.vector_size)
-        assert np.isfinite(kv.get_vector("unseenwordz")).all()

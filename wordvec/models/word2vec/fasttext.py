@@ -17,7 +17,8 @@ sentence, also in docs/migrating.md):
   gensim internal;
 * ``trim_rule``, ``max_final_vocab``, ``sorted_vocab=0``, ``shrink_windows=False`` and
   ``word_ngrams > 1`` are refused with one sentence rather than ignored;
-* ``word_ngrams=0`` trains a plain ``Word2Vec`` (no n-grams), as gensim does.
+* ``word_ngrams=0``, ``bucket=0`` or ``max_n < min_n`` train plain word vectors (no
+  n-grams; ``wv`` has ``bucket`` 0), as gensim does.
 
 Other ``Word2Vec`` keywords (``loss``, ``shuffle``, ``shared_negatives`` ...) pass through.
 
@@ -27,6 +28,9 @@ writes the bytes):
     load_facebook_vectors("cc.en.300.bin")   # SubwordKeyedVectors: vectors for any word
     load_facebook_model("model.bin")         # a FastText model (vocabulary, all matrices)
     save_facebook_model(model, "model.bin")  # fastText (and gensim) load it
+
+Files written before fastText 0.9 (no magic number) load as gensim loads them, and
+``encoding=`` decodes the words of a file in another encoding, as gensim's.
 
 A fastText file's input matrix is the word rows followed by the ``bucket`` n-gram rows,
 exactly wordvec's ``W_in`` and ``W_ngrams``; its output matrix is ``W_out`` (negative
