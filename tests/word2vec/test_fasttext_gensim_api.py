@@ -179,3 +179,17 @@ def test_a_bad_packed_ngram_map_is_refused(hash2index):
 
     with pytest.raises(ValueError, match="hash2index"):
         unpacked_ngrams(np.ones((2, 3), np.float32), 5, hash2index)
+
+
+def test_assigning_wv_does_what_it_does_on_word2vec():
+    from wordvec.models.word2vec.model import Word2Vec
+
+    outcomes = []
+    for model in (Word2Vec(TEXTS, vector_size=6, min_count=1, epochs=1, workers=1, progress=False),
+                  small_fasttext(bucket=0)):
+        try:
+            model.wv = model.wv
+            outcomes.append("assigned")
+        except AttributeError as error:
+            outcomes.append(str(error).replace(type(model).__name__, "model"))
+    assert outcomes[0] == outcomes[1]

@@ -102,6 +102,13 @@ class FastText(Word2Vec):
                                        vectors_vocab=self.W_in)
         return self._wv
 
+    @wv.setter
+    def wv(self, keyed):
+        """Assigning ``wv`` does what it does on ``Word2Vec``."""
+        if Word2Vec.wv.fset is None:
+            raise AttributeError(f"property 'wv' of '{type(self).__name__}' object has no setter")
+        Word2Vec.wv.fset(self, keyed)
+
 
 class SupervisedModelError(WordvecError, NotImplementedError):
     """A supervised fastText file given to a loader of word-vector models (gensim raises
