@@ -17,8 +17,8 @@ args.cc, dictionary.cc, densematrix.cc, quantmatrix.cc, productquantizer.cc):
                  float32 centroids[dim × 256]) and, with qnorm, uint8 norm_codes[m] and
                  the norms' quantizer (dim 1).
 
-Files written before fastText 0.9 (version 10 and older, read by gensim; fastText 0.9.2
-itself refuses them) have no magic number or version: they start with the args, their
+Files of early fastText releases, from before it wrote a magic number and version (gensim
+still reads them; fastText 0.9.2 refuses them), start with the args; their
 dictionary has no ``pruneidx_size`` (nor index) and their matrices no quantization flag
 (always dense).  ``read_fasttext`` reads both layouts; a file is taken for the old one only
 when its first fields are plausible args (``old_layout_head``).
@@ -53,8 +53,9 @@ MMAP_VALUES = 1 << 16  # matrices from 256 KB on are mapped when asked to (predi
 ENTRY = re.compile(rb"([^\0]*)\0.{9}", re.DOTALL)  # a dictionary entry: word, NUL, int64 count, int8 type
 ENTRY_TAIL = 10  # the NUL and the 9 bytes after it
 MAX_PRUNED_BUCKET = 1 << 27  # a pruned model's bucket -> row table is int32[bucket]; fastText's default is 2M
-OLD_HEAD = struct.Struct("<12id")  # the args that open a file without header (before fastText 0.9)
-MAX_WINDOW = 1 << 16
+OLD_HEAD = struct.Struct("<12id")  # the args that open a file without magic number and version
+OLD_VERSION = 10  # such a file is read as the version before 11, the first with a header
+MAX_WINDOW = 1 << 16  # a plausible -ws, for telling such a file from other binary data
 
 
 @dataclass(frozen=True)
@@ -247,9 +248,9 @@ def read_fasttext(path, mmap=False):
         (magic,) = reader.unpack("i", "the header")
         old_layout = magic != MAGIC
         if old_layout:
-            if not old_layout_head(handle_head(handle)):
+            if not old_layout_head(_first_bytes(handle)):
                 reader.fail("wrong magic number (is it a fastText .bin or .ftz file?)")
-            args = _checked_args(reader, (magic,) + reader.unpack("11id", "the arguments"), version=10)
+            args = _checked_args(reader, (magic,) + reader.unpack("11id", "the arguments"), OLD_VERSION)
         else:
             (version,) = reader.unpack("i", "the header")
             if version not in (11, 12):
@@ -274,7 +275,7 @@ def _read_bool(reader, what):
     return bool(value)
 
 
-def handle_head(handle):
+def _first_bytes(handle):
     """The first ``OLD_HEAD.size`` bytes of an open file, its position kept."""
     at = handle.tell()
     handle.seek(0)
@@ -285,7 +286,7 @@ def handle_head(handle):
 
 def old_layout_head(head):
     """Whether ``head`` (a file's first bytes) opens a fastText file without magic number
-    (before fastText 0.9): args in range, as fastText writes them, so that a file of
+    and version: args in range, as fastText writes them, so that a file of
     another kind whose first int is small is not read as one."""
     if len(head) < OLD_HEAD.size:
         return False
