@@ -111,3 +111,65 @@ def test_fuzzed_files_predict_on_the_numpy_path_or_fail_cleanly(files, tmp_path_
         assert "words.bin" in str(error)
         return
     assert p.shape == (2, len(predictor.labels)) and np.all((p >= 0) & (p <= 1 + 1e-4))
+
+
+# ------------------------------------------------ the layout before fastText 0.9 (no magic number)
+
+def _old_header(dim=4, ws=5, size=2, nwords=2, nlabels=0, ntokens=10, loss=2, model=2):
+    args = struct.pack("<12id", dim, ws, 5, 1, 5, 1, loss, model, 10, 2, 3, 100, 1e-4)
+    return args + struct.pack("<iiiq", size, nwords, nlabels, ntokens)
+
+
+_OLD_ENTRIES = b"ab\0" + struct.pack("<qB", 3, 0) + b"cd\0" + struct.pack("<qB", 2, 0)
+
+
+@pytest.fixture(scope="module")
+def old_layout_file(tmp_path_factory):
+    """An unsupervised model with n-grams, written by wordvec and rewritten in the old layout."""
+    from gensim.test.utils import common_texts
+
+    from tests.io.test_fasttext_old_layout import old_layout
+    from wordvec.models.word2vec.fasttext import FastText, save_facebook_model
+
+    root = tmp_path_factory.mktemp("fasttext-old-layout")
+    model = FastText(common_texts, vector_size=4, min_count=1, bucket=50, min_n=2, max_n=3, epochs=1, workers=1,
+                     progress=False)
+    save_facebook_model(model, root / "new.bin")
+    (root / "old.bin").write_bytes(old_layout(read_fasttext(root / "new.bin")))
+    return root
+
+
+@pytest.mark.parametrize("what, data", [
+    ("dictionary", _old_header(size=2_000_000_000, nwords=2_000_000_000)),
+    ("dictionary sizes", _old_header(size=5, nwords=1, nlabels=1)),
+    ("input matrix", _old_header() + _OLD_ENTRIES + struct.pack("<qq", 1 << 40, 1 << 20)),
+    ("negative shape", _old_header() + _OLD_ENTRIES + struct.pack("<qq", -12, 4)),
+    ("shape", _old_header() + _OLD_ENTRIES + struct.pack("<qq", 12, 4) + bytes(4 * 48)
+     + struct.pack("<qq", 1, 4) + bytes(16)),
+    ("magic", _old_header(ws=0)),  # not plausible args: not taken for the old layout
+    ("magic", _old_header(loss=7)),
+    ("nan", _old_header() + _OLD_ENTRIES + struct.pack("<qq", 12, 4) + np.full(48, np.nan, "<f4").tobytes()
+     + struct.pack("<qq", 2, 4) + bytes(32)),
+])
+def test_hostile_old_layout_headers_fail_before_allocating(tmp_path, what, data):
+    from wordvec.models.word2vec.fasttext import load_facebook_model, load_facebook_vectors
+    from wordvec.vectors.files import load_vectors
+
+    bad = tmp_path / "hostile.bin"
+    bad.write_bytes(data)
+    for read in (read_fasttext, load_facebook_vectors, load_facebook_model, load_vectors):
+        with pytest.raises(WordvecError, match="hostile.bin"):
+            read(bad)
+    assert_clean_failure(run_main("info", bad), "hostile.bin")
+
+
+def test_every_truncation_of_an_old_layout_file_fails_cleanly(old_layout_file, tmp_path):
+    from wordvec.models.word2vec.fasttext import load_facebook_vectors
+
+    data = (old_layout_file / "old.bin").read_bytes()
+    for cut in sorted(set(np.linspace(0, len(data) - 1, 60).astype(int).tolist()) | {0, 7, 8, 56, 60, 75, 76}):
+        bad = tmp_path / f"cut-{cut}.bin"
+        bad.write_bytes(data[:cut])
+        with pytest.raises(WordvecError, match=bad.name):
+            load_facebook_vectors(bad)
+    assert_clean_failure(run_main("info", tmp_path / "cut-60.bin"), "cut-60.bin")

@@ -314,3 +314,15 @@ def test_cli_trains_subwords_and_answers_for_unseen_words(tmp_path, capsys):
     assert main(["train", str(corpus), "-o", str(tmp_path / "g.bin"), "--model", "glove", "--subwords",
                  "--no-progress", "--no-eval"]) == 2
     assert "--subwords applies to --model sg or cbow" in capsys.readouterr().err
+
+
+def test_words_of_bytes_that_are_not_utf8_hash_their_bytes():
+    """A word read from a fastText file as bytes that are not UTF-8 (decoded with
+    surrogateescape) gets the n-grams of those bytes, as fastText hashes them; any other
+    lone surrogate is hashed as its UTF-8-style bytes rather than failing."""
+    from wordvec.io.fnv import fasttext_fnv1a
+
+    word = b"\xe9t\xe9".decode("utf-8", "surrogateescape")
+    expected = [fasttext_fnv1a(g) % 1000 for g in (b"<\xe9t", b"\xe9t\xe9", b"t\xe9>")]
+    assert subword.ngram_buckets(word, 3, 3, 1000).tolist() == expected
+    assert len(subword.ngram_buckets("a\ud800b", 3, 3, 1000)) == 3

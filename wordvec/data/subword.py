@@ -9,7 +9,8 @@ as theirs, so this module follows fastText's ``Dictionary`` to the byte:
   sequence (bytes ``10xxxxxx`` continue the character before them);
 * the single-character n-grams ``"<"`` and ``">"`` are left out (only matters for
   ``min_n = 1``);
-* the hash is 32-bit FNV-1a over the n-gram's UTF-8 bytes, where each byte is first
+* the hash is 32-bit FNV-1a over the n-gram's UTF-8 bytes (a word read from a file as
+  bytes that are not UTF-8 keeps those bytes: ``word_bytes``), where each byte is first
   sign-extended as a C ``int8_t`` (fastText's ``h ^ uint32_t(int8_t(c))``): bytes
   >= 0x80, i.e. every non-ASCII character, XOR in ``0xFFFFFF00 | byte``;
 * the bucket is ``hash % bucket``; n-grams are listed by start position, then length,
@@ -81,8 +82,18 @@ def _ngram_buckets(buf, starts, min_n, max_n, bucket, count_only, out_offsets, o
     return total
 
 
+def word_bytes(text):
+    """The bytes of a word as fastText hashes them: UTF-8, where a word read from a file
+    with bytes that are not UTF-8 (decoded with ``surrogateescape``) gives those bytes
+    back; any other lone surrogate is written as UTF-8 would write it (``surrogatepass``)."""
+    try:
+        return text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "surrogatepass")
+
+
 def _wrapped_bytes(words):
-    encoded = [(BOW + w + EOW).encode("utf-8") for w in words]
+    encoded = [word_bytes(BOW + w + EOW) for w in words]
     starts = np.zeros(len(encoded) + 1, dtype=np.int64)
     np.cumsum([len(b) for b in encoded], out=starts[1:])
     return np.frombuffer(b"".join(encoded), dtype=np.uint8), starts
@@ -123,4 +134,4 @@ def ngrams(word, min_n, max_n):
 def fasttext_hash(text):
     """fastText's 32-bit hash of ``text`` (UTF-8), in plain Python: the specification
     that the compiled :func:`_fnv1a_int8` is tested against."""
-    return fasttext_fnv1a(text.encode("utf-8"))
+    return fasttext_fnv1a(word_bytes(text))

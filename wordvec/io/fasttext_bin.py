@@ -17,6 +17,12 @@ args.cc, dictionary.cc, densematrix.cc, quantmatrix.cc, productquantizer.cc):
                  float32 centroids[dim × 256]) and, with qnorm, uint8 norm_codes[m] and
                  the norms' quantizer (dim 1).
 
+Files of early fastText releases, from before it wrote a magic number and version (gensim
+still reads them; fastText 0.9.2 refuses them), start with the args; their
+dictionary has no ``pruneidx_size`` (nor index) and their matrices no quantization flag
+(always dense).  ``read_fasttext`` reads both layouts; a file is taken for the old one only
+when its first fields are plausible args (``old_layout_head``).
+
 Reading streams the file and checks every count against the bytes left before it
 allocates, so a damaged or hostile file fails with one sentence naming it
 (``FormatError``), never a huge allocation or a crash.
@@ -47,6 +53,9 @@ MMAP_VALUES = 1 << 16  # matrices from 256 KB on are mapped when asked to (predi
 ENTRY = re.compile(rb"([^\0]*)\0.{9}", re.DOTALL)  # a dictionary entry: word, NUL, int64 count, int8 type
 ENTRY_TAIL = 10  # the NUL and the 9 bytes after it
 MAX_PRUNED_BUCKET = 1 << 27  # a pruned model's bucket -> row table is int32[bucket]; fastText's default is 2M
+OLD_HEAD = struct.Struct("<12id")  # the args that open a file without magic number and version
+OLD_VERSION = 10  # such a file is read as the version before 11, the first with a header
+MAX_WINDOW = 1 << 16  # a plausible -ws, for telling such a file from other binary data
 
 
 @dataclass(frozen=True)
@@ -236,17 +245,22 @@ def read_fasttext(path, mmap=False):
     with open(path, "rb") as handle:
         reader = _Reader(handle, path, os.fstat(handle.fileno()).st_size)
         reader.mmap = mmap
-        magic, version = reader.unpack("ii", "the header")
-        if magic != MAGIC:
-            reader.fail("wrong magic number (is it a fastText .bin or .ftz file?)")
-        if version not in (11, 12):
-            reader.fail(f"unsupported version {version} (fastText writes 12)")
-        args = _read_args(reader, version)
-        words, counts, types, ntokens, prune_index, raw_words, joined = _read_dictionary(reader)
+        (magic,) = reader.unpack("i", "the header")
+        old_layout = magic != MAGIC
+        if old_layout:
+            if not old_layout_head(_first_bytes(handle)):
+                reader.fail("wrong magic number (is it a fastText .bin or .ftz file?)")
+            args = _checked_args(reader, (magic,) + reader.unpack("11id", "the arguments"), OLD_VERSION)
+        else:
+            (version,) = reader.unpack("i", "the header")
+            if version not in (11, 12):
+                reader.fail(f"unsupported version {version} (fastText writes 12)")
+            args = _checked_args(reader, reader.unpack("12id", "the arguments"), version)
+        words, counts, types, ntokens, prune_index, raw_words, joined = _read_dictionary(reader, old_layout)
         model = FastTextModel(args, words, counts, types, ntokens, prune_index, None, None, raw_words, joined)
-        quantized_input = _read_bool(reader, "the input matrix flag")
+        quantized_input = not old_layout and _read_bool(reader, "the input matrix flag")
         model.input = _read_matrix(reader, quantized_input, "the input matrix")
-        quantized_output = _read_bool(reader, "the output matrix flag")
+        quantized_output = not old_layout and _read_bool(reader, "the output matrix flag")
         model.output = _read_matrix(reader, quantized_output, "the output matrix")
         if reader.left() != 0:
             reader.fail(f"{reader.left()} unexpected bytes after the output matrix")
@@ -261,8 +275,29 @@ def _read_bool(reader, what):
     return bool(value)
 
 
-def _read_args(reader, version):
-    values = reader.unpack("12i", "the arguments") + reader.unpack("d", "the arguments")
+def _first_bytes(handle):
+    """The first ``OLD_HEAD.size`` bytes of an open file, its position kept."""
+    at = handle.tell()
+    handle.seek(0)
+    head = handle.read(OLD_HEAD.size)
+    handle.seek(at)
+    return head
+
+
+def old_layout_head(head):
+    """Whether ``head`` (a file's first bytes) opens a fastText file without magic number
+    and version: args in range, as fastText writes them, so that a file of
+    another kind whose first int is small is not read as one."""
+    if len(head) < OLD_HEAD.size:
+        return False
+    dim, ws, epoch, min_count, neg, word_ngrams, loss, model, bucket, minn, maxn, lr_update, t = \
+        OLD_HEAD.unpack_from(head)
+    return (1 <= dim <= MAX_DIM and 1 <= ws <= MAX_WINDOW and epoch >= 0 and min_count >= 0 and neg >= 0
+            and word_ngrams >= 0 and loss in LOSS_NAMES and model in MODEL_NAMES and bucket >= 0
+            and 0 <= minn and 0 <= maxn and lr_update >= 0 and 0.0 <= t <= 1.0)
+
+
+def _checked_args(reader, values, version):
     args = dict(zip(INT_ARGS + ("t",), values))
     if not 1 <= args["dim"] <= MAX_DIM:
         reader.fail(f"dim {args['dim']} is out of range")
@@ -273,14 +308,15 @@ def _read_args(reader, version):
             reader.fail(f"{name} is negative ({args[name]})")
     if args["maxn"] > 0 and not 1 <= args["minn"] <= args["maxn"]:
         reader.fail(f"minn {args['minn']} and maxn {args['maxn']} are inconsistent")
-    if version == 11 and args["model"] == 3:
-        args["maxn"] = 0  # version 11 supervised models had no character n-grams
+    if version <= 11 and args["model"] == 3:
+        args["maxn"] = 0  # supervised models before version 12 had no character n-grams
     return args
 
 
-def _read_dictionary(reader):
+def _read_dictionary(reader, old_layout=False):
     size, nwords, nlabels = reader.unpack("iii", "the dictionary header")
-    ntokens, prune_size = reader.unpack("qq", "the dictionary header")
+    (ntokens,) = reader.unpack("q", "the dictionary header")
+    (prune_size,) = (-1,) if old_layout else reader.unpack("q", "the dictionary header")
     if size < 0 or nwords < 0 or nlabels < 0 or nwords + nlabels != size:
         reader.fail(f"dictionary sizes disagree (size {size}, {nwords} words, {nlabels} labels)")
     if size * 10 > reader.left():  # each entry takes at least NUL + int64 + int8

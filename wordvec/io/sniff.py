@@ -3,7 +3,8 @@
 ``identify(path)`` reads at most the first 64 KiB (decompressed, for a gzip, bzip2 or xz
 file) and answers one of
 
-    "fasttext"   a fastText model file (.bin/.ftz; its magic number)
+    "fasttext"   a fastText model file (.bin/.ftz; its magic number, or before fastText 0.9
+                 plausible args in its place)
     "header"     a first line of two whole numbers: word2vec text or binary ("V D")
     "rows"       a first line of a word and numbers: headerless (GloVe) text vectors
     "unknown"    too little to tell (empty, one word on the first line): the name decides
@@ -19,6 +20,8 @@ import gzip
 import lzma
 import struct
 import zlib
+
+from wordvec.io.fasttext_bin import old_layout_head
 
 FASTTEXT_MAGIC = struct.pack("<i", 793712314)
 HEAD_BYTES = 1 << 16
@@ -58,7 +61,7 @@ def identify(path):
 
 
 def identify_head(head):
-    if head.startswith(FASTTEXT_MAGIC):
+    if head.startswith(FASTTEXT_MAGIC) or old_layout_head(head):
         return "fasttext"
     first = head.split(b"\n", 1)[0]
     fields = first.split()

@@ -23,6 +23,7 @@ import numpy as np
 
 from wordvec.errors import FormatError, WordvecError
 from wordvec.io import formats
+from wordvec.io.sniff import FASTTEXT_MAGIC
 from wordvec.models.classifier.model import Classifier
 from wordvec.models.classifier.files import NATIVE_MARKER
 from wordvec.models.doc2vec.model import Doc2Vec
@@ -102,11 +103,15 @@ FASTTEXT_LOSSES, FASTTEXT_MODELS = {1: "hs", 2: "ns", 3: "softmax", 4: "ova"}, {
 
 
 def _describe_fasttext(path):
-    """A fastText .bin/.ftz: its kind and the arguments its header holds (it stores no learning rate)."""
+    """A fastText .bin/.ftz: its kind and the arguments its header holds (it stores no learning rate);
+    the arguments follow the magic number and version, or open a file written before fastText 0.9."""
     with open(path, "rb") as handle:
         head = handle.read(8 + 4 * len(FASTTEXT_ARGS) + 8)
-    values = dict(zip(FASTTEXT_ARGS, struct.unpack_from(f"<{len(FASTTEXT_ARGS)}i", head, 8)))
-    values["t"] = struct.unpack_from("<d", head, 8 + 4 * len(FASTTEXT_ARGS))[0]
+    start = 8 if head.startswith(FASTTEXT_MAGIC) else 0
+    if len(head) < start + 4 * len(FASTTEXT_ARGS) + 8:
+        raise FormatError(path, None, "not a valid fastText model: the file ends inside the arguments")
+    values = dict(zip(FASTTEXT_ARGS, struct.unpack_from(f"<{len(FASTTEXT_ARGS)}i", head, start)))
+    values["t"] = struct.unpack_from("<d", head, start + 4 * len(FASTTEXT_ARGS))[0]
     values["loss"] = FASTTEXT_LOSSES.get(values["loss"], values["loss"])
     model = values["model"] = FASTTEXT_MODELS.get(values["model"], values["model"])
     kind = "fasttext-supervised" if model == "supervised" else "fasttext"

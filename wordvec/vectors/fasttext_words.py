@@ -36,7 +36,8 @@ def fasttext_word_vectors(path):
     subword_kernels.compose_vectors(word_rows, ngram_rows, offsets, ids, True, vectors)
     if model.prune_index is not None:  # rows of the kept n-grams only: no vectors for unseen words
         return KeyedVectors(words, vectors, counts=counts)
-    return SubwordKeyedVectors(words, vectors, ngram_rows, minn, maxn, bucket, counts=counts)
+    return SubwordKeyedVectors(words, vectors, ngram_rows, minn, maxn, bucket, counts=counts,
+                               vectors_vocab=word_rows)
 
 
 def _ngram_rows_of(words, minn, maxn, bucket, prune_index):

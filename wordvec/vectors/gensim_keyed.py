@@ -63,9 +63,11 @@ def keyed_fields(kv):
     state = kv.state
     subword = None
     if kv.name == "FastTextKeyedVectors" or isinstance(state.get("vectors_ngrams"), np.ndarray):
+        bucket = int(state["bucket"])
         subword = {"word_rows": np.asarray(state["vectors_vocab"], np.float32),
-                   "ngrams": np.asarray(state["vectors_ngrams"], np.float32),
-                   "min_n": int(state["min_n"]), "max_n": int(state["max_n"]), "bucket": int(state["bucket"])}
+                   "ngrams": unpacked_ngrams(np.asarray(state["vectors_ngrams"], np.float32), bucket,
+                                            state.get("hash2index")),
+                   "min_n": int(state["min_n"]), "max_n": int(state["max_n"]), "bucket": bucket}
         vectors = None
     else:
         vectors = word_rows(kv)
@@ -74,3 +76,19 @@ def keyed_fields(kv):
     expandos = {name: values for name, values in (state.get("expandos") or {}).items()
                 if name != "count" and isinstance(values, np.ndarray) and values.shape[:1] == (len(words),)}
     return {"words": words, "counts": counts, "vectors": vectors, "expandos": expandos, "subword": subword}
+
+
+def unpacked_ngrams(ngrams, bucket, hash2index):
+    """gensim 3.x's FastTextKeyedVectors kept only the n-gram rows training used, packed,
+    with ``hash2index`` (bucket -> packed row): the ``bucket`` rows they stand for, the
+    buckets without a row zero.  Rows already one per bucket are returned as they are."""
+    if not isinstance(hash2index, dict) or ngrams.ndim != 2 or len(ngrams) == bucket:
+        return ngrams
+    pairs = np.array(list(hash2index.items()), dtype=np.int64).reshape(-1, 2)
+    buckets, rows = pairs[:, 0], pairs[:, 1]
+    if (len(pairs) != len(ngrams) or (len(pairs) and (buckets.min() < 0 or buckets.max() >= bucket))
+            or np.unique(buckets).size != len(buckets) or not np.array_equal(np.sort(rows), np.arange(len(rows)))):
+        raise ValueError(f"hash2index does not map {len(ngrams)} packed n-gram rows into {bucket} buckets")
+    full = np.zeros((bucket, ngrams.shape[1]), dtype=np.float32)
+    full[buckets] = ngrams[rows]
+    return full

@@ -17,7 +17,8 @@ sentence, also in docs/migrating.md):
   gensim internal;
 * ``trim_rule``, ``max_final_vocab``, ``sorted_vocab=0``, ``shrink_windows=False`` and
   ``word_ngrams > 1`` are refused with one sentence rather than ignored;
-* ``word_ngrams=0`` trains a plain ``Word2Vec`` (no n-grams), as gensim does.
+* ``word_ngrams=0``, ``bucket=0`` or ``max_n < min_n`` train plain word vectors (no
+  n-grams; ``wv`` has ``bucket`` 0), as gensim does.
 
 Other ``Word2Vec`` keywords (``loss``, ``shuffle``, ``shared_negatives`` ...) pass through.
 
@@ -28,6 +29,9 @@ writes the bytes):
     load_facebook_model("model.bin")         # a FastText model (vocabulary, all matrices)
     save_facebook_model(model, "model.bin")  # fastText (and gensim) load it
 
+Files written before fastText 0.9 (no magic number) load as gensim loads them, and
+``encoding=`` decodes the words of a file in another encoding, as gensim's.
+
 A fastText file's input matrix is the word rows followed by the ``bucket`` n-gram rows,
 exactly wordvec's ``W_in`` and ``W_ngrams``; its output matrix is ``W_out`` (negative
 sampling) or, for hierarchical softmax, the Huffman tree's inner-node rows padded to
@@ -36,6 +40,8 @@ fastText's ``</s>`` (its line-end token) is an ordinary word here; as in fastTex
 has no n-grams.  Only unsupervised (skipgram, cbow) files are word-vector models; a
 supervised one is refused here (``wordvec.models.classifier.model.Classifier.load`` reads it).
 """
+
+import codecs
 
 import numpy as np
 
@@ -70,7 +76,10 @@ class FastText(Word2Vec):
                  epochs=5, null_word=0, min_n=3, max_n=6, sorted_vocab=1, bucket=2000000, trim_rule=None,
                  batch_words=10000, callbacks=(), max_final_vocab=None, shrink_windows=True, **wordvec_options):
         _refuse_unsupported(word_ngrams)
-        subwords = wordvec_options.pop("subwords", bool(word_ngrams))  # a saved model names it
+        if max_n < min_n:
+            bucket = 0  # gensim's: no n-gram length is left, so no n-gram rows
+        no_ngrams = not word_ngrams or bucket == 0
+        subwords = wordvec_options.pop("subwords", not no_ngrams)  # a saved model names it
         self.word_ngrams = 1 if subwords else 0
         super().__init__(sentences=sentences, corpus_file=corpus_file, sg=sg, hs=hs, vector_size=vector_size,
                          alpha=alpha, window=window, min_count=min_count, max_vocab_size=max_vocab_size,
@@ -81,14 +90,44 @@ class FastText(Word2Vec):
                          **wordvec_options)
 
 
+    @property
+    def wv(self):
+        """gensim's ``FastTextKeyedVectors``: ``SubwordKeyedVectors``, whose ``vectors_vocab``
+        are this model's word rows; without n-grams (``bucket=0``, ``max_n < min_n``)
+        ``bucket`` is 0 and ``vectors`` are the word rows themselves, as in gensim."""
+        if self.subwords or self.vocab is None or isinstance(self._wv, SubwordKeyedVectors):
+            return super().wv
+        self._wv = SubwordKeyedVectors(self.vocab.words, self.W_in, np.zeros((0, self.vector_size), np.float32),
+                                       self.min_n, self.max_n, 0, counts=self.vocab.counts,
+                                       vectors_vocab=self.W_in)
+        return self._wv
+
+    @wv.setter
+    def wv(self, keyed):
+        """Assigning ``wv`` does what it does on ``Word2Vec``."""
+        if Word2Vec.wv.fset is None:
+            raise AttributeError(f"property 'wv' of '{type(self).__name__}' object has no setter")
+        Word2Vec.wv.fset(self, keyed)
+
+
+class SupervisedModelError(WordvecError, NotImplementedError):
+    """A supervised fastText file given to a loader of word-vector models (gensim raises
+    NotImplementedError here, which this error also is)."""
+
+
 # ----------------------------------------------------------------------------- fastText's files
 
-def _read_unsupervised(path):
-    """The fastText file at ``path`` as (FastTextModel, word rows, n-gram rows), dense."""
+def _read_unsupervised(path, encoding="utf-8"):
+    """The fastText file at ``path`` as (FastTextModel, word rows, n-gram rows), dense; its
+    words decoded from ``encoding`` (gensim's: bytes that do not decode are written as
+    ``\\xNN`` escapes)."""
+    codec = _codec(encoding)
     model = fasttext_bin.read_fasttext(path)
     if model.model_name == "supervised":
-        raise WordvecError(f"{path} is a supervised fastText model (a classifier); load it with "
+        raise SupervisedModelError(f"{path} is a supervised fastText model (a classifier); load it with "
                            "wordvec.models.classifier.model.Classifier.load")
+    if codec != "utf-8":
+        model.words = [_decoded(raw, codec) for raw in model.raw_words]
     matrix = model.input.dense() if isinstance(model.input, fasttext_bin.QuantizedMatrix) else model.input
     nwords = model.nwords
     return model, np.ascontiguousarray(matrix[:nwords]), np.ascontiguousarray(matrix[nwords:])
@@ -110,35 +149,40 @@ def composed_vectors(words, word_rows, ngram_rows, min_n, max_n):
 def load_facebook_vectors(path, encoding="utf-8"):
     """A fastText ``.bin``'s word vectors (gensim's name): ``SubwordKeyedVectors`` that answer
     unseen words from their n-grams (plain ``KeyedVectors`` for a model without n-grams)."""
-    _check_encoding(encoding)
-    model, word_rows, ngram_rows = _read_unsupervised(path)
+    model, word_rows, ngram_rows = _read_unsupervised(path, encoding)
     words, counts = model.words[:model.nwords], model.counts[:model.nwords]
     minn, maxn = model.args["minn"], model.args["maxn"]
     if maxn == 0 or ngram_rows.shape[0] == 0:
         return KeyedVectors(words, word_rows, counts=counts)
     vectors = composed_vectors(words, word_rows, ngram_rows, minn, maxn)
-    return SubwordKeyedVectors(words, vectors, ngram_rows, minn, maxn, ngram_rows.shape[0], counts=counts)
+    return SubwordKeyedVectors(words, vectors, ngram_rows, minn, maxn, ngram_rows.shape[0], counts=counts,
+                               vectors_vocab=word_rows)
 
 
 def load_facebook_model(path, encoding="utf-8"):
     """A fastText ``.bin`` as a ``FastText`` model (gensim's name): vocabulary, word and
-    n-gram rows and the output layer, ready for queries, ``save`` and further training."""
-    _check_encoding(encoding)
-    ft, word_rows, ngram_rows = _read_unsupervised(path)
+    n-gram rows and the output layer, ready for queries, ``save`` and further training.
+
+    As gensim reads it, a file of loss ``hs`` whose ``neg`` is above 0 (what gensim's
+    ``save_facebook_model`` writes for a model with both output layers, and fastText's
+    default ``neg`` 5) gives a model with both layers, each started from the file's output
+    matrix; a file without n-grams (``maxn`` 0) a model with ``bucket`` 0."""
+    ft, word_rows, ngram_rows = _read_unsupervised(path, encoding)
     args = ft.args
-    if args["maxn"] == 0 or ngram_rows.shape[0] == 0:
-        raise WordvecError(f"{path} has no character n-grams (maxn 0): load its vectors with "
-                           "load_facebook_vectors")
+    ngrams = args["maxn"] > 0 and ngram_rows.shape[0] > 0
+    softmax = ft.loss_name == "softmax"
     model = FastText(vector_size=args["dim"], window=args["ws"], min_count=max(1, args["min_count"]),
                      sg=int(ft.model_name == "skipgram"), hs=int(ft.loss_name == "hs"),
-                     negative=args["neg"] if ft.loss_name == "ns" else 0, sample=args["t"], alpha=0.05,
-                     epochs=args["epoch"], min_n=args["minn"], max_n=args["maxn"], bucket=args["bucket"],
-                     ns_exponent=0.5, progress=False, **({"loss": "softmax"} if ft.loss_name == "softmax" else {}))
+                     negative=0 if softmax else args["neg"], sample=args["t"], alpha=0.05,
+                     epochs=args["epoch"], min_n=args["minn"] if ngrams else 3, max_n=args["maxn"] if ngrams else 6,
+                     bucket=args["bucket"] if ngrams else 0, ns_exponent=0.5, progress=False,
+                     **({"loss": "softmax"} if softmax else {}))
     nwords = ft.nwords
     model.set_vocabulary(Vocabulary(ft.words[:nwords], ft.counts[:nwords], corpus_tokens=ft.ntokens,
                                     min_count=args["min_count"]))
     model.W_in[...] = word_rows
-    model.W_ngrams[...] = ngram_rows
+    if ngrams:
+        model.W_ngrams[...] = ngram_rows
     output = ft.output.dense() if isinstance(ft.output, fasttext_bin.QuantizedMatrix) else ft.output
     if model.W_out.shape[0]:
         model.W_out[...] = output[:model.W_out.shape[0]]
@@ -149,19 +193,24 @@ def load_facebook_model(path, encoding="utf-8"):
 
 def save_facebook_model(model, path, encoding="utf-8", lr_update_rate=100, word_ngrams=1):
     """Write a ``FastText`` / ``Word2Vec`` model as fastText's ``.bin`` (gensim's name); a model
-    without subwords is written as fastText writes ``-maxn 0`` (no n-gram rows, bucket 0)."""
+    without subwords is written as fastText writes ``-maxn 0`` (no n-gram rows, bucket 0).
+
+    fastText's file holds one output layer.  A model training both hierarchical softmax and
+    negative sampling is written as gensim writes it: loss ``hs``, its ``negative`` as
+    ``neg``, and the negative-sampling rows as the output matrix (``load_facebook_model``
+    gives both layers back, started from those rows)."""
     _check_encoding(encoding)
     if model.vocab is None:
         raise WordvecError("save_facebook_model needs a trained model (build_vocab and train first)")
     loss = "softmax" if model.loss == "softmax" else "hs" if model.hs else "ns"
-    if model.hs and model.negative > 0:
-        raise WordvecError("fastText's file holds one output layer; this model trains both hierarchical "
-                           "softmax and negative sampling")
     V, D = len(model.vocab), model.vector_size
     subwords = bool(getattr(model, "subwords", False))
     ngram_rows = model.W_ngrams if subwords else np.zeros((0, D), np.float32)
     bucket, minn, maxn = (model.bucket, model.min_n, model.max_n) if subwords else (0, 0, 0)
-    output = model.W_out if loss != "hs" else np.vstack([model.W_inner[:V], np.zeros((1, D), np.float32)])[:V]
+    if loss == "hs" and model.negative <= 0:  # the tree's inner nodes, padded to one row per word
+        output = np.vstack([model.W_inner[:V], np.zeros((1, D), np.float32)])[:V]
+    else:
+        output = model.W_out
     args = {"dim": D, "ws": model.window, "epoch": model.epochs, "min_count": model.min_count,
             "neg": max(model.negative, 0), "word_ngrams": word_ngrams, "loss": LOSS_IDS[loss],
             "model": MODEL_IDS[model.sg], "bucket": bucket, "minn": minn, "maxn": maxn,
@@ -172,6 +221,21 @@ def save_facebook_model(model, path, encoding="utf-8", lr_update_rate=100, word_
     fasttext_bin.write_fasttext(path, ft)
 
 
+def _codec(encoding):
+    """Python's name of ``encoding`` ("utf-8", "cp852", ...), or one sentence if unknown."""
+    try:
+        return codecs.lookup(str(encoding)).name
+    except LookupError:
+        raise WordvecError(f"unknown encoding {encoding!r} for a fastText file's words") from None
+
+
+def _decoded(raw, codec):
+    try:
+        return raw.decode(codec)
+    except UnicodeDecodeError:
+        return raw.decode(codec, "backslashreplace")
+
+
 def _check_encoding(encoding):
-    if str(encoding).lower().replace("-", "") not in ("utf8",):
-        raise WordvecError(f"only UTF-8 fastText files are supported, not {encoding!r}")
+    if _codec(encoding) != "utf-8":
+        raise WordvecError(f"fastText files are written in UTF-8 here, not {encoding!r}")

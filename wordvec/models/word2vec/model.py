@@ -306,7 +306,8 @@ class Word2Vec:
             raise WordvecError("the model has no vocabulary yet; call build_vocab or train first")
         if self._wv is None and self.subwords:  # composed vectors: a copy, made once per train
             self._wv = SubwordKeyedVectors(self.vocab.words, self.composed_vectors(), self.W_ngrams,
-                                           self.min_n, self.max_n, self.bucket, counts=self.vocab.counts)
+                                           self.min_n, self.max_n, self.bucket, counts=self.vocab.counts,
+                                           vectors_vocab=self.W_in)
         if self._wv is None:
             self._wv = KeyedVectors(self.vocab.words, self.W_in, counts=self.vocab.counts)
             if self.hs and self.loss is None:  # gensim's per-word Huffman attributes, built if read
