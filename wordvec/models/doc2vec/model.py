@@ -61,6 +61,14 @@ CHUNK_WORDS = 20_000
 # threads writing "the", "a" ... into the same rows example after example spent a third
 # of their time passing those rows' cache lines between the cores.
 HOT_WORDS = 1024
+# ... with at most REPLICA_WORKERS threads.  Each thread adds its chunk's change of a
+# replicated row to the shared row, every change computed from the row as it was when
+# the chunks began; a frequent word's row moves most of the way to where its chunk pulls
+# it, so k threads at once move it k times that way: past it by k - 1 times the distance,
+# which grows round after round once k - 1 > 1.  gensim's test_parallel setting (Lee x20,
+# PV-DM, 6 workers) ended with document rows of norm 2.5e8 (1 worker: 20.7; 6 workers
+# without replicas: 20.7), 4 workers 24.1, 2 and 3 workers 20.4-20.5.
+REPLICA_WORKERS = 2
 FORMAT, VERSION, MANIFEST = "wordvec-doc2vec", 1, "model.json"
 ARRAYS = {"P": "doc_vectors.npy", "W_out": "output_vectors.npy", "W_inner": "inner_vectors.npy"}
 __all__ = ["Doc2Vec", "Doc2VecConfig", "Doc2VecSettingError", "DocumentVectors", "is_doc2vec_model"]
@@ -254,8 +262,9 @@ class Doc2Vec:
         return DocumentVectors(self.tags, self.P)
 
     def _hot_words(self):
-        """How many of the most frequent words each thread trains in replica rows."""
-        if self.workers < 2 or self.config.mode != kernels.NEGATIVE_SAMPLING:
+        """How many of the most frequent words each thread trains in replica rows (none
+        with one thread, or more than ``REPLICA_WORKERS``, or hierarchical softmax)."""
+        if not 2 <= self.workers <= REPLICA_WORKERS or self.config.mode != kernels.NEGATIVE_SAMPLING:
             return 0
         return min(HOT_WORDS, len(self.vocab))
 
