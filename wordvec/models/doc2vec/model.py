@@ -66,8 +66,9 @@ HOT_WORDS = 1024
 # the chunks began; a frequent word's row moves most of the way to where its chunk pulls
 # it, so k threads at once move it k times that way: past it by k - 1 times the distance,
 # which grows round after round once k - 1 > 1.  gensim's test_parallel setting (Lee x20,
-# PV-DM, 6 workers) ended with document rows of norm 2.5e8 (1 worker: 20.7; 6 workers
-# without replicas: 20.7), 4 workers 24.1, 2 and 3 workers 20.4-20.5.
+# PV-DM): document rows of mean norm 20.6 with shared rows at 1-6 threads, with replicas
+# 20.4 (2 threads), 20.3 (3), 25.2 (4), 8.8e9 (6)
+# (benchmarks/results/doc2vec/doc2vec-20261127-workers-replicas.json).
 REPLICA_WORKERS = 2
 FORMAT, VERSION, MANIFEST = "wordvec-doc2vec", 1, "model.json"
 ARRAYS = {"P": "doc_vectors.npy", "W_out": "output_vectors.npy", "W_inner": "inner_vectors.npy"}
