@@ -522,9 +522,13 @@ def _from_gensim(cls, path, mmap):
     top = gensim_models.read_model(path, ("Doc2Vec",), mmap)
     fields = gensim_models.fields_of(path, top, gensim_models.word_model_fields)
     state = top.state
+    if state.get("dm_concat"):  # its output rows are (1 + 2 window) D wide: no model of wordvec's
+        raise Doc2VecSettingError(f"{path} is a gensim Doc2Vec with dm_concat=1 (concatenated context vectors), "
+                                  "which wordvec does not train or infer with")
     settings = {k: v for k, v in fields["settings"].items() if k not in ("sg", "cbow_mean")}
     model = cls(dm=0 if state.get("sg") else 1, dm_mean=int(state.get("cbow_mean", 1)),
-                dbow_words=int(state.get("dbow_words", 0)), **settings)
+                dbow_words=int(state.get("dbow_words", 0)), shrink_windows=bool(state.get("shrink_windows", True)),
+                **settings)
     model.vocab = fields["vocab"]
     V, D = fields["W_in"].shape
     model.W_in = _with_room(fields["W_in"], model._replica_rows())
