@@ -249,3 +249,52 @@ def test_replica_rows_must_fit_past_the_vocabulary():
     for hot, base in ((2, V - 1), (4, V)):  # over the vocabulary's rows; past the matrices' end
         with pytest.raises(ValueError, match="replica rows"):
             K.train_documents(*doc, matrices, *args, hot, base)
+
+
+def _replay_fixed_window(dm, doc, window, seed, P, W_in, W_out):
+    """Training replayed with the reference math and the kernel's random stream, every
+    window reaching ``window`` (gensim's ``shrink_windows=False``: no number drawn for
+    it): PV-DM mean (``pv_dm_step``) or PV-DBOW with dbow_words.  Returns (P, W_in,
+    W_out, loss, examples) in float64."""
+    P0, W_in0, W_out0 = P.astype(np.float64), W_in.astype(np.float64), W_out.astype(np.float64)
+    state = np.array([seed], np.uint64)
+    loss_sum, examples = 0.0, 0
+    for i, word in enumerate(doc):
+        context = [doc[j] for j in range(max(0, i - window), min(doc.size, i + window + 1)) if j != i]
+        negatives = np.array([draw_alias(NOISE, state) for _ in range(NEGATIVE)])
+        if dm:
+            loss, *grads = ref.pv_dm_negative_sampling(P0, W_in0, W_out0, 1, context, word, negatives, mean=True)
+            P0, W_in0, W_out0 = ref.pv_dm_step(P0, W_in0, W_out0, 1, context, grads, ALPHA, mean=True)
+            loss_sum, examples = loss_sum + loss, examples + 1
+            continue
+        for c in context:
+            loss, dW_in, dW = w2v.skipgram_negative_sampling(W_in0, W_out0, c, word, negatives)
+            W_in0, W_out0 = w2v.sgd_step([W_in0, W_out0], [dW_in, dW], ALPHA)
+            loss_sum += loss
+        loss, dP, dW = ref.pv_dbow_negative_sampling(P0, W_out0, 1, word, negatives)
+        P0, W_out0 = w2v.sgd_step([P0, W_out0], [dP, dW], ALPHA)
+        loss_sum, examples = loss_sum + loss, examples + len(context) + 1
+    return P0, W_in0, W_out0, loss_sum, examples
+
+
+@pytest.mark.parametrize("dm, dbow_words", [(1, False), (0, True)])
+def test_fixed_window_training_equals_the_reference_replay(dm, dbow_words):
+    """``shrink=False`` (gensim's ``shrink_windows=False``): every window is the full one,
+    each example the reference step, and the model differs from the shrunk windows'."""
+    P, W_in, W_out, W_inner = _matrices(80 + dm)
+    doc = np.array([2, 7, 2, 5, 1, 6, 3], np.int32)
+    window, keep = 3, np.ones(V, np.float32)
+    shrunk = [M.copy() for M in (P, W_in, W_out)]
+    expected_P, expected_in, expected_out, expected_loss, examples = _replay_fixed_window(dm, doc, window, 99, P, W_in,
+                                                                                          W_out)
+    run = (_corpus(doc, [0, doc.size], keep), np.array([1], np.int64), 0, 1)
+    schedule = _schedule(ALPHA, ALPHA, 0, doc.size, 99)
+    loss, stats = K.train_documents(*run, P, K.Matrices(W_in, W_out, W_inner), OUTPUTS,
+                                    K.make_settings(dm, NS, True, window, NEGATIVE, dbow_words, shrink=False), schedule)
+    assert list(stats) == [doc.size, examples]
+    assert loss == pytest.approx(expected_loss, rel=1e-5)
+    for got, want in ((P, expected_P), (W_in, expected_in), (W_out, expected_out)):
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+    K.train_documents(*run, shrunk[0], K.Matrices(shrunk[1], shrunk[2], W_inner), OUTPUTS,
+                      K.make_settings(dm, NS, True, window, NEGATIVE, dbow_words), schedule)
+    assert not np.allclose(shrunk[0], P, rtol=1e-3, atol=1e-5)  # the shrunk windows train another model

@@ -53,6 +53,18 @@ def test_doc2vec(tmp_path):
     assert loaded.infer_vector(["human", "interface"]).shape == (32,)
 
 
+def test_doc2vec_window_settings(tmp_path):
+    """gensim's shrink_windows=False is kept; a dm_concat=1 model (output rows (1 + 2 window)
+    D wide) is refused, not read as PV-DM with zeroed output rows."""
+    documents = [GensimTaggedDocument(words, [i]) for i, words in enumerate(TEXTS)]
+    for name, settings in (("fixed", dict(shrink_windows=False)), ("concat", dict(dm_concat=1))):
+        gensim_models.Doc2Vec(documents, vector_size=32, min_count=1, epochs=1, workers=1, window=2,
+                              **settings).save(str(tmp_path / name))
+    assert wordvec.Doc2Vec.load(str(tmp_path / "fixed")).config.shrink_windows is False
+    with pytest.raises(ValueError, match="dm_concat=1"):
+        wordvec.Doc2Vec.load(str(tmp_path / "concat"))
+
+
 def test_fasttext(tmp_path):
     model = gensim_models.FastText(TEXTS, vector_size=12, min_count=1, epochs=3, workers=1, bucket=500)
     model.save(str(tmp_path / "ft.model"))

@@ -238,9 +238,9 @@ def run_similar_documents(args):
         raise WordvecError(f"--docs needs a Doc2Vec model (`wordvec doc2vec train`); {args.vectors} is not one")
     model = Doc2Vec.load(args.vectors)
     dv, by_line = model.dv, model.config.tags == "line"
-    if args.docs not in dv.key_to_index and args.docs.isdigit() and int(args.docs) in dv.key_to_index:
+    if args.docs not in dv and args.docs.isdigit() and int(args.docs) in dv:
         args.docs = int(args.docs)  # a line tag (gensim's int tags)
-    if args.docs not in dv.key_to_index:
+    if args.docs not in dv:
         numbering = f"lines counted from 0, so 0 to {len(dv) - 1}" if by_line else "tags are first tokens"
         raise WordvecError(f"no document tagged {args.docs!r} in {args.vectors} ({len(dv)} documents; {numbering})")
     pairs = dv.most_similar(positive=[args.docs], topn=args.topn, restrict_vocab=args.restrict_vocab)

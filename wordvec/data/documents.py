@@ -22,7 +22,7 @@ import numpy as np
 
 from wordvec.data.corpus import MAX_TOKEN_BYTES, open_binary, truncate_token
 from wordvec.data.vocab import Vocabulary
-from wordvec.errors import WordvecError
+from wordvec.errors import TrainingError, WordvecError
 
 TAG_MODES = ("line", "first-token")
 
@@ -89,12 +89,11 @@ def build_vocabulary(source, tags="line", min_count=5):
 
 
 def _vocabulary(source, counts, documents, min_count):
-    if documents == 0 or not counts:
-        raise WordvecError(f"{_name(source)} has no words: nothing to train document vectors on")
-    vocab = Vocabulary.from_counts(counts, min_count=min_count, corpus_tokens=sum(counts.values()))
-    if len(vocab) == 0:
-        raise WordvecError(f"no word of {_name(source)} occurs {min_count} times or more; lower min_count")
-    return vocab
+    """The vocabulary of ``counts``; empty when no word occurs ``min_count`` times: the
+    documents still have their rows, and training refuses it (as gensim, a RuntimeError)."""
+    if documents == 0:
+        raise TrainingError(f"{_name(source)} has no documents: nothing to train document vectors on")
+    return Vocabulary.from_counts(counts, min_count=min_count, corpus_tokens=sum(counts.values()))
 
 
 def read_documents(source, tags="line", min_count=5):

@@ -12,7 +12,8 @@ word2vec's output-layer steps (``wordvec.kernels.word2vec.negative_sampling_upda
 One document loop (:func:`train_document`) serves training and inference.
 :func:`train_documents` runs it over a run of whole documents: frequent-word subsampling
 (``keep``), the reduced window (effective window ``window - b``, b uniform in
-[0, window)) and a learning rate that is a pure function of the document's position in
+[0, window); ``Settings.shrink`` False: always ``window``, gensim's ``shrink_windows=False``,
+with no number drawn for it) and a learning rate that is a pure function of the document's position in
 the whole run, as in ``wordvec.kernels.word2vec``.  The model runs several chunks at once
 in Python threads (``nogil``), updating the shared float32 matrices without locks
 (Hogwild).  :func:`infer_documents` trains new documents' rows against frozen word and
@@ -112,7 +113,7 @@ jit_example = numba.njit(nogil=True, cache=True, fastmath=FAST, inline="always")
 # costs a reference-count increment and decrement on its memory block, atomic, on the
 # matrices every thread shares (PV-DBOW 18% more CPU an epoch, inference 28%); a
 # borrowed array has no block to count.
-Settings = namedtuple("Settings", "dm mode mean window negative dbow_words")
+Settings = namedtuple("Settings", "dm mode mean window negative dbow_words shrink")
 Replicas = namedtuple("Replicas", "hot base")  # words 0..hot-1 train in rows base + w (train_documents)
 Inference = namedtuple("Inference", "epochs alpha min_alpha seed")  # infer_documents' schedule
 Scratch = namedtuple("Scratch", "negatives neu1 neu1e coeff")  # one example's buffers (dbow_step, dm_step)
@@ -120,11 +121,13 @@ Scratch = namedtuple("Scratch", "negatives neu1 neu1e coeff")  # one example's b
 Buffers = namedtuple("Buffers", "sentence context negatives ahead neu1 neu1e coeff rows labels state")
 
 
-def make_settings(dm, mode, mean, window, negative, dbow_words):
+def make_settings(dm, mode, mean, window, negative, dbow_words, shrink=True):
     """A :data:`Settings` with the types the compiled kernels are specialised for:
-    ``negative`` is 0 without negative sampling, ``dbow_words`` False with PV-DM."""
+    ``negative`` is 0 without negative sampling, ``dbow_words`` False with PV-DM;
+    ``shrink=False`` is gensim's ``shrink_windows=False``: every window reaches ``window``."""
     negative = int(negative) if int(mode) & NEGATIVE_SAMPLING else 0
-    return Settings(int(dm), int(mode), bool(mean), int(window), negative, bool(dbow_words) and not int(dm))
+    return Settings(int(dm), int(mode), bool(mean), int(window), negative, bool(dbow_words) and not int(dm),
+                    bool(shrink))
 
 
 def make_inference(epochs, alpha, min_alpha, seed):
@@ -242,11 +245,17 @@ def dm_hidden(P, doc, W_in, context, m, mean, neu1, D):
 
 
 @jit_example
-def draw_position(windowed, window, noise, state, negatives, hot, base):
+def draw_position(windowed, window, shrink, noise, state, negatives, hot, base):
     """A position's random numbers, in the stream's order: the reduced window's reach
-    (``window - b``, b uniform in [0, window); models with a window), then the K
-    negatives (as rows: :func:`replica_row`).  Returns the reach."""
-    reach = window - below(state, window) if windowed else 0
+    (``window - b``, b uniform in [0, window); models with a window; without ``shrink``
+    the full ``window``, nothing drawn), then the K negatives (as rows:
+    :func:`replica_row`).  Returns the reach."""
+    if not windowed:
+        reach = 0
+    elif shrink:
+        reach = window - below(state, window)
+    else:
+        reach = window
     draw_negatives(negatives, noise, state)
     for k in range(negatives.shape[0]):
         negatives[k] = replica_row(negatives[k], hot, base)
@@ -290,7 +299,7 @@ def train_document(n, P, doc, matrices, outputs, settings, replicas, lr, buffers
     and its rows prefetched: the stream is drawn in the same order as one position at a
     time, so every example is the same, only the next rows' cache misses overlap this one's
     arithmetic."""
-    dm, mode, mean, window, _, skipgram = settings
+    dm, mode, mean, window, _, skipgram, shrink = settings
     hot, base = replicas
     W_in, W_out, noise = matrices.W_in, matrices.W_out, outputs.noise
     sentence, context, negatives, ahead = buffers.sentence, buffers.context, buffers.negatives, buffers.ahead
@@ -299,13 +308,13 @@ def train_document(n, P, doc, matrices, outputs, settings, replicas, lr, buffers
     windowed = dm or skipgram
     loss = 0.0
     examples = 0
-    reach = draw_position(windowed, window, noise, state, negatives, hot, base) if n > 0 else 0
+    reach = draw_position(windowed, window, shrink, noise, state, negatives, hot, base) if n > 0 else 0
     asked = 0  # the window rows of sentence[:asked] were prefetched
     for i in range(n):
         word = sentence[i]
         m = window_context(sentence, n, i, reach, context) if windowed else 0
         if i + 1 < n:
-            reach = draw_position(windowed, window, noise, state, ahead, hot, base)
+            reach = draw_position(windowed, window, shrink, noise, state, ahead, hot, base)
             asked = prefetch_position(sentence, n, i + 1, reach, ahead, W_in, W_out, windowed, mode, asked, D)
         # ``negatives``: one draw serves every example predicting ``word``
         if dm:  # CBOW with the document's row: one example

@@ -222,11 +222,15 @@ class KeyedVectors:
         raise VocabularyError(f"word {word!r} is not in the vocabulary")
 
     def get_vector(self, word, norm=False):
-        """The vector of ``word`` (unit length if ``norm``)."""
+        """The vector of ``word`` (unit length if ``norm``), read-only as gensim's: writing
+        into it would change the table behind the cached norms."""
         i = self.get_index(word)
         if norm and self._uses_blocks():  # one row, not the whole unit matrix
-            return unit_rows(self._rows(i, i + 1)[0])
-        return self.unit_vectors[i] if norm else self._vectors[i]
+            row = unit_rows(self._rows(i, i + 1)[0])
+        else:
+            row = (self.unit_vectors[i] if norm else self._vectors[i]).view()
+        row.flags.writeable = False
+        return row
 
     def __getitem__(self, words):
         if isinstance(words, _KEY_TYPES):

@@ -47,10 +47,11 @@ class Doc2VecConfig:
     ns_exponent: float = 0.75
     tags: str = "line"         # "line" (row i = line i) or "first-token"
     shuffle: bool = True       # chunks in a fresh seeded order each epoch
+    shrink_windows: bool = True  # PV-DM, dbow_words: reach window - b, b uniform in [0, window); False: window
 
     def __post_init__(self):
         # gensim's flags are ints; True/False and NumPy integers are taken as 0/1
-        resolve_fields(self, shuffle=bool(self.shuffle), **{
+        resolve_fields(self, shuffle=bool(self.shuffle), shrink_windows=bool(self.shrink_windows), **{
             name: int(getattr(self, name)) for name in FLAGS if isinstance(getattr(self, name), numbers.Integral)})
         check_fields(self, DOC2VEC_CHECKS)
         need(self.hs or self.negative > 0,

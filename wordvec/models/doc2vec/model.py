@@ -41,7 +41,7 @@ from wordvec.data import schedule
 from wordvec.data import tagged
 from wordvec.data.vocab import Vocabulary, alias_table
 from wordvec.errors import FormatError, TrainingError, WordvecError
-from wordvec.io import formats
+from wordvec.io import formats, word2vec_c
 from wordvec.io.atomic import saved_directory
 from wordvec.io.formats import json_safe, read_model_array
 from wordvec.io.history import append_epoch
@@ -61,6 +61,15 @@ CHUNK_WORDS = 20_000
 # threads writing "the", "a" ... into the same rows example after example spent a third
 # of their time passing those rows' cache lines between the cores.
 HOT_WORDS = 1024
+# ... with at most REPLICA_WORKERS threads.  Each thread adds its chunk's change of a
+# replicated row to the shared row, every change computed from the row as it was when
+# the chunks began; a frequent word's row moves most of the way to where its chunk pulls
+# it, so k threads at once move it k times that way: past it by k - 1 times the distance,
+# which grows round after round once k - 1 > 1.  gensim's test_parallel setting (Lee x20,
+# PV-DM): document rows of mean norm 20.6 with shared rows at 1-6 threads, with replicas
+# 20.4 (2 threads), 20.3 (3), 25.2 (4), 8.8e9 (6)
+# (benchmarks/results/doc2vec/doc2vec-20261127-workers-replicas.json).
+REPLICA_WORKERS = 2
 FORMAT, VERSION, MANIFEST = "wordvec-doc2vec", 1, "model.json"
 ARRAYS = {"P": "doc_vectors.npy", "W_out": "output_vectors.npy", "W_inner": "inner_vectors.npy"}
 __all__ = ["Doc2Vec", "Doc2VecConfig", "Doc2VecSettingError", "DocumentVectors", "is_doc2vec_model"]
@@ -72,10 +81,33 @@ class Doc2VecSettingError(WordvecError, ValueError):
     """A gensim Doc2Vec setting wordvec does not train."""
 
 
+class _ClassOnly(classmethod):
+    """A classmethod that an instance does not have (an AttributeError, as gensim's
+    ``model.load(path)``): ``Doc2Vec.load`` returns a new model, so ``model.load(path)``
+    would leave ``model`` as it was."""
+
+    def __get__(self, instance, owner=None):
+        if instance is not None:
+            raise AttributeError(self.__func__.__name__)
+        return super().__get__(instance, owner)
+
+
 class DocumentVectors(KeyedVectors):
     """The document vectors: a ``KeyedVectors`` whose keys are the tags (line tags are the
     ints 0, 1, ..., as gensim's).  An integer ``i`` means row i wherever a key is taken (gensim's
-    ``model.dv[0]``, ``model.dv.most_similar(0)``), and a query row is never its own answer."""
+    ``model.dv[0]``, ``model.dv.most_similar(0)``), and a query row is never its own answer.
+    As in gensim, int tags are plain row numbers: ``index_to_key`` lists every row's tag,
+    ``key_to_index`` holds the str tags only, and ``tag in dv`` is True for both."""
+
+    def __init__(self, tags, vectors):
+        super().__init__(tags, vectors)
+        self.key_to_index = {tag: row for row, tag in enumerate(tags) if not isinstance(tag, Integral)}
+
+    def _row_of(self, tag):
+        row = super()._row_of(tag)
+        if row is None and isinstance(tag, Integral) and not isinstance(tag, bool) and 0 <= tag < len(self):
+            return int(tag)
+        return row
 
     def _key(self, key):
         if isinstance(key, Integral) and not isinstance(key, bool) and key not in self.key_to_index:
@@ -95,7 +127,7 @@ class Doc2Vec:
     skip-gram word training).  ``.dv`` the documents, ``.wv`` the words."""
 
     def __init__(self, documents=None, corpus_file=None, config=None, *, workers=None, callbacks=(), dm_concat=0,
-                 dm_tag_count=1, shrink_windows=True, batch_words=10_000, trim_rule=None, comment=None,
+                 dm_tag_count=1, batch_words=10_000, trim_rule=None, comment=None,
                  max_vocab_size=None, sorted_vocab=1, **hyperparameters):
         """``hyperparameters``: the fields of :class:`wordvec.models.doc2vec.config.Doc2VecConfig`
         by name, gensim's (``dm=0, vector_size=100, epochs=20, ...``), or a whole ``config``;
@@ -103,7 +135,7 @@ class Doc2Vec:
         ``corpus_file``, the model is trained at once (gensim's spelling of :meth:`fit`).
         gensim's ``dm_tag_count``, ``batch_words`` and ``comment`` are taken and have no
         effect; its settings that wordvec does not train are refused."""
-        _refuse_untrained_settings(dm_concat, shrink_windows, trim_rule, max_vocab_size, sorted_vocab)
+        _refuse_untrained_settings(dm_concat, trim_rule, max_vocab_size, sorted_vocab)
         self.comment, self.batch_words, self.dm_tag_count = comment, batch_words, dm_tag_count
         self.corpus_count = 0
         self.config = config_from(Doc2VecConfig, config, hyperparameters)
@@ -163,7 +195,25 @@ class Doc2Vec:
         config = self.__dict__.get("config")
         if config is not None and name in Doc2VecConfig.__dataclass_fields__:
             return getattr(config, name)
+        if name == "load":  # the descriptor refused an instance (_ClassOnly)
+            raise AttributeError("load is called on the class, Doc2Vec.load(path), and returns the loaded model; "
+                                 "calling it on a model would leave that model as it was")
         raise AttributeError(f"'Doc2Vec' object has no attribute {name!r}")
+
+    def __getitem__(self, tag):
+        """gensim's ``model[key]``: the word's vector if ``key`` is a word of the vocabulary,
+        else the document's (``model.dv[key]``, a KeyError if neither); a list of keys gives
+        their rows stacked."""
+        if isinstance(tag, (str, Integral)):
+            words = self.wv
+            return words[tag] if tag in words.key_to_index else self.dv[tag]
+        return np.vstack([self[one] for one in tag])
+
+    @property
+    def corpus_total_words(self):
+        """gensim's count of the corpus's words, every token before ``min_count`` (None
+        before a vocabulary is built)."""
+        return None if self.vocab is None else int(self.vocab.corpus_tokens)
 
     # -- vocabulary and parameters -------------------------------------------------------
 
@@ -173,7 +223,7 @@ class Doc2Vec:
         and initialise the word and document rows (``dv`` exists from here on)."""
         if update:
             raise Doc2VecSettingError("build_vocab(update=True) is not supported by Doc2Vec: build a new model")
-        _refuse_untrained_settings(0, True, trim_rule, None, 1)
+        _refuse_untrained_settings(0, trim_rule, None, 1)
         vocab, encoded = self._read(_one_source(corpus_iterable, corpus_file))
         self.set_vocabulary(vocab)
         self._init_documents(encoded)
@@ -213,8 +263,9 @@ class Doc2Vec:
         return DocumentVectors(self.tags, self.P)
 
     def _hot_words(self):
-        """How many of the most frequent words each thread trains in replica rows."""
-        if self.workers < 2 or self.config.mode != kernels.NEGATIVE_SAMPLING:
+        """How many of the most frequent words each thread trains in replica rows (none
+        with one thread, or more than ``REPLICA_WORKERS``, or hierarchical softmax)."""
+        if not 2 <= self.workers <= REPLICA_WORKERS or self.config.mode != kernels.NEGATIVE_SAMPLING:
             return 0
         return min(HOT_WORDS, len(self.vocab))
 
@@ -269,6 +320,9 @@ class Doc2Vec:
             self._init_documents(encoded)
         elif list(encoded.tags) != self.tags:
             encoded = self._onto_known_rows(encoded)
+        if len(self.vocab) == 0:
+            raise TrainingError(f"the vocabulary is empty: no word of the documents occurs {self.config.min_count} "
+                                "times or more; lower min_count")
         if encoded.num_tokens == 0:
             raise TrainingError("the documents have no words of the vocabulary: an epoch would train nothing")
         epochs = self.config.epochs if epochs is None else epochs
@@ -343,7 +397,7 @@ class Doc2Vec:
         keep, noise, points, codes, lengths = self._tables()
         corpus = kernels.Corpus(encoded.ids, encoded.offsets, keep)
         args = (kernels.Matrices(self.W_in, *self._outputs()), kernels.Outputs(points, codes, lengths, noise),
-                kernels.make_settings(c.dm, c.mode, c.dm_mean, c.window, c.negative, False),
+                kernels.make_settings(c.dm, c.mode, c.dm_mean, c.window, c.negative, False, c.shrink_windows),
                 kernels.make_inference(epochs, alpha, min_alpha, seed))
         ranges = _balanced_ranges(encoded.offsets, self.workers if workers is None else int(workers))
         self._load_kernels(kernels.warm_up_inference)  # before the threads
@@ -378,7 +432,36 @@ class Doc2Vec:
                              extra_arrays={name: getattr(self, a) for a, name in ARRAYS.items()},
                              extra_json={MANIFEST: manifest})
 
-    @classmethod
+    def save_word2vec_format(self, fname, doctag_vec=False, word_vec=True, prefix="*dt_", fvocab=None,
+                             binary=False):
+        """gensim's word2vec C-format file of the word vectors (``word_vec``) and/or the
+        document vectors (``doctag_vec``, each key ``prefix`` + its tag), one header
+        counting every row written: the words in descending count, then the documents in
+        row order (int tags, then str tags as first seen; gensim puts str tags seen in
+        more documents first).  ``fvocab`` writes the words' "word count" lines (words
+        only: the documents' counts are not kept).  Written whole and atomically."""
+        if not (doctag_vec or word_vec):
+            raise WordvecError("save_word2vec_format with doctag_vec=False and word_vec=False has nothing to write")
+        keys, blocks = [], []
+        if word_vec:
+            words = self.wv
+            keys += list(words.index_to_key)
+            blocks.append(words.vectors)
+        if doctag_vec:
+            documents = self.dv
+            keys += [f"{prefix}{tag}" for tag in documents.index_to_key]
+            blocks.append(documents.vectors)
+        if fvocab is not None:
+            if not word_vec:
+                raise WordvecError("fvocab lists the words' counts: pass word_vec=True with it")
+            word2vec_c.write_vocab(fvocab, self.vocab.words, self.vocab.counts)
+        vectors = np.vstack(blocks)
+        if binary:
+            formats.write_word2vec_binary(fname, keys, vectors)
+        else:
+            formats.write_word2vec_text(fname, keys, vectors)
+
+    @_ClassOnly
     def load(cls, path, mmap=None):
         """A model saved by :meth:`save`, or a gensim pickle read as data (``wordvec.models.gensim_load``)."""
         if is_pickle(path):
@@ -414,15 +497,19 @@ class Doc2Vec:
 
 
 def _one_source(corpus_iterable, corpus_file):
+    """The corpus of a ``build_vocab``/``train`` call; a TypeError as gensim's when there
+    is not exactly one, or ``corpus_file`` is not a path."""
     if (corpus_iterable is None) == (corpus_file is None):
-        raise WordvecError("pass exactly one of corpus_iterable and corpus_file")
+        raise tagged.CorpusTypeError("pass exactly one of corpus_iterable and corpus_file")
+    if corpus_file is not None and not isinstance(corpus_file, (str, PathLike)):
+        raise tagged.CorpusTypeError(f"corpus_file must be the path of a file, not a {type(corpus_file).__name__} "
+                                     "(documents in memory go in corpus_iterable)")
     return corpus_file if corpus_file is not None else corpus_iterable
 
 
-def _refuse_untrained_settings(dm_concat, shrink_windows, trim_rule, max_vocab_size, sorted_vocab):
+def _refuse_untrained_settings(dm_concat, trim_rule, max_vocab_size, sorted_vocab):
     """gensim settings whose training wordvec does not have: refused, never ignored."""
     refused = {"dm_concat=1 (concatenated context vectors)": dm_concat,
-               "shrink_windows=False (always the full window)": not shrink_windows,
                "trim_rule": trim_rule is not None, "max_vocab_size": max_vocab_size is not None,
                "sorted_vocab=0": not sorted_vocab}
     named = [name for name, given in refused.items() if given]
@@ -435,9 +522,13 @@ def _from_gensim(cls, path, mmap):
     top = gensim_models.read_model(path, ("Doc2Vec",), mmap)
     fields = gensim_models.fields_of(path, top, gensim_models.word_model_fields)
     state = top.state
+    if state.get("dm_concat"):  # its output rows are (1 + 2 window) D wide: no model of wordvec's
+        raise Doc2VecSettingError(f"{path} is a gensim Doc2Vec with dm_concat=1 (concatenated context vectors), "
+                                  "which wordvec does not train or infer with")
     settings = {k: v for k, v in fields["settings"].items() if k not in ("sg", "cbow_mean")}
     model = cls(dm=0 if state.get("sg") else 1, dm_mean=int(state.get("cbow_mean", 1)),
-                dbow_words=int(state.get("dbow_words", 0)), **settings)
+                dbow_words=int(state.get("dbow_words", 0)), shrink_windows=bool(state.get("shrink_windows", True)),
+                **settings)
     model.vocab = fields["vocab"]
     V, D = fields["W_in"].shape
     model.W_in = _with_room(fields["W_in"], model._replica_rows())
@@ -527,7 +618,8 @@ class _EpochRunner:
         c = model.config
         self.corpus = kernels.Corpus(encoded.ids, encoded.offsets, keep)
         self.outputs = kernels.Outputs(points, codes, lengths, noise)
-        self.settings = kernels.make_settings(c.dm, c.mode, c.dm_mean, c.window, c.negative, c.dbow_words)
+        self.settings = kernels.make_settings(c.dm, c.mode, c.dm_mean, c.window, c.negative, c.dbow_words,
+                                              c.shrink_windows)
 
     def _train(self, begin, end, words_before, seed, slot):
         """Documents begin..end-1 in the thread numbered ``slot`` (its replica rows)."""
