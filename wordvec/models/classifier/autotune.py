@@ -35,10 +35,12 @@ Unlike fastText, a trial running when the budget ends is finished, not aborted, 
 search can run over by one trial.
 """
 
+import logging
 import math
 import os
 import tempfile
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import NamedTuple
 
@@ -144,7 +146,7 @@ def check_validation_file(path, label_prefix):
 
 
 class Tuned(NamedTuple):
-    """What :func:`autotune` found: the final model, its config, the dsub it was quantized
+    """What :func:`autotune` gives: the final model, its config, the dsub it was quantized
     with (None: not quantized), the best validation score and the number of trials."""
     model: Classifier
     config: object
@@ -173,22 +175,50 @@ def progress_line(trial):
             f"ETA: {eta // 3600:3d}h{eta % 3600 // 60:2d}m{eta % 60:2d}s")
 
 
+def summary(found, settings):
+    """One line: the trials, the best score and the settings chosen (and those kept as given)."""
+    c = found.config
+    chosen = (f"epoch {c.epoch} lr {c.lr:.6g} dim {c.dim} word_ngrams {c.word_ngrams} minn {c.minn} maxn {c.maxn} "
+              f"bucket {c.bucket} loss {c.loss}" + (f" dsub {found.dsub}" if found.size is not None else ""))
+    kept = f"; kept as given: {', '.join(sorted(settings.fixed))}" if settings.fixed else ""
+    return (f"autotune: {found.trials} trials, best {settings.metric} {found.score:.6f} on {settings.validation}; "
+            f"chosen: {chosen}{kept}")
+
+
 def autotune(config, train, settings, valid=None, on_trial=None):
     """The best model found within ``settings.duration`` seconds of trials (fastText's train
-    with autotune). ``config``: the given settings (the first trial); ``train``: the
-    training file; ``valid``: a file scored after every epoch of the final training
-    (its history); ``on_trial(Trial)`` follows the search. Returns :class:`Tuned`."""
+    with autotune): :func:`search`, then :func:`final_model`. Returns :class:`Tuned`."""
+    return final_model(search(config, train, settings, on_trial), train, valid)
+
+
+class Found(NamedTuple):
+    """What :func:`search` found: the best trial's config (with the given verbosity), its
+    dsub, its score, the number of trials and the model size in bytes (None: none)."""
+    config: object
+    dsub: int
+    score: float
+    trials: int
+    size: int
+
+
+def search(config, train, settings, on_trial=None):
+    """Trials for ``settings.duration`` seconds, starting from ``config`` (the given
+    settings) on the training file ``train``; ``on_trial(Trial)`` follows them. Returns
+    :class:`Found`, or one sentence when no trial could be scored."""
     metric, size = settings.checked(config.label)
-    config = replace(config.checked(), verbose=0)
+    verbose, config = config.verbose, replace(config.checked(), verbose=0)
+    if config.word_ngrams <= 1 and config.maxn == 0:
+        config = replace(config, bucket=0)  # as fastText's arguments: no n-grams, no buckets
     rng = np.random.default_rng(config.seed)
-    search = _Search(config, settings.fixed)
+    strategy = _Search(config, settings.fixed)
     best, best_score, trials, started = None, None, 0, time.perf_counter()
     while trials == 0 or time.perf_counter() - started < settings.duration:
         progress = min(1.0, (time.perf_counter() - started) / settings.duration)
-        trial, dsub = search.ask(progress, rng)
+        trial, dsub = strategy.ask(progress, rng)
         trials += 1
         try:
-            model = _trained(trial, train, size, dsub)
+            with _quiet_logs():
+                model = _trained(trial, train, size, dsub)
             value = score(model, settings.validation, metric, settings.predictions)
         except _Skipped:
             value = None
@@ -198,15 +228,33 @@ def autotune(config, train, settings, valid=None, on_trial=None):
             value = None
         if value is not None and (best_score is None or value > best_score):
             best, best_score = (trial, dsub), value
-            search.keep(trial, dsub)
+            strategy.keep(trial, dsub)
         if on_trial is not None:
             on_trial(Trial(trials, value, best_score, time.perf_counter() - started, settings.duration))
     if best is None:
         raise WordvecError(f"no trial met the model size of {size} bytes: give a larger model size"
                            if size is not None else "no trial could be trained: give a longer autotune duration")
-    (final, dsub), verbose = best, config.verbose
-    model = _trained(replace(final, verbose=verbose), train, size, dsub, valid)
-    return Tuned(model, model.config, dsub if size is not None else None, best_score, trials)
+    return Found(replace(best[0], verbose=verbose), best[1], best_score, trials, size)
+
+
+def final_model(found, train, valid=None):
+    """The model trained again with the settings ``found`` (quantized to its size);
+    ``valid``: a file scored after every epoch (its history). Returns :class:`Tuned`."""
+    model = _trained(found.config, train, found.size, found.dsub, valid)
+    return Tuned(model, model.config, found.dsub if found.size is not None else None, found.score, found.trials)
+
+
+@contextmanager
+def _quiet_logs():
+    """wordvec's log lines at WARNING and above only: a trial's reading and compiling notes
+    would break the progress line."""
+    logger = logging.getLogger("wordvec")
+    level = logger.level
+    logger.setLevel(max(level, logging.WARNING))
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
 
 
 class _Skipped(Exception):
