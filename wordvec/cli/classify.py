@@ -202,19 +202,16 @@ AUTOTUNE_FLAGS = ("autotune_metric", "autotune_predictions", "autotune_duration"
 
 def run_train(args):
     from wordvec.models.classifier.config import ClassifierConfig  # see _register_train
+    given = {name: getattr(args, name) for name in SEARCHED if getattr(args, name) is not None}
+    settings = _autotune_settings(args, frozenset(given))  # its strings are checked before any file is read
     _require_file(args.train, "training file")
     _require_file(args.valid, "validation file")
-    given = {name: getattr(args, name) for name in SEARCHED if getattr(args, name) is not None}
     config = ClassifierConfig(**given, min_count=args.min_count, min_count_label=args.min_count_label,
                               threads=args.threads, label=args.label, pretrained_vectors=args.pretrained_vectors,
                               seed=args.seed, verbose=0 if args.no_progress or args.quiet else 1).checked()
-    if args.autotune_validation is not None:
-        model = _autotuned(args, config, frozenset(given))
+    if settings is not None:
+        model = _autotuned(args, config, settings)
     else:
-        stray = next((name for name in AUTOTUNE_FLAGS if getattr(args, name) is not None), None)
-        if stray is not None:
-            raise WordvecError(f"--{stray.replace('_', '-')} needs --autotune-validation FILE (the labelled lines "
-                               "autotune scores its trials on)")
         model = _compiled().Classifier(config=config).fit(args.train, args.valid)
     for record in model.history if not args.quiet else ():
         extra = f" valid P@1 {record['valid_p@1']:.4f}" if "valid_p@1" in record else ""
@@ -223,17 +220,31 @@ def run_train(args):
     return 0
 
 
-def _autotuned(args, config, fixed):
-    """The model autotune finds (``wordvec.models.classifier.autotune``), its search on stderr."""
-    from wordvec.models.classifier import autotune  # loads the compiled kernels, as training does
-    settings = autotune.AutotuneSettings(
+def _autotune_settings(args, fixed):
+    """The ``AutotuneSettings`` of the --autotune-* flags (None without --autotune-validation),
+    their strings and numbers checked."""
+    if args.autotune_validation is None:
+        stray = next((name for name in AUTOTUNE_FLAGS if getattr(args, name) is not None), None)
+        if stray is not None:
+            raise WordvecError(f"--{stray.replace('_', '-')} needs --autotune-validation FILE (the labelled lines "
+                               "autotune scores its trials on)")
+        return None
+    from wordvec.models.classifier.autotune import AutotuneSettings  # loads the compiled kernels, as training does
+    settings = AutotuneSettings(
         validation=args.autotune_validation, metric=args.autotune_metric or "f1",
         predictions=1 if args.autotune_predictions is None else args.autotune_predictions,
         duration=300.0 if args.autotune_duration is None else args.autotune_duration,
         model_size=args.autotune_model_size or "", fixed=fixed)
+    settings.parsed()
     if settings.model_size and not is_native(args.output) and not args.output.lower().endswith(".ftz"):
         raise WordvecError(f"--autotune-model-size writes a quantized model: name the output MODEL.ftz or a "
                            f"directory, not {args.output}")
+    return settings
+
+
+def _autotuned(args, config, settings):
+    """The model autotune finds (``wordvec.models.classifier.autotune``), its search on stderr."""
+    from wordvec.models.classifier import autotune
     show = not (args.quiet or args.no_progress)
     found = autotune.search(config, args.train, settings,
                             on_trial=(lambda trial: print(autotune.progress_line(trial), end="", file=sys.stderr,

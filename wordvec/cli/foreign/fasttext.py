@@ -48,6 +48,7 @@ from wordvec.data.subword import ngram_buckets, ngrams
 from wordvec.errors import VocabularyError, WordvecError
 from wordvec.io import fasttext_bin
 from wordvec.io.atomic import atomic_write
+from wordvec.models.classifier.autotune import AutotuneSettings
 from wordvec.models.classifier.model import Classifier
 from wordvec.models.base.config import available_cores
 from wordvec.models.word2vec.fasttext import FastText, load_facebook_vectors, save_facebook_model
@@ -168,6 +169,9 @@ def _check_autotune(command, values, given):
     stray = next((flag for flag in AUTOTUNE_FLAGS if flag in given), None)
     if stray and not values["autotuneValidationFile"]:
         raise WordvecError(f"{stray} needs -autotune-validation (the labelled file autotune scores its trials on)")
+    if values["autotuneValidationFile"]:  # read when parsed, as fastText's args.cc reads the metric
+        AutotuneSettings(values["autotuneValidationFile"], values["autotuneMetric"], values["autotunePredictions"],
+                         values["autotuneDuration"], values["autotuneModelSize"]).parsed()
 
 
 def files_of(command, values):

@@ -38,6 +38,7 @@ search can run over by one trial.
 import logging
 import math
 import os
+import re
 import tempfile
 import time
 from contextlib import contextmanager
@@ -54,6 +55,8 @@ from wordvec.models.classifier.model import Classifier
 METRIC_KINDS = ("f1", "precisionAtRecall", "recallAtPrecision")
 METRIC_FORMS = "f1, f1:LABEL, precisionAtRecall:P[:LABEL] or recallAtPrecision:P[:LABEL]"
 SIZE_UNITS = {"k": 1_000, "m": 1_000_000, "g": 1_000_000_000}
+PERCENT = re.compile(r"[0-9]+(\.[0-9]*)?|\.[0-9]+")  # ASCII digits only, as C's strtof reads them
+WHOLE = re.compile(r"[0-9]+")
 MINN_CHOICES = (0, 2, 3)
 MIN_CUTOFF = 256  # fastText's kCutoffLimit: a model size that needs fewer rows is not met
 DEFAULT_DSUB = 2
@@ -77,13 +80,9 @@ def parse_metric(metric):
     for kind in METRIC_KINDS[1:]:
         if text.startswith(kind + ":"):
             value, colon, label = text[len(kind) + 1:].partition(":")
-            try:
-                share = float(value) / 100.0
-            except ValueError:
+            if not PERCENT.fullmatch(value) or colon and not label or not 0.0 <= float(value) <= 100.0:
                 break
-            if colon and not label or not 0.0 <= share <= 1.0:
-                break
-            return Metric(kind, label or None, share)
+            return Metric(kind, label or None, float(value) / 100.0)
     raise WordvecError(f"Unknown autotune metric {text!r} ({METRIC_FORMS}, P a percentage)")
 
 
@@ -94,7 +93,7 @@ def parse_size(size):
         return None
     multiplier = SIZE_UNITS.get(text[-1].lower(), 1)
     digits = text[:-1] if text[-1].lower() in SIZE_UNITS else text
-    if not digits.isdigit() or int(digits) * multiplier < 1:
+    if not WHOLE.fullmatch(digits) or int(digits) * multiplier < 1:
         raise WordvecError(f"Unable to parse the model size {size!r}: a whole number of bytes, "
                            "optionally followed by K, M or G (e.g. 2M, 500K)")
     return int(digits) * multiplier
@@ -114,7 +113,15 @@ class AutotuneSettings:
     fixed: frozenset = frozenset()
 
     def checked(self, label_prefix="__label__"):
-        """(Metric, size in bytes or None), or one sentence naming the first bad setting."""
+        """(Metric, size in bytes or None), or one sentence naming the first bad setting or
+        what is wrong with the validation file."""
+        parsed = self.parsed()
+        check_validation_file(self.validation, label_prefix)
+        return parsed
+
+    def parsed(self):
+        """(Metric, size in bytes or None), or one sentence naming the first bad setting
+        (no file is read)."""
         metric = parse_metric(self.metric)
         size = parse_size(self.model_size)
         if isinstance(self.predictions, bool) or not isinstance(self.predictions, (int, np.integer)) or not (
@@ -126,7 +133,6 @@ class AutotuneSettings:
         unknown = set(self.fixed) - set(SEARCHED)
         if unknown:
             raise WordvecError(f"{sorted(unknown)[0]!r} is not a setting autotune searches ({', '.join(SEARCHED)})")
-        check_validation_file(self.validation, label_prefix)
         return metric, size
 
 
