@@ -74,8 +74,9 @@ def _register_train(commands):
     sub.add_argument("--seed", type=nonnegative_int, default=0, help="random seed (default 0)")
     sub.add_argument("--no-progress", action="store_true", help="no progress line")
     tune = sub.add_argument_group(
-        "autotune (fastText's): search the settings that score best on a validation file, then train with them; "
-        "--lr, --epoch, --dim, --word-ngrams, --minn, --maxn, --bucket and --loss given are kept as given")
+        "autotune (fastText's)", "search the settings that score best on a validation file for a while, then "
+        "train with them; --alpha, --epochs, --vector-size, --word-ngrams, --min-n, --max-n, --bucket and --loss, "
+        "when given, are kept as given")
     tune.add_argument("--autotune-validation", metavar="FILE", help="labelled lines the trials are scored on")
     tune.add_argument("--autotune-metric", metavar="METRIC", help="f1 (default), f1:LABEL, "
                       "precisionAtRecall:P[:LABEL] or recallAtPrecision:P[:LABEL], P in percent")
