@@ -41,8 +41,10 @@ metric, 2 threads, the first seed: fastText through its Python module
 (fastText's from the model's arguments; lr is not kept in a .bin, so it is read from the
 process), the trials each made (fastText's "Trial = N" lines, which count the trial its
 timer aborts; wordvec's summary line, which counts trials run to the end) and the best
-validation score (the last progress line of each). With ``--autotune-model-size`` both
-write a quantized .ftz and the record has its size in bytes.
+validation score (fastText's "currentScore = X" lines, wordvec's summary line). With
+``--autotune-model-size`` both write a quantized .ftz and the record has its size in bytes
+(fastText estimates its cutoff from the size once and can overshoot it: 548,859 bytes for
+500K on sst2 in a check run; wordvec measures the file and stays at or under the size).
 
 fastText comes from the ``fasttext-wheel==0.9.2`` package in .venv (the dev extra; the
 same build ``setup_peers.sh`` installs). The tasks' .xz files are decompressed once into
@@ -109,7 +111,7 @@ m = fasttext.train_supervised(input=train, autotuneValidationFile=valid, autotun
                               seed=int(seed), verbose=3)
 m.save_model(output)
 print("CHOSEN " + json.dumps({name: getattr(m, name) for name in ("epoch", "lr", "dim", "wordNgrams", "minn",
-                                                                  "maxn", "bucket")} | {"loss": str(m.loss)}))
+                                                                  "maxn", "bucket")} | {"loss": str(m.loss).split(".")[-1]}))
 """
 
 
@@ -266,7 +268,9 @@ def _autotune_output(system, text):
     """Trials, best validation score and chosen hyperparameters from a system's output."""
     scores = re.findall(r"Best score:\s+([0-9.]+|unknown)", text)
     found = {"best_validation_score": float(scores[-1]) if scores and scores[-1] != "unknown" else None}
-    if system == "fasttext":
+    if system == "fasttext":  # its progress line can end before the last score: its verbose-3 lines have them
+        trial_scores = [float(v) for v in re.findall(r"currentScore = ([0-9.]+)", text)]
+        found["best_validation_score"] = max(trial_scores) if trial_scores else None
         trials = [int(n) for n in re.findall(r"^Trial = (\d+)", text, re.M)]
         found["trials"] = max(trials) if trials else None
         found["trials_counted_as"] = "trials started ('Trial = N'), the one the timer aborts included"
