@@ -31,13 +31,14 @@ def data(tmp_path_factory):
 def test_autotune_writes_a_model_that_predicts_keeping_the_settings_given(data, tmp_path):
     out = tmp_path / "tuned.bin"
     result = run_main("classify", "train", data / "train.txt", "-o", out, "--autotune-validation",
-                      data / "valid.txt", "--autotune-duration", "2", "--dim", "12", "--threads", "1")
+                      data / "valid.txt", "--autotune-duration", "2", "--dim", "12", "--bucket", "20000",
+                      "--threads", "1")
     assert result.returncode == 0, result.stderr
     assert "Training again with best arguments" in result.stderr and "Progress:" in result.stderr
     summary = next(line for line in result.stderr.splitlines() if line.startswith("autotune: "))
-    assert " trials, best f1 " in summary and "kept as given: dim" in summary
+    assert " trials, best f1 " in summary and "kept as given: bucket, dim" in summary
     model = Classifier.load(out)
-    assert model.W_in.shape[1] == 12 and model.quantized is None
+    assert model.W_in.shape[1] == 12 and model.dictionary.bucket in (0, 20_000) and model.quantized is None
     n, precision, _ = model.test(data / "valid.txt")
     assert n == 200 and precision > 0.5
     predicted = run_main("classify", "predict", out, data / "valid.txt")

@@ -45,12 +45,16 @@ def test_the_flags_are_fastTexts_with_its_defaults():
 
 
 def test_autotune_writes_the_bin_and_vec_and_the_model_predicts(data, tmp_path):
+    # -dim and -bucket kept small: a .bin holds every bucket row, and the search's reach (dim 1000 x
+    # 10M buckets) would write gigabytes
     result = supervised(data, tmp_path / "tuned", "-autotune-validation", data / "valid.txt",
-                        "-autotune-duration", "2", "-autotune-metric", "f1:__label__1")
+                        "-autotune-duration", "2", "-autotune-metric", "f1:__label__1", "-dim", "10",
+                        "-bucket", "20000")
     assert result.returncode == 0, result.stderr
     assert "Training again with best arguments" in result.stderr
     assert (tmp_path / "tuned.vec").stat().st_size > 0 and not (tmp_path / "tuned.ftz").exists()
     oracle = fasttext.load_model(str(tmp_path / "tuned.bin"))
+    assert oracle.get_dimension() == 10 and oracle.f.getArgs().bucket in (0, 20_000)  # kept as given
     n, precision, _ = oracle.test(str(data / "valid.txt"))
     assert n == 150 and precision > 0.5
     predicted = run_main("fasttext", "predict", tmp_path / "tuned.bin", data / "valid.txt")
