@@ -110,8 +110,8 @@ m = fasttext.train_supervised(input=train, autotuneValidationFile=valid, autotun
                               autotuneDuration=int(duration), autotuneModelSize=size, thread=int(threads),
                               seed=int(seed), verbose=3)
 m.save_model(output)
-print("CHOSEN " + json.dumps({name: getattr(m, name) for name in ("epoch", "lr", "dim", "wordNgrams", "minn",
-                                                                  "maxn", "bucket")} | {"loss": str(m.loss).split(".")[-1]}))
+chosen = {name: getattr(m, name) for name in ("epoch", "lr", "dim", "wordNgrams", "minn", "maxn", "bucket")}
+print("CHOSEN " + json.dumps(chosen | {"loss": str(m.loss).split(".")[-1]}))
 """
 
 
