@@ -26,6 +26,26 @@ points for both systems); the train lines are therefore shuffled once (fixed see
 the same file for both systems. ``genre.sorted`` / ``imdb.sorted``: the training file
 sorted by label (what concatenating one file per class gives), the test file as it is.
 
+Autotune comparison (``--autotune``; genre by default, ``--tasks`` picks others):
+
+    flock /tmp/wordvec-bench.lock nice .venv/bin/python benchmarks/bench_classify.py --autotune \
+        [--autotune-duration 300] [--autotune-metric f1] [--autotune-model-size 2M] [--valid-share 0.1]
+
+A validation file is carved from the training file: the lines shuffled with a fixed seed
+(0), the first ``--valid-share`` of them (10 %) held out, the rest the training file; the
+same two files for both systems. Each system then autotunes for the same duration and
+metric, 2 threads, the first seed: fastText through its Python module
+(``train_supervised(autotuneValidationFile=..., verbose=3)``), wordvec through
+``wordvec classify train --autotune-*``. Per system the record holds the whole process
+(wall, CPU, peak RSS), the tuned model's P@1 on the test file, the hyperparameters chosen
+(fastText's from the model's arguments; lr is not kept in a .bin, so it is read from the
+process), the trials each made (fastText's "Trial = N" lines, which count the trial its
+timer aborts; wordvec's summary line, which counts trials run to the end) and the best
+validation score (fastText's "currentScore = X" lines, wordvec's summary line). With
+``--autotune-model-size`` both write a quantized .ftz and the record has its size in bytes
+(fastText estimates its cutoff from the size once and can overshoot it: 548,859 bytes for
+500K on sst2 in a check run; wordvec measures the file and stays at or under the size).
+
 fastText comes from the ``fasttext-wheel==0.9.2`` package in .venv (the dev extra; the
 same build ``setup_peers.sh`` installs). The tasks' .xz files are decompressed once into
 a scratch folder first (fastText reads plain text only); that is not timed.
@@ -37,6 +57,7 @@ import lzma
 import os
 import platform
 import random
+import re
 import subprocess
 import sys
 import time
@@ -52,8 +73,9 @@ from lib.peers import run_measured  # noqa: E402
 DATA = ROOT.parent / "shared" / "data" / "tasks"
 SETTINGS = {"unigrams": dict(word_ngrams=1), "bigrams": dict(word_ngrams=2)}
 COMMON = dict(lr=0.5, epoch=10, dim=100, bucket=2_000_000, loss="softmax", threads=2)
-PYTHON = ROOT / ".venv" / "bin" / "python"
-WORDVEC = ROOT / ".venv" / "bin" / "wordvec"
+VENV = ROOT / ".venv" if (ROOT / ".venv").exists() else Path(sys.executable).parent.parent  # a worktree: the shared one
+PYTHON = VENV / "bin" / "python"
+WORDVEC = VENV / "bin" / "wordvec"
 
 FASTTEXT_TRAIN = """
 import sys, fasttext
@@ -80,6 +102,16 @@ import sys, fasttext
 model = fasttext.load_model(sys.argv[1])
 model.quantize(input=sys.argv[2], qnorm=True, cutoff=100000, retrain=True, thread=2)
 model.save_model(sys.argv[3])
+"""
+FASTTEXT_AUTOTUNE = """
+import json, sys, fasttext
+train, valid, output, metric, duration, size, threads, seed = sys.argv[1:]
+m = fasttext.train_supervised(input=train, autotuneValidationFile=valid, autotuneMetric=metric,
+                              autotuneDuration=int(duration), autotuneModelSize=size, thread=int(threads),
+                              seed=int(seed), verbose=3)
+m.save_model(output)
+chosen = {name: getattr(m, name) for name in ("epoch", "lr", "dim", "wordNgrams", "minn", "maxn", "bucket")}
+print("CHOSEN " + json.dumps(chosen | {"loss": str(m.loss).split(".")[-1]}))
 """
 
 
@@ -195,6 +227,106 @@ def quantize(system, model, train_file, small, log):
     return record
 
 
+def carve_validation(task, train_file, scratch, share):
+    """(training lines without the validation ones, the validation lines): ``share`` of the
+    training file's lines, chosen by a shuffle with a fixed seed; the same files for both systems."""
+    rest, valid = scratch / f"{task}.autotune-train", scratch / f"{task}.autotune-valid"
+    lines = train_file.read_bytes().splitlines(keepends=True)
+    order = list(range(len(lines)))
+    random.Random(0).shuffle(order)
+    held = set(order[:round(share * len(lines))])
+    rest.write_bytes(b"".join(line for i, line in enumerate(lines) if i not in held))
+    valid.write_bytes(b"".join(line for i, line in enumerate(lines) if i in held))
+    return rest, valid, len(lines) - len(held), len(held)
+
+
+def autotune(system, train_file, valid_file, model, options, seed, log):
+    """One system's autotune as a measured child process, and what its output says."""
+    threads = COMMON["threads"]
+    if system == "fasttext":
+        command = [PYTHON, "-c", FASTTEXT_AUTOTUNE, train_file, valid_file, model, options.autotune_metric,
+                   options.autotune_duration, options.autotune_model_size or "", threads, seed]
+        env = dict(os.environ)
+    else:
+        command = [PYTHON, "-m", "wordvec", "classify", "train", train_file, "-o", model, "--autotune-validation",
+                   valid_file, "--autotune-metric", options.autotune_metric, "--autotune-duration",
+                   options.autotune_duration, "--threads", threads, "--seed", seed]
+        command += ["--autotune-model-size", options.autotune_model_size] if options.autotune_model_size else []
+        env = dict(os.environ, PYTHONPATH=str(ROOT), WORDVEC_NO_PROGRESS="1")  # this tree's wordvec
+    try:
+        record = measured(command, log, env)
+    except SystemExit as failure:  # e.g. fastText's "Didn't have enough time to train once"
+        lines = Path(log).read_text(errors="replace").strip().splitlines()
+        return {"failed": str(failure), "last_line": lines[-1] if lines else ""}
+    text = Path(log).read_text(errors="replace")
+    record.update(_autotune_output(system, text))
+    record["size_bytes"] = os.path.getsize(model)
+    return record
+
+
+def _autotune_output(system, text):
+    """Trials, best validation score and chosen hyperparameters from a system's output."""
+    scores = re.findall(r"Best score:\s+([0-9.]+|unknown)", text)
+    found = {"best_validation_score": float(scores[-1]) if scores and scores[-1] != "unknown" else None}
+    if system == "fasttext":  # its progress line can end before the last score: its verbose-3 lines have them
+        trial_scores = [float(v) for v in re.findall(r"currentScore = ([0-9.]+)", text)]
+        found["best_validation_score"] = max(trial_scores) if trial_scores else None
+        trials = [int(n) for n in re.findall(r"^Trial = (\d+)", text, re.M)]
+        found["trials"] = max(trials) if trials else None
+        found["trials_counted_as"] = "trials started ('Trial = N'), the one the timer aborts included"
+        chosen = re.findall(r"^CHOSEN (.*)$", text, re.M)
+        found["chosen"] = json.loads(chosen[-1]) if chosen else None
+        dsub = re.findall(r"^dsub = (\d+)", text[text.rfind("Best selected args"):], re.M)
+        if dsub and found["chosen"] is not None:
+            found["chosen"]["dsub"] = int(dsub[0])
+        return found
+    summary = re.search(r"autotune: (\d+) trials, best \S+ ([0-9.]+) on .*?; chosen: ([^;\n]*)", text)
+    if summary:
+        found["trials"] = int(summary[1])
+        found["best_validation_score"] = float(summary[2])
+        words = summary[3].split()
+        found["chosen"] = {name: _number(value) for name, value in zip(words[::2], words[1::2])}
+    found["trials_counted_as"] = "trials run to the end (its summary line)"
+    return found
+
+
+def _number(text):
+    try:
+        return int(text)
+    except ValueError:
+        try:
+            return float(text)
+        except ValueError:
+            return text
+
+
+def run_autotune(args, scratch):
+    """The autotune comparison (module docstring): a record of both systems per task."""
+    record = {"benchmark": "bench_classify --autotune", "argv": sys.argv,
+              "settings": {"duration_seconds": args.autotune_duration, "metric": args.autotune_metric,
+                           "model_size": args.autotune_model_size, "valid_share": args.valid_share,
+                           "valid_split_seed": 0, "threads": COMMON["threads"], "seed": args.seeds[0]},
+              "versions": versions(), "started": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
+              "load_before": os.getloadavg(), "runs": []}
+    for task in args.tasks or ["genre"]:
+        train_file, test_file = prepare(task, scratch)
+        rest, valid, n_train, n_valid = carve_validation(task, train_file, scratch, args.valid_share)
+        for system in args.systems:
+            suffix = ".ftz" if args.autotune_model_size else ".bin"
+            model = scratch / f"{task}-autotune-{system}{suffix}"
+            run = {"task": task, "system": system, "train_lines": n_train, "valid_lines": n_valid,
+                   "autotune": autotune(system, rest, valid, model, args, args.seeds[0],
+                                        scratch / f"{task}-autotune-{system}.log")}
+            run["p_at_1"] = None if "failed" in run["autotune"] else accuracy(system, model, test_file)
+            model.unlink(missing_ok=True)
+            record["runs"].append(run)
+            print(json.dumps(run), flush=True)
+            _save(record, args.out)
+    record["load_after"] = os.getloadavg()
+    record["finished"] = time.strftime("%Y-%m-%d %H:%M:%S %Z")
+    _save(record, args.out)
+
+
 def compile_bytecode():
     """Compile wordvec's modules to bytecode once, untimed, as an installed package has them
     (fastText's are, from its wheel): with PYTHONDONTWRITEBYTECODE set, as in this
@@ -217,7 +349,7 @@ def versions():
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--tasks", nargs="+", default=["imdb", "genre", "sst2", "sst5"])
+    parser.add_argument("--tasks", nargs="+", help="default imdb genre sst2 sst5 (with --autotune: genre)")
     parser.add_argument("--settings", nargs="+", default=list(SETTINGS), choices=list(SETTINGS))
     parser.add_argument("--seeds", nargs="+", type=int, default=[1, 2, 3])
     parser.add_argument("--systems", nargs="+", default=["fasttext", "wordvec"])
@@ -229,16 +361,30 @@ def main():
                         help="also time predict over the test documents repeated N times")
     parser.add_argument("--predict-runs", type=int, default=1, metavar="N",
                         help="run each predict process N times; the median run's wall time is the figure")
+    parser.add_argument("--autotune", action="store_true", help="the autotune comparison (see above)")
+    parser.add_argument("--autotune-duration", type=int, default=300, metavar="SECONDS",
+                        help="each system's search time (default 300)")
+    parser.add_argument("--autotune-metric", default="f1", help="fastText's metric string (default f1)")
+    parser.add_argument("--autotune-model-size", metavar="SIZE", help="quantize to this size (e.g. 2M)")
+    parser.add_argument("--valid-share", type=float, default=0.1,
+                        help="share of the training lines held out for validation (default 0.1)")
     parser.add_argument("--scratch", default="/tmp/wordvec-bench-classify")
     parser.add_argument("--summarize", metavar="RECORD", help="print the markdown tables of a record and exit")
-    parser.add_argument("--out", default=str(HERE / "results" / "classifier" / f"classify-{time.strftime('%Y%m%d-%H%M')}.json"))
+    parser.add_argument("--out", help="the record (default benchmarks/results/classifier/classify[-autotune]-"
+                        "DATE-TIME.json)")
     args = parser.parse_args()
+    kind = "classify-autotune" if args.autotune else "classify"
+    args.out = args.out or str(HERE / "results" / "classifier" / f"{kind}-{time.strftime('%Y%m%d-%H%M')}.json")
     if args.summarize:
         print(summarize(json.loads(Path(args.summarize).read_text())))
         return
     scratch = Path(args.scratch)
     COMMON["threads"], COMMON["epoch"] = args.threads, args.epoch
     compile_bytecode()
+    if args.autotune:
+        run_autotune(args, scratch)
+        return
+    args.tasks = args.tasks or ["imdb", "genre", "sst2", "sst5"]
     record = {"benchmark": "bench_classify", "argv": sys.argv, "settings": COMMON, "versions": versions(),
               "started": time.strftime("%Y-%m-%d %H:%M:%S %Z"), "load_before": os.getloadavg(), "runs": []}
     for task in args.tasks:
@@ -275,6 +421,8 @@ def summarize(record):
     """The markdown tables of a record (means over seeds; ratios fastText / wordvec for time)."""
     from statistics import mean
     runs = record["runs"]
+    if record["benchmark"].endswith("--autotune"):
+        return summarize_autotune(record)
     keys = sorted({(r["task"], r["setting"]) for r in runs}, key=lambda k: (k[0], k[1] != "unigrams"))
     lines = ["| task | setting | seeds | P@1 fastText | P@1 wordvec | Δ points | train wall s fastText / wordvec "
              "| speed-up | CPU s fastText / wordvec | peak RSS MB fastText / wordvec | predict docs/s fastText / wordvec |",
@@ -308,6 +456,23 @@ def summarize(record):
             lines.append(f"| {r['system']} | {q['full_size_bytes'] / 1e6:.1f} | {q['size_bytes'] / 1e6:.2f} | "
                          f"1/{q['full_size_bytes'] / q['size_bytes']:.0f} | {r['p_at_1']:.4f} | {q['p_at_1']:.4f} | "
                          f"{100 * (r['p_at_1'] - q['p_at_1']):.2f} | {q['wall_seconds']:.1f} |")
+    return "\n".join(lines)
+
+
+def summarize_autotune(record):
+    """One row per task and system: tuned P@1, trials, best validation score, choice, size."""
+    lines = [f"autotune {record['settings']['duration_seconds']} s, metric {record['settings']['metric']}, "
+             f"model size {record['settings']['model_size'] or 'none'}", "",
+             "| task | system | P@1 (test) | trials | best validation score | chosen | file bytes | wall s |",
+             "|---|---|---|---|---|---|---|---|"]
+    for r in record["runs"]:
+        a = r["autotune"]
+        if "failed" in a:
+            lines.append(f"| {r['task']} | {r['system']} | failed: {a['last_line']} | | | | | |")
+            continue
+        chosen = " ".join(f"{k} {v}" for k, v in (a.get("chosen") or {}).items())
+        lines.append(f"| {r['task']} | {r['system']} | {r['p_at_1']:.4f} | {a.get('trials')} | "
+                     f"{a.get('best_validation_score')} | {chosen} | {a['size_bytes']} | {a['wall_seconds']:.1f} |")
     return "\n".join(lines)
 
 

@@ -13,6 +13,9 @@ from .harness import assert_clean_failure, run_cli, run_main
 TRAIN = ("train", "{absent}", "-o", "{out}")
 TASK = "--data", "{absent}"
 LM_TRAIN = ("lm", "train", "{absent}", "-o", "{out}")
+CLASSIFY_TUNE = ("classify", "train", "{absent}", "-o", "{out}", "--autotune-validation", "{absent}")
+FASTTEXT_TUNE = ("fasttext", "supervised", "-input", "{absent}", "-output", "{out}", "-autotune-validation",
+                 "{absent}")
 
 CASES = [
     # train: word2vec
@@ -68,6 +71,14 @@ CASES = [
     (("lm", "sample", "{absent}", "--max-length", "1e12"), ("--max-length",)),
     (("lm", "sample", "{absent}", "--temperature", "nan"), ("--temperature",)),
     (("lm", "sample", "{absent}", "--seed", "-1"), ("--seed",)),
+    # classify train and fasttext supervised: autotune's values, refused before the files are looked at
+    (CLASSIFY_TUNE + ("--autotune-duration", "-1"), ("duration",)),
+    (CLASSIFY_TUNE + ("--autotune-duration", "nan"), ("--autotune-duration",)),
+    (CLASSIFY_TUNE + ("--autotune-predictions", "-2"), ("predictions",)),
+    (CLASSIFY_TUNE + ("--autotune-metric", "precisionAtRecall:1e9"), ("autotune metric",)),
+    (CLASSIFY_TUNE + ("--autotune-model-size", "1e12"), ("model size",)),
+    (FASTTEXT_TUNE + ("-autotune-duration", "1e9"), ("-autotune-duration", "whole number")),
+    (FASTTEXT_TUNE + ("-autotune-modelsize", "-5M"), ("model size",)),
     # demo
     (("demo", "--tokens", "1e12"), ("--tokens", "1,000,000,000")),
     (("demo", "--tokens", "0"), ("--tokens",)),

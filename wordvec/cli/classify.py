@@ -7,6 +7,9 @@
     fasttext predict[-prob] M.bin FILE|- [k] [th]       wordvec classify predict M.bin FILE|- [-k K] [--probabilities]
     fasttext quantize -input T -output M [opts]         wordvec classify quantize M.bin -o M.ftz [--cutoff N]
                                                           [--retrain --input T] [--qnorm] [--dsub 2]
+    fasttext supervised ... -autotune-validation V      wordvec classify train T -o M.bin --autotune-validation V
+      [-autotune-metric f1] [-autotune-duration 300]      [--autotune-metric f1] [--autotune-duration 300]
+      [-autotune-modelsize 2M]  (writes M.ftz)            [--autotune-model-size 2M] (with -o M.ftz)
 
 MODEL is a fastText ``.bin``/``.ftz`` file (written by fastText or by wordvec) or a
 native directory / ``.wv``; ``-o`` picks the format by the name the same way.
@@ -20,7 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from wordvec.cli import gate
-from wordvec.cli.common import nonnegative_float, nonnegative_int, positive_float, positive_int
+from wordvec.cli.common import finite_float, nonnegative_float, nonnegative_int, positive_float, positive_int
 from wordvec.data.label_stream import text_blocks
 from wordvec.errors import WordvecError
 from wordvec.io.fasttext_bin import MAGIC
@@ -54,24 +57,38 @@ def _register_train(commands):
     sub.add_argument("-o", "--output", required=True, metavar="MODEL",
                      help="MODEL.bin: fastText's format; a directory or NAME.wv: wordvec's native format")
     sub.add_argument("--valid", metavar="FILE", help="report P@1 on this file after every epoch")
-    sub.add_argument("--lr", type=positive_float, default=defaults.lr, help="learning rate (default 0.1)")
-    sub.add_argument("--epoch", type=positive_int, default=defaults.epoch, help="epochs (default 5)")
-    sub.add_argument("--dim", type=positive_int, default=defaults.dim, help="vector size (default 100)")
-    sub.add_argument("--word-ngrams", type=positive_int, default=1, help="word n-grams up to N (default 1)")
+    # the settings autotune searches default to None here: one given is kept as given (run_train)
+    sub.add_argument("--lr", type=positive_float, help=f"learning rate (default {defaults.lr})")
+    sub.add_argument("--epoch", type=positive_int, help=f"epochs (default {defaults.epoch})")
+    sub.add_argument("--dim", type=positive_int, help=f"vector size (default {defaults.dim})")
+    sub.add_argument("--word-ngrams", type=positive_int, help=f"word n-grams up to N (default {defaults.word_ngrams})")
     sub.add_argument("--min-count", type=nonnegative_int, default=1, help="minimal word count (default 1)")
     sub.add_argument("--min-count-label", type=nonnegative_int, default=0, help="minimal label count (default 0)")
-    sub.add_argument("--minn", type=nonnegative_int, default=0, help="shortest character n-gram (default 0: none)")
-    sub.add_argument("--maxn", type=nonnegative_int, default=0, help="longest character n-gram (default 0: none)")
-    sub.add_argument("--bucket", type=nonnegative_int, default=defaults.bucket, help="n-gram buckets (default 2000000)")
-    sub.add_argument("--loss", choices=("softmax", "hs", "ova"), default="softmax", help="output layer (default softmax)")
+    sub.add_argument("--minn", type=nonnegative_int, help="shortest character n-gram (default 0: none)")
+    sub.add_argument("--maxn", type=nonnegative_int, help="longest character n-gram (default 0: none)")
+    sub.add_argument("--bucket", type=nonnegative_int, help=f"n-gram buckets (default {defaults.bucket})")
+    sub.add_argument("--loss", choices=("softmax", "hs", "ova"), help=f"output layer (default {defaults.loss})")
     sub.add_argument("--threads", type=positive_int, default=defaults.threads, help="training threads (default 2)")
     sub.add_argument("--label", default="__label__", help="label prefix (default __label__)")
     sub.add_argument("--pretrained-vectors", metavar="VEC", help="initialise word rows from these vectors (.vec, ...)")
     sub.add_argument("--seed", type=nonnegative_int, default=0, help="random seed (default 0)")
     sub.add_argument("--no-progress", action="store_true", help="no progress line")
+    tune = sub.add_argument_group(
+        "autotune (fastText's)", "search the settings that score best on a validation file for a while, then "
+        "train with them; --alpha, --epochs, --vector-size, --word-ngrams, --min-n, --max-n, --bucket and --loss, "
+        "when given, are kept as given")
+    tune.add_argument("--autotune-validation", metavar="FILE", help="labelled lines the trials are scored on")
+    tune.add_argument("--autotune-metric", metavar="METRIC", help="f1 (default), f1:LABEL, "
+                      "precisionAtRecall:P[:LABEL] or recallAtPrecision:P[:LABEL], P in percent")
+    tune.add_argument("--autotune-predictions", type=int, metavar="K",
+                      help="labels predicted per validation line (default 1; -1: all)")
+    tune.add_argument("--autotune-duration", type=finite_float, metavar="SECONDS",
+                      help="time for the search (default 300); the final training follows it")
+    tune.add_argument("--autotune-model-size", metavar="SIZE", help="quantize every trial and the model to fit "
+                      "SIZE bytes (2M, 500K, ...); the output is then MODEL.ftz or a directory")
     sub.set_defaults(run=run_train)
     gate.mark(sub, outputs=[MODEL_OUTPUT], inputs=[gate.Input("train", text=True), gate.Input("valid", text=True),
-                                                  "pretrained_vectors"])
+                                                  gate.Input("autotune_validation", text=True), "pretrained_vectors"])
 
 
 def _register_test(commands):
@@ -179,21 +196,65 @@ def _require_file(path, noun):
         raise WordvecError(f"{noun} {path} does not exist")
 
 
+# the flags autotune searches (their config fields) and its own flags (their dests)
+SEARCHED = ("lr", "epoch", "dim", "word_ngrams", "minn", "maxn", "bucket", "loss")
+AUTOTUNE_FLAGS = ("autotune_metric", "autotune_predictions", "autotune_duration", "autotune_model_size")
+
+
 def run_train(args):
     from wordvec.models.classifier.config import ClassifierConfig  # see _register_train
+    given = {name: getattr(args, name) for name in SEARCHED if getattr(args, name) is not None}
+    settings = _autotune_settings(args, frozenset(given))  # its strings are checked before any file is read
     _require_file(args.train, "training file")
     _require_file(args.valid, "validation file")
-    config = ClassifierConfig(lr=args.lr, dim=args.dim, epoch=args.epoch, word_ngrams=args.word_ngrams,
-                              min_count=args.min_count, min_count_label=args.min_count_label, minn=args.minn,
-                              maxn=args.maxn, bucket=args.bucket, loss=args.loss, threads=args.threads,
-                              label=args.label, pretrained_vectors=args.pretrained_vectors, seed=args.seed,
-                              verbose=0 if args.no_progress or args.quiet else 1).checked()
-    model = _compiled().Classifier(config=config).fit(args.train, args.valid)
+    config = ClassifierConfig(**given, min_count=args.min_count, min_count_label=args.min_count_label,
+                              threads=args.threads, label=args.label, pretrained_vectors=args.pretrained_vectors,
+                              seed=args.seed, verbose=0 if args.no_progress or args.quiet else 1).checked()
+    if settings is not None:
+        model = _autotuned(args, config, settings)
+    else:
+        model = _compiled().Classifier(config=config).fit(args.train, args.valid)
     for record in model.history if not args.quiet else ():
         extra = f" valid P@1 {record['valid_p@1']:.4f}" if "valid_p@1" in record else ""
         print(f"epoch {record['epoch']}: loss {record['loss']:.6f}{extra}", file=sys.stderr)
     model.save(args.output)
     return 0
+
+
+def _autotune_settings(args, fixed):
+    """The ``AutotuneSettings`` of the --autotune-* flags (None without --autotune-validation),
+    their strings and numbers checked."""
+    if args.autotune_validation is None:
+        stray = next((name for name in AUTOTUNE_FLAGS if getattr(args, name) is not None), None)
+        if stray is not None:
+            raise WordvecError(f"--{stray.replace('_', '-')} needs --autotune-validation FILE (the labelled lines "
+                               "autotune scores its trials on)")
+        return None
+    from wordvec.models.classifier.autotune import AutotuneSettings  # loads the compiled kernels, as training does
+    settings = AutotuneSettings(
+        validation=args.autotune_validation, metric=args.autotune_metric or "f1",
+        predictions=1 if args.autotune_predictions is None else args.autotune_predictions,
+        duration=300.0 if args.autotune_duration is None else args.autotune_duration,
+        model_size=args.autotune_model_size or "", fixed=fixed)
+    settings.parsed()
+    if settings.model_size and not is_native(args.output) and not args.output.lower().endswith(".ftz"):
+        raise WordvecError(f"--autotune-model-size writes a quantized model: name the output MODEL.ftz or a "
+                           f"directory, not {args.output}")
+    return settings
+
+
+def _autotuned(args, config, settings):
+    """The model autotune finds (``wordvec.models.classifier.autotune``), its search on stderr."""
+    from wordvec.models.classifier import autotune
+    show = not (args.quiet or args.no_progress)
+    found = autotune.search(config, args.train, settings,
+                            on_trial=(lambda trial: print(autotune.progress_line(trial), end="", file=sys.stderr,
+                                                          flush=True)) if show else None)
+    if show:
+        print("\nTraining again with best arguments", file=sys.stderr)  # fastText's line
+    if not args.quiet:
+        print(autotune.summary(found, settings), file=sys.stderr)
+    return autotune.final_model(found, args.train, args.valid).model
 
 
 def run_test(args):

@@ -15,13 +15,14 @@ from dataclasses import replace
 import numpy as np
 
 from wordvec.data.label_dictionary import to_bytes
-from wordvec.data.labels import encode, encode_lines, scan_text
+from wordvec.data.labels import encode_lines
 from wordvec.data.subword import fasttext_hash, ngram_buckets, ngram_table, ngrams
-from wordvec.fasttext.meter import LabelScores, Meter
+from wordvec.fasttext.meter import Meter
 from wordvec.fasttext.options import FastTextError, fasttext_errors
-from wordvec.fasttext.predict import LinePredictor, fasttext_probabilities, first_line
+from wordvec.fasttext.predict import LinePredictor, first_line
 from wordvec.fasttext.text import EOS, first_line_tokens, one_line, words_of
 from wordvec.io.fasttext_bin import write_fasttext
+from wordvec.models.classifier.curves import file_label_scores
 from wordvec.models.classifier.model import quantize_classifier
 from wordvec.models.classifier.files import ClassifierParts, config_dict, is_native, save_parts, to_fasttext
 
@@ -325,14 +326,7 @@ class FastTextModel:
     def get_meter(self, path, k=-1):
         """fastText's meter over a labelled file (precision/recall curves)."""
         self._check_supervised()
-        encoded = encode(self._dict, scan_text(_test_file(path)))
-        results = self._c.top_k(encoded, _checked_k(k), 0.0)
-        scores = LabelScores(len(self._dict.labels))
-        for d, (ids, probs) in enumerate(results):
-            truth = encoded.labels[encoded.label_offsets[d]:encoded.label_offsets[d + 1]]
-            if len(truth) and encoded.row_offsets[d + 1] > encoded.row_offsets[d]:
-                scores.log(truth, ids, fasttext_probabilities(probs, self._c.config.loss))
-        return Meter(self, scores)
+        return Meter(self, file_label_scores(self._c, _test_file(path), _checked_k(k)))
 
     # ------------------------------------------------------------------ files and quantization
     def save_model(self, path):

@@ -22,19 +22,12 @@ from wordvec.kernels import line_predict
 from wordvec.kernels.line_predict import predict_line
 from wordvec.kernels.wordtable import build_slots
 from wordvec.math import classifier_predict as forward
+from wordvec.models.classifier.curves import fasttext_probabilities
 
 MASK64 = (1 << 64) - 1
 NGRAM_MULTIPLIER = 116049371
 MAX_SCORE_BYTES = 64 << 20  # the kept score vectors of tokens and n-gram rows, at most
 _PLAIN = re.compile("[\t\v\f\r\0]")
-
-
-def fasttext_probabilities(probabilities, loss="softmax"):
-    """float32: fastText's returned figure of each probability (hs already holds its 1e-5)."""
-    p = np.asarray(probabilities, dtype=np.float64)
-    if loss != "hs":
-        p = p + 1e-5
-    return p.astype(np.float32)
 
 
 def first_line(text):

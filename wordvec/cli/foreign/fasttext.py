@@ -18,8 +18,17 @@ and write ``OUTPUT.bin`` (fastText's format: fastText and gensim load it) and
 Where wordvec differs (docs/migrating.md): no ``</s>`` word in models it trains; an
 unknown flag or a malformed value is refused in one sentence; ``analogies`` stops at the
 end of its input (fastText loops on); more threads than cores are not started;
-autotuning, ``-saveOutput`` and ``-qout`` are not offered.  ``-maxn 0``
+``-saveOutput`` and ``-qout`` are not offered.  ``-maxn 0``
 trains plain word vectors (no n-gram rows), written as fastText writes them (bucket 0).
+
+Autotune (``supervised`` with ``-autotune-validation FILE``, ``-autotune-metric``,
+``-autotune-predictions``, ``-autotune-duration`` seconds (300), ``-autotune-modelsize``)
+is ``wordvec classify train --autotune-*`` (``wordvec.models.classifier.autotune``): it
+prints fastText's progress line and "Training again with best arguments" (at -verbose 2),
+keeps the searched flags given by hand, and writes OUTPUT.bin, or OUTPUT.ftz (quantized, at
+most the size asked) with a model size, and OUTPUT.vec. Where fastText ignores an
+``-autotune-*`` flag without ``-autotune-validation`` or aborts on a metric or size it
+cannot read, these are refused in one sentence (exit 2).
 """
 
 import argparse
@@ -39,6 +48,7 @@ from wordvec.data.subword import ngram_buckets, ngrams
 from wordvec.errors import VocabularyError, WordvecError
 from wordvec.io import fasttext_bin
 from wordvec.io.atomic import atomic_write
+from wordvec.models.classifier.autotune import AutotuneSettings
 from wordvec.models.classifier.model import Classifier
 from wordvec.models.base.config import available_cores
 from wordvec.models.word2vec.fasttext import FastText, load_facebook_vectors, save_facebook_model
@@ -80,12 +90,21 @@ FLAGS = {
     "-pretrainedVectors": (str, "pretrainedVectors"), "-seed": (int, "seed"), "-cutoff": (int, "cutoff"),
     "-dsub": (int, "dsub"), "-saveOutput": (bool, "saveOutput"), "-qnorm": (bool, "qnorm"),
     "-retrain": (bool, "retrain"), "-qout": (bool, "qout"),
+    "-autotune-validation": (str, "autotuneValidationFile"), "-autotune-metric": (str, "autotuneMetric"),
+    "-autotune-predictions": (int, "autotunePredictions"), "-autotune-duration": (int, "autotuneDuration"),
+    "-autotune-modelsize": (str, "autotuneModelSize"),
 }
+AUTOTUNE_FLAGS = ("-autotune-metric", "-autotune-predictions", "-autotune-duration", "-autotune-modelsize")
+# what autotune searches: fastText's names -> `wordvec classify train`'s flags; one given is passed on (kept)
+SEARCHED = {"lr": "--lr", "dim": "--dim", "epoch": "--epoch", "wordNgrams": "--word-ngrams", "minn": "--minn",
+            "maxn": "--maxn", "bucket": "--bucket", "loss": "--loss"}
 UNSUPERVISED_DEFAULTS = {"lr": 0.05, "lrUpdateRate": 100, "dim": 100, "ws": 5, "epoch": 5, "minCount": 5,
                          "minCountLabel": 0, "neg": 5, "wordNgrams": 1, "loss": "ns", "bucket": 2_000_000,
                          "minn": 3, "maxn": 6, "thread": 12, "t": 1e-4, "label": "__label__", "verbose": 2,
                          "pretrainedVectors": None, "seed": 0, "cutoff": 0, "dsub": 2, "saveOutput": False,
-                         "qnorm": False, "retrain": False, "qout": False, "input": None, "output": None}
+                         "qnorm": False, "retrain": False, "qout": False, "input": None, "output": None,
+                         "autotuneValidationFile": None, "autotuneMetric": "f1", "autotunePredictions": 1,
+                         "autotuneDuration": 300, "autotuneModelSize": ""}
 SUPERVISED_CHANGES = {"loss": "softmax", "minCount": 1, "minn": 0, "maxn": 0, "lr": 0.1}
 LOSSES = {"hs": "hs", "ns": "ns", "softmax": "softmax", "one-vs-all": "ova", "ova": "ova"}
 
@@ -105,7 +124,8 @@ def run(args):
     command, rest = args.arguments[0], args.arguments[1:]
     if command in TRAINING:
         values = parse_flags(command, rest)
-        gate.check_paths(*files_of(command, values), text_inputs=[values["input"]])
+        gate.check_paths(*files_of(command, values),
+                         text_inputs=[values["input"], values["autotuneValidationFile"]])
         return _train(command, values)
     if command in CLASSIFY:
         return _classify(command, rest)
@@ -128,6 +148,7 @@ def parse_flags(command, arguments):
             "" if flag.startswith("-") else " (an argument without a dash)"),
         missing=lambda flag: f"{flag} needs a value")
     values.update((FLAGS[flag][1], value) for flag, value in given.items())
+    values["given"] = frozenset(FLAGS[flag][1] for flag in given)
     if values["loss"] not in LOSSES:
         raise WordvecError(f"Unknown loss: {values['loss']} (choose hs, ns, softmax or one-vs-all)")
     for name, flag in (("vector_size", "dim"), ("window", "ws"), ("epochs", "epoch"), ("negative", "neg"),
@@ -135,7 +156,22 @@ def parse_flags(command, arguments):
         limits.check_int(name, values[flag], option=f"-{flag}")  # the ranges wordvec train checks
     if not values["input"] or not values["output"]:
         raise WordvecError("Empty input or output path: -input and -output are required")
+    _check_autotune(command, values, given)
     return values
+
+
+def _check_autotune(command, values, given):
+    """fastText's -autotune-* flags: for supervised only, each beside -autotune-validation
+    (fastText ignores them without it), and a metric string fastText can read."""
+    named = [flag for flag in ("-autotune-validation",) + AUTOTUNE_FLAGS if flag in given]
+    if named and command != "supervised":
+        raise WordvecError(f"{named[0]} is for supervised training only")
+    stray = next((flag for flag in AUTOTUNE_FLAGS if flag in given), None)
+    if stray and not values["autotuneValidationFile"]:
+        raise WordvecError(f"{stray} needs -autotune-validation (the labelled file autotune scores its trials on)")
+    if values["autotuneValidationFile"]:  # read when parsed, as fastText's args.cc reads the metric
+        AutotuneSettings(values["autotuneValidationFile"], values["autotuneMetric"], values["autotunePredictions"],
+                         values["autotuneDuration"], values["autotuneModelSize"]).parsed()
 
 
 def files_of(command, values):
@@ -144,7 +180,14 @@ def files_of(command, values):
     prefix = values["output"]
     if command == "quantize":
         return [(prefix + ".ftz", gate.FILE)], [prefix + ".bin", values["input"]]
-    return [(prefix + ".bin", gate.FILE), (prefix + ".vec", gate.FILE)], [values["input"], values["pretrainedVectors"]]
+    return ([(model_path(values), gate.FILE), (prefix + ".vec", gate.FILE)],
+            [values["input"], values["pretrainedVectors"], values.get("autotuneValidationFile")])
+
+
+def model_path(values):
+    """OUTPUT.bin, or OUTPUT.ftz when autotune quantizes to a model size (fastText's main.cc)."""
+    quantized = values.get("autotuneValidationFile") and values.get("autotuneModelSize")
+    return values["output"] + (".ftz" if quantized else ".bin")
 
 
 # ----------------------------------------------------------------------------- training
@@ -178,12 +221,21 @@ def _train(command, values):
 
 
 def _train_supervised(values):
-    flags = ["classify", "train", values["input"], "-o", values["output"] + ".bin", "--lr", str(values["lr"]),
-             "--dim", str(values["dim"]), "--epoch", str(values["epoch"]), "--word-ngrams", str(values["wordNgrams"]),
+    path = model_path(values)
+    flags = ["classify", "train", values["input"], "-o", path,
              "--min-count", str(values["minCount"]), "--min-count-label", str(values["minCountLabel"]),
-             "--minn", str(values["minn"]), "--maxn", str(values["maxn"]), "--bucket", str(values["bucket"]),
-             "--loss", LOSSES[values["loss"]], "--threads", str(min(values["thread"], available_cores())),
+             "--threads", str(min(values["thread"], available_cores())),
              "--label", values["label"], "--seed", str(values["seed"])]
+    tuned = bool(values["autotuneValidationFile"])
+    for name, flag in SEARCHED.items():  # classify's defaults are fastText's; autotune keeps the ones given
+        if not tuned or name in values["given"]:
+            flags += [flag, LOSSES[values[name]] if name == "loss" else str(values[name])]
+    if tuned:
+        flags += ["--autotune-validation", values["autotuneValidationFile"],
+                  "--autotune-metric", values["autotuneMetric"],
+                  "--autotune-predictions", str(values["autotunePredictions"]),
+                  "--autotune-duration", str(values["autotuneDuration"])]
+        flags += ["--autotune-model-size", values["autotuneModelSize"]] if values["autotuneModelSize"] else []
     if values["pretrainedVectors"]:
         flags += ["--pretrained-vectors", values["pretrainedVectors"]]
     if values["verbose"] < 2:
@@ -191,7 +243,7 @@ def _train_supervised(values):
     status = wordvec_main(flags)
     if status:
         return status
-    model = Classifier.load(values["output"] + ".bin")  # fastText also writes the word vectors
+    model = Classifier.load(path)  # fastText also writes the word vectors
     _announce(values, model.dictionary.ntokens, model.dictionary.nwords, len(model.labels))
     write_vec(values["output"] + ".vec", model.words, np.stack([model.get_word_vector(w) for w in model.words])
               if model.words else np.zeros((0, model.W_in.shape[1]), np.float32))

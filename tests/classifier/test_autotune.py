@@ -1,0 +1,95 @@
+"""The classifier's autotune (``wordvec.models.classifier.autotune``): fastText's search
+strategy (what each trial draws, what it keeps), its metric and size strings (fuzzed:
+a value or one sentence, nothing else), and the validation file's checks."""
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from wordvec.errors import WordvecError
+from wordvec.models.classifier.autotune import (MINN_CHOICES, SEARCHED, AutotuneSettings, Trial, _Search,
+                                                check_validation_file, parse_metric, parse_size, progress_line)
+from wordvec.models.classifier.config import ClassifierConfig
+
+
+def draws(fixed=(), config=None, n=300, progress=0.5):
+    search = _Search(config or ClassifierConfig(), frozenset(fixed))
+    rng = np.random.default_rng(0)
+    first = search.ask(0.0, rng)
+    return first, [search.ask(progress, rng) for _ in range(n)]
+
+
+def test_the_first_trial_is_the_given_config_and_later_ones_stay_in_fastTexts_ranges():
+    given = ClassifierConfig(epoch=7, lr=0.3, dim=20)
+    (first, dsub), later = draws(config=given)
+    assert first == given and dsub == 2
+    assert len({c for c, _ in later}) > 250  # the draws move
+    for config, dsub in later:
+        assert 1 <= config.epoch <= 100 and 0.01 <= config.lr <= 5.0 and 1 <= config.dim <= 1000
+        assert 1 <= config.word_ngrams <= 5 and config.minn in MINN_CHOICES and dsub in (2, 4, 8, 16)
+        assert config.maxn == (0 if config.minn == 0 else config.minn + 3)
+        no_ngrams = config.word_ngrams <= 1 and config.maxn == 0
+        assert (config.bucket == 0) if no_ngrams else 10_000 <= config.bucket <= 10_000_000
+        assert config.loss == "softmax"
+        config.checked()
+
+
+def test_settings_given_by_hand_are_kept():
+    given = ClassifierConfig(epoch=7, lr=0.3, dim=20, word_ngrams=2, bucket=50_000, loss="hs", minn=2, maxn=4)
+    _, later = draws(fixed=SEARCHED, config=given)
+    assert {c for c, _ in later} == {given} and {d for _, d in later} == {2}
+    _, later = draws(fixed={"dim", "loss"}, config=given)
+    assert {c.dim for c, _ in later} == {20} and {c.loss for c, _ in later} == {"hs"}
+    assert len({c.epoch for c, _ in later}) > 10
+
+
+def test_the_spread_shrinks_from_a_quarter_to_three_quarters_of_the_budget():
+    def spread(progress):
+        _, later = draws(config=ClassifierConfig(dim=100), n=400, progress=progress)
+        return np.std(np.log2([c.dim for c, _ in later]))
+    assert spread(0.0) == pytest.approx(spread(0.25), rel=1e-9)  # the same draws: σ unchanged
+    assert spread(0.9) == pytest.approx(spread(0.75), rel=1e-9)
+    assert spread(0.75) < 0.4 < 1.0 < spread(0.25)  # σ 1.4 -> 0.3
+
+
+def test_metric_and_size_strings():
+    assert parse_metric("precisionAtRecall:30:__label__b") == ("precisionAtRecall", "__label__b", 0.3)
+    assert parse_size("3k") == 3000 and parse_size("1G") == 10**9 and parse_size(None) is None
+    for bad in ("F1", "f1:", "precisionAtRecall", "precisionAtRecall:30:", "recallAtPrecision:150", "accuracy"):
+        with pytest.raises(WordvecError, match="Unknown autotune metric"):
+            parse_metric(bad)
+    for bad in ("2X", "2.5M", "-1", "0", "M", "1e6"):
+        with pytest.raises(WordvecError, match="model size"):
+            parse_size(bad)
+    for wrong, fragment in (({"duration": -1}, "duration"), ({"duration": float("nan")}, "duration"),
+                            ({"predictions": 0}, "predictions"), ({"predictions": -2}, "predictions"),
+                            ({"fixed": frozenset({"seed"})}, "searches")):
+        with pytest.raises(WordvecError, match=fragment):
+            AutotuneSettings("valid.txt", **wrong).parsed()
+
+
+@settings(max_examples=200, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@given(st.text(max_size=40))
+def test_any_metric_or_size_string_is_read_or_refused_in_one_sentence(text):
+    for parse in (parse_metric, parse_size):
+        try:
+            parse(text)
+        except WordvecError as error:
+            assert "\n" not in str(error)
+
+
+def test_the_validation_file_must_exist_and_hold_a_label(tmp_path):
+    (tmp_path / "plain.txt").write_text("no labels here\nnone\n")
+    (tmp_path / "ok.txt").write_text("words\n__label__a words\n")
+    check_validation_file(str(tmp_path / "ok.txt"), "__label__")
+    for path, fragment in ((tmp_path / "absent.txt", "does not exist"), (tmp_path, "not a file"),
+                           (tmp_path / "plain.txt", "no labelled line")):
+        with pytest.raises(WordvecError, match=fragment):
+            check_validation_file(str(path), "__label__")
+
+
+def test_the_progress_line_is_fastTexts():
+    assert progress_line(Trial(3, None, None, 12.5, 300)) == (
+        "\rProgress:   4.2% Trials:    3 Best score:   unknown ETA:   0h 4m47s")
+    assert progress_line(Trial(12, 0.5, 0.875, 3700, 3600)) == (
+        "\rProgress: 100.0% Trials:   12 Best score:  0.875000 ETA:   0h 0m 0s")
