@@ -1,4 +1,4 @@
-"""One config per model (issue 25): frozen dataclasses with every hyperparameter, the
+"""One config per model: frozen dataclasses with every hyperparameter, the
 checks of the constructors, the keys of the saved JSON, and the one flag -> field table."""
 
 import dataclasses
