@@ -26,10 +26,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from wordvec.cli import gate
+from wordvec.cli import gate, main
 from wordvec.cli.common import positive_int, ranged
 from wordvec.data import synthetic
 from wordvec.errors import WordvecError
+from wordvec.kernels import compiling
 
 log = logging.getLogger(__name__)
 
@@ -78,9 +79,6 @@ def run(args):
 def compile_group(group):
     """Run one group's exercises in this process (their printed output dropped): the
     kernels compiled [(name, seconds)] and the seconds it took."""
-    from wordvec.cli import main
-    from wordvec.kernels import compiling
-
     name, sizes = group
     started, before = time.perf_counter(), compiling.count()
     with tempfile.TemporaryDirectory(prefix="wordvec-compile-") as folder:
