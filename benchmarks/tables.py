@@ -726,7 +726,7 @@ def cold_start_table(name):
     record = load_record(name)
     compile_run = _runs(record, config="wordvec compile")
     lines = ["| command | without `wordvec compile`: first / second run | extra (compiling) "
-             "| after `wordvec compile`: first / second run | extra (compiling) |", "|---|---|---|---|---|"]
+             "| after `wordvec compile`: first / second run | extra (compiling) | record |", "|---|---|---|---|---|---|"]
     for config in dict.fromkeys(run["config"] for run in record["runs"] if run["config"] != "wordvec compile"):
         cells = []
         for pass_name in ("without", "compiled"):
@@ -737,7 +737,7 @@ def cold_start_table(name):
             run = found[0]
             cells += [f"{_seconds(run['first']['wall_seconds'])} / {_seconds(run['second']['wall_seconds'])}",
                       f"{run['extra_seconds']:+.1f} s ({run['first']['compiling_seconds']:.1f} s)"]
-        lines.append(f"| {config} | " + " | ".join(cells) + " |")
+        lines.append(f"| {config} | " + " | ".join(cells) + f" | {_record_name(record)} |")
     if compile_run:
         first = compile_run[0]["first"]
         lines += ["", f"`wordvec compile` itself (vector sizes 32 and 100, two processes): "

@@ -34,7 +34,7 @@ BLOCKS = {
     "docs/guides/train.md": {"shell": 2},
     "docs/guides/vectors.md": {"python": 1, "shell": 1},
     "docs/migrating.md": {"python": 5, "shell": 2},
-    "docs/reference/cli.md": {"text": 36},
+    "docs/reference/cli.md": {"text": 37},
 }
 
 # what each document's run does: Python blocks and shell lines run (python, run, serve),
@@ -71,7 +71,7 @@ def test_every_fenced_block_is_counted():
     assert not _differences(BLOCKS, found), (
         "the documentation's fenced blocks changed; update BLOCKS (and EXECUTED) after making the new "
         "blocks run:\n" + "\n".join(_differences(BLOCKS, found)))
-    assert sum(sum(kinds.values()) for kinds in BLOCKS.values()) == 71
+    assert sum(sum(kinds.values()) for kinds in BLOCKS.values()) == 72
 
 
 def test_every_block_has_a_kind_and_readable_directives():

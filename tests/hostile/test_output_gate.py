@@ -66,8 +66,8 @@ WRITERS = {
 # these read are named with that suffix, so that one output can be an input
 PREFIX_SUFFIX = {("fasttext", "supervised"): ".vec", ("fasttext", "skipgram"): ".vec", ("fasttext", "cbow"): ".vec",
                  ("fasttext", "quantize"): ".ftz"}
-# commands that write no file (their parsers mark inputs only)
-READERS = {("demo",), ("similar",), ("analogy",), ("evaluate",), ("info",), ("task", "sentiment"),
+# commands that write no file (their parsers mark inputs only; compile fills Numba's cache)
+READERS = {("demo",), ("compile",), ("similar",), ("analogy",), ("evaluate",), ("info",), ("task", "sentiment"),
            ("classify", "test"), ("classify", "predict"), ("classify", "info"), ("lm", "eval"), ("lm", "sample"),
            ("serve",)} | {("fasttext", c) for c in fasttext_cli.QUERIES + ("test", "test-label", "predict",
                                                                          "predict-prob", "print-ngrams", "dump")}
