@@ -4,9 +4,9 @@ Each kernel is compiled the first time it is called with new argument types and 
 beside its module; a first ``wordvec train`` otherwise spends tens of seconds compiling
 before it trains.  This command runs every command's own code once, on small built-in
 files in a temporary folder (a few thousand tokens: the time is the compiler's), for each
-``--vector-size``: the kernels cached are exactly those the commands call.  Word2vec's,
-the subword model's and Doc2Vec's kernels are compiled per vector size from 48 to 512
-(smaller and larger sizes share one); the classifier's and the others' serve every size.
+``--vector-size``: the kernels cached are exactly those the commands call.  Word2vec's and
+Doc2Vec's kernels are compiled per vector size from 48 to 512 (smaller and larger sizes
+share one); the subword model's, the classifier's and the others' serve every size.
 
 The exercises fall in groups, one per model family, that share no kernel but the corpus
 reader's, and run in ``--jobs`` processes at once: Numba's cache keeps one index file per
