@@ -322,9 +322,7 @@ def run_autotune(args, scratch):
             record["runs"].append(run)
             print(json.dumps(run), flush=True)
             _save(record, args.out)
-    record["load_after"] = os.getloadavg()
-    record["finished"] = time.strftime("%Y-%m-%d %H:%M:%S %Z")
-    _save(record, args.out)
+    _finish(record, args.out)
 
 
 def compile_bytecode():
@@ -412,9 +410,14 @@ def main():
                     record["runs"].append(run)
                     print(json.dumps(run), flush=True)
                     _save(record, args.out)
+    _finish(record, args.out)
+
+
+def _finish(record, out):
+    """The record's end: the load after the runs, the time, saved."""
     record["load_after"] = os.getloadavg()
     record["finished"] = time.strftime("%Y-%m-%d %H:%M:%S %Z")
-    _save(record, args.out)
+    _save(record, out)
 
 
 def summarize(record):

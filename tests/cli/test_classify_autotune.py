@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from tests.hostile.harness import assert_clean_failure, run_main
+from tests.labelled import write_labelled
 from wordvec.models.classifier.model import Classifier
 
 
@@ -16,14 +17,8 @@ def data(tmp_path_factory):
     folder = tmp_path_factory.mktemp("classify-autotune")
     rng = np.random.default_rng(5)
 
-    def write(name, n):
-        with open(folder / name, "w", encoding="utf-8") as out:
-            for _ in range(n):
-                label = rng.integers(4)
-                words = [f"w{(label * 300 + rng.integers(320)) % 1200}" for _ in range(8)]
-                out.write(f"__label__{label} " + " ".join(words) + "\n")
-    write("train.txt", 800)
-    write("valid.txt", 200)
+    write_labelled(folder / "train.txt", 800, rng, labels=4, span=320, vocabulary=1200)
+    write_labelled(folder / "valid.txt", 200, rng, labels=4, span=320, vocabulary=1200)
     (folder / "unlabelled.txt").write_text("w1 w2 w3\nw4 w5\n", encoding="utf-8")
     return folder
 

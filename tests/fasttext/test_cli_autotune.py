@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from tests.hostile.harness import assert_clean_failure, run_main
+from tests.labelled import write_labelled
 from wordvec.cli.foreign import fasttext as command
 
 fasttext = pytest.importorskip("fasttext")  # the oracle; in .venv with the test dependencies
@@ -19,14 +20,8 @@ def data(tmp_path_factory):
     folder = tmp_path_factory.mktemp("fasttext-autotune")
     rng = np.random.default_rng(7)
 
-    def write(name, n):
-        with open(folder / name, "w", encoding="utf-8") as out:
-            for _ in range(n):
-                label = rng.integers(3)
-                words = [f"w{(label * 300 + rng.integers(330)) % 900}" for _ in range(8)]
-                out.write(f"__label__{label} " + " ".join(words) + "\n")
-    write("train.txt", 600)
-    write("valid.txt", 150)
+    write_labelled(folder / "train.txt", 600, rng, labels=3, span=330, vocabulary=900)
+    write_labelled(folder / "valid.txt", 150, rng, labels=3, span=330, vocabulary=900)
     return folder
 
 

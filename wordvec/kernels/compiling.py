@@ -15,7 +15,7 @@ seconds, so that a step can say how much of its time was compiling
 import logging
 import time
 
-from numba.core import event
+from numba.core import event, types
 
 log = logging.getLogger(__name__)
 
@@ -59,8 +59,7 @@ def kernel_name(dispatcher, args):
     of D elements, see ``kernels.word2vec.vector_size_token``), ``for vector size D``."""
     function = dispatcher.py_func
     name = f"{function.__module__.rsplit('.', 1)[-1]}.{function.__qualname__}"
-    sizes = [getattr(arg, "count", None) for arg in args if type(arg).__name__ == "UniTuple"
-             and str(getattr(arg, "dtype", "")) == "int8"]
+    sizes = [arg.count for arg in args if isinstance(arg, types.UniTuple) and arg.dtype == types.int8]
     return f"{name} for vector size {sizes[0]}" if sizes and sizes[0] else name
 
 
