@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from wordvec.errors import WordvecError
-from wordvec.kernels.static import Rows, pool
+from wordvec.kernels.static import Rows, Sentences, pool
 from wordvec.models.base.config import config_from
 from wordvec.models.static import files
 from wordvec.models.static.config import DistillConfig, PairsConfig, TeacherTrainConfig
@@ -84,10 +84,9 @@ class StaticModel:
             raise WordvecError(f"batch_size must be a positive whole number, not {batch_size!r}")
         normalize = self.normalize if normalize is None else bool(normalize)
         out = np.zeros((len(sentences), dims), dtype=np.float32)
-        rows = Rows(self.vectors, self.weights)
-        for first in range(0, len(sentences), batch_size):
-            batch = self.encoder.encode(sentences[first:first + batch_size], max_length or self.max_length)
-            pool(batch, rows, dims, normalize, out[first:first + batch_size])
+        batches = [self.encoder.encode(sentences[first:first + batch_size], max_length or self.max_length)
+                   for first in range(0, len(sentences), batch_size)]
+        pool(joined(batches), Rows(self.vectors, self.weights), dims, normalize, out)  # one call: one thread start
         return out[0] if single else out
 
     # ------------------------------------------------------------------------- making and training
@@ -131,6 +130,17 @@ class StaticModel:
         return cls(saved.vectors, saved.tokenizer, weights=saved.weights,
                    normalize=config.get("normalize", False), max_length=config.get("max_length", DEFAULT_MAX_LENGTH),
                    config=config, projection=saved.projection)
+
+
+def joined(batches):
+    """One ``Sentences`` of the batches' sentences, in order."""
+    if len(batches) == 1:
+        return batches[0]
+    ids = np.concatenate([batch.ids for batch in batches]) if batches else np.zeros(0, dtype=np.int32)
+    sizes = np.concatenate([np.diff(batch.offsets) for batch in batches]) if batches else np.zeros(0, dtype=np.int64)
+    offsets = np.zeros(len(sizes) + 1, dtype=np.int64)
+    np.cumsum(sizes, out=offsets[1:])
+    return Sentences(ids, offsets)
 
 
 def _sentence_list(sentences):

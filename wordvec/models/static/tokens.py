@@ -1,9 +1,17 @@
 """Text to token ids for a static model: the model's own ``tokenizers`` tokenizer, used as
 Model2Vec's ``encode`` uses it (no special tokens, no padding, the unknown token dropped,
 at most ``max_length`` tokens after cutting the text at ``max_length`` times the median
-token length in characters), giving flat int32 ids and int64 offsets for the kernels."""
+token length in characters), giving flat int32 ids and int64 offsets for the kernels.
+
+Tokenizers whose every step stays inside a whitespace-separated word (BERT's normalizer,
+its whitespace-and-punctuation pre-tokenizer, WordPiece or a word-level model) give a text
+the concatenation of its words' ids, so such a tokenizer runs once per distinct word and
+the ids are reused from a cache; a text outside printable ASCII goes to the tokenizer whole
+(Python's and the tokenizer's notions of whitespace and of removable control characters
+differ outside it)."""
 
 import json
+import re
 
 import numpy as np
 
@@ -41,6 +49,29 @@ def unknown_id(tokenizer):
     return json.loads(tokenizer.to_str())["model"].get("unk_id")
 
 
+WORD_LOCAL = {"normalizer": {None, "BertNormalizer", "Lowercase", "StripAccents", "NFD", "NFKD", "NFC", "NFKC"},
+              "pre_tokenizer": {"BertPreTokenizer", "Whitespace", "WhitespaceSplit"},
+              "model": {"WordPiece", "WordLevel"}}
+OUTSIDE_PLAIN_ASCII = re.compile(r"[^\x20-\x7e\t\n\r]")
+CACHE_WORDS = 1_000_000
+
+
+def word_local(tokenizer_json):
+    """True if the tokenizer (its parsed tokenizer.json) maps a text to the concatenation of
+    its whitespace-separated words' ids: see the module docstring."""
+    def kind(part):
+        return None if part is None else part.get("type")
+
+    normalizer = tokenizer_json.get("normalizer")
+    normalizers = normalizer.get("normalizers", []) if kind(normalizer) == "Sequence" else [normalizer]
+    pre = tokenizer_json.get("pre_tokenizer")
+    pres = pre.get("pretokenizers", []) if kind(pre) == "Sequence" else [pre]
+    return (all(kind(n) in WORD_LOCAL["normalizer"] for n in normalizers)
+            and len(pres) >= 1 and all(kind(p) in WORD_LOCAL["pre_tokenizer"] for p in pres)
+            and kind(tokenizer_json.get("model")) in WORD_LOCAL["model"]
+            and not any(re.search(r"\s", t.get("content", " ")) for t in tokenizer_json.get("added_tokens") or []))
+
+
 class TokenEncoder:
     """Sentences to ``Sentences`` (flat ids and offsets) with a model's tokenizer."""
 
@@ -51,25 +82,100 @@ class TokenEncoder:
         vocab = self.tokenizer.get_vocab(with_added_tokens=True)
         self.tokens = [token for token, _ in sorted(vocab.items(), key=lambda item: item[1])]
         self.median_token_length = int(np.median([len(token) for token in self.tokens]))
+        self.words = WordPieces() if word_local(json.loads(self.tokenizer.to_str())) else None
 
     def encode(self, sentences, max_length):
         """``Sentences`` of the list ``sentences`` (at most ``max_length`` tokens each; None:
         no limit)."""
-        if max_length is None:
-            self.tokenizer.no_truncation()
-        else:
-            self.tokenizer.enable_truncation(max_length)
+        if max_length is not None:
             cut = max_length * self.median_token_length
             sentences = [sentence[:cut] for sentence in sentences]
-        encodings = self.tokenizer.encode_batch_fast(list(sentences), add_special_tokens=False)
-        lists = [encoding.ids for encoding in encodings]
-        lengths = np.fromiter((len(ids) for ids in lists), dtype=np.int64, count=len(lists))
-        ids = np.fromiter((i for ids in lists for i in ids), dtype=np.int32, count=int(lengths.sum()))
-        offsets = np.zeros(len(lists) + 1, dtype=np.int64)
-        np.cumsum(lengths, out=offsets[1:])
+        if self.words is not None:  # cut by _expand: a cached word keeps all its ids
+            self.tokenizer.no_truncation()
+            ids, offsets = self._by_words(sentences, max_length)
+        else:
+            if max_length is None:
+                self.tokenizer.no_truncation()
+            else:
+                self.tokenizer.enable_truncation(max_length)
+            lists = self._tokenize(list(sentences))
+            lengths = np.fromiter(map(len, lists), dtype=np.int64, count=len(lists))
+            ids = np.fromiter((i for ids in lists for i in ids), dtype=np.int32, count=int(lengths.sum()))
+            offsets = np.zeros(len(lists) + 1, dtype=np.int64)
+            np.cumsum(lengths, out=offsets[1:])
         if self.unknown is not None and len(ids):
             ids, offsets = _drop(ids, offsets, self.unknown)
         return Sentences(ids, offsets)
+
+
+    def _tokenize(self, texts):
+        return [encoding.ids for encoding in self.tokenizer.encode_batch_fast(texts, add_special_tokens=False)]
+
+    def _by_words(self, sentences, max_length):
+        """Flat ids and offsets of ``sentences`` through the word cache (module docstring):
+        a text outside plain ASCII is one "word" held only for this call."""
+        table = self.words
+        if len(table.rows) > CACHE_WORDS:
+            table.__init__()
+        words = [[sentence] if OUTSIDE_PLAIN_ASCII.search(sentence) else sentence.split() for sentence in sentences]
+        counts = np.fromiter(map(len, words), dtype=np.int64, count=len(words))
+        flat = [word for sentence in words for word in sentence]
+        get = table.rows.get
+        rows = np.array([get(word, -1) for word in flat], dtype=np.int64)
+        missing = np.flatnonzero(rows < 0)
+        texts = []
+        if len(missing):
+            new = list(dict.fromkeys(flat[i] for i in missing))
+            texts = [word for word in new if OUTSIDE_PLAIN_ASCII.search(word)]
+            new = [word for word in new if not OUTSIDE_PLAIN_ASCII.search(word)] + texts
+            table.add(new, self._tokenize(new))
+            rows[missing] = [table.rows[flat[i]] for i in missing]
+        found = _expand(table.pieces, table.starts[rows], table.lengths[rows], counts, max_length)
+        table.forget(texts)
+        return found
+
+
+class WordPieces:
+    """Words and their token ids, one flat int32 array of ids and each word's start/length."""
+
+    def __init__(self):
+        self.rows, self.pieces = {}, np.zeros(0, dtype=np.int32)
+        self.starts, self.lengths = np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+
+    def add(self, words, id_lists):
+        lengths = np.fromiter(map(len, id_lists), dtype=np.int64, count=len(id_lists))
+        starts = len(self.pieces) + np.cumsum(lengths) - lengths
+        self.rows.update(zip(words, range(len(self.rows), len(self.rows) + len(words))))
+        self.pieces = np.concatenate([self.pieces, np.fromiter((i for ids in id_lists for i in ids), dtype=np.int32,
+                                                               count=int(lengths.sum()))])
+        self.starts, self.lengths = np.concatenate([self.starts, starts]), np.concatenate([self.lengths, lengths])
+
+    def forget(self, last):
+        """Forget the entries ``last``, the last ones added."""
+        if last:
+            count = len(self.rows) - len(last)
+            for word in last:
+                del self.rows[word]
+            self.pieces = self.pieces[:self.starts[count]] if count else self.pieces[:0]
+            self.starts, self.lengths = self.starts[:count], self.lengths[:count]
+
+
+def _expand(pieces, starts, lengths, counts, max_length):
+    """Flat ids and offsets of sentences made of ``counts[s]`` consecutive words, word w's ids
+    being ``pieces[starts[w]:starts[w] + lengths[w]]``; each sentence cut at ``max_length``."""
+    total = int(lengths.sum())
+    before = np.cumsum(lengths) - lengths
+    ids = pieces[np.repeat(starts - before, lengths) + np.arange(total)]
+    word_end = np.cumsum(counts)
+    token_end = np.concatenate([[0], np.cumsum(lengths)])[word_end]
+    sizes = np.diff(np.concatenate([[0], token_end]))
+    if max_length is not None and len(sizes) and sizes.max() > max_length:
+        position = np.arange(total) - np.repeat(token_end - sizes, sizes)
+        ids = ids[position < max_length]
+        sizes = np.minimum(sizes, max_length)
+    offsets = np.zeros(len(sizes) + 1, dtype=np.int64)
+    np.cumsum(sizes, out=offsets[1:])
+    return np.ascontiguousarray(ids, dtype=np.int32), offsets
 
 
 def _drop(ids, offsets, token):
