@@ -31,11 +31,15 @@ class DistillConfig:
 @dataclasses.dataclass(frozen=True)
 class TeacherTrainConfig:
     """Training toward the teacher's sentence vectors (the Tokenlearn objective): Hogwild SGD
-    with the learning rate falling linearly from alpha to min_alpha over all epochs."""
+    with the learning rate falling linearly from alpha to min_alpha over all epochs.  MSE at
+    alpha 0.25 is the default: on SST-2 and imdb it beat the cosine loss (record
+    static-sst2-imdb-genre), and at alpha 0.5 and above it can diverge.  ``max_length``
+    caps a sentence's tokens; a teacher directory caps it further at the teacher's own
+    limit less its special tokens, so both sides see the same text."""
     epochs: int = 5
-    alpha: float = 0.5
+    alpha: float = 0.25
     min_alpha: float = 0.01
-    loss: str = "cosine"
+    loss: str = "mse"
     train_weights: bool = True
     threads: int = 2
     seed: int = 1

@@ -116,15 +116,18 @@ def fit_teacher(model, corpus, teacher, config, targets=None, cache=None):
     """Train ``model`` (in place) toward the teacher on ``corpus`` by ``config``
     (``TeacherTrainConfig``); ``targets`` gives the teacher's vectors instead of ``teacher``."""
     sentences = read_lines(corpus)
+    max_length = config.max_length
     if targets is None:
         if teacher is None:
             raise WordvecError("training toward a teacher needs the teacher (a model directory) or its vectors")
-        targets = teacher_vectors(Teacher(teacher), sentences, cache)
+        teacher = Teacher(teacher)
+        targets = teacher_vectors(teacher, sentences, cache)
+        max_length = min(max_length, max(1, teacher.max_seq_length - len(teacher.bos) - len(teacher.eos)))
     targets = np.asarray(targets)
     if targets.ndim != 2 or len(targets) != len(sentences) or not np.isfinite(targets).all():
         raise WordvecError(f"the teacher's vectors must be {len(sentences)} finite rows, one per sentence")
     projected = projected_targets(model, targets)
-    batch = model.tokenize(sentences, config.max_length)
+    batch = model.tokenize(sentences, max_length)
     longest = int(np.diff(batch.offsets).max())
     rng = np.random.default_rng(config.seed)
     rows = Rows(model.vectors, model.weights)
