@@ -698,18 +698,29 @@ def phrases_table(name="phrases-gensim-class"):
                         f"{summary['gensim_table_size']:,} words and pairs. " + _provenance([record])]
 
 
-def static_table(name="static-sst2-imdb-genre-20261127"):
+STATIC_RECORD = "static-sst2-imdb-genre-20261127"
+
+
+def static_table(name=STATIC_RECORD):
     """benchmarks/README: static sentence models: logistic-regression accuracy on their
-    vectors and encoding speed, against the teacher and model2vec (bench_static.py)."""
+    vectors, held-out retrieval, encoding speed and memory, against the teacher, model2vec
+    and pooled word vectors (bench_static.py)."""
     record = load_record(name)
     model2vec = _runs(record, system="model2vec")[0]["sentences_per_second"]
+    teacher = _runs(record, system="teacher")[0]["sentences_per_second"]
     tasks = ("sst2", "imdb", "genre")
-    lines = ["| system | model | accuracy % SST-2 / imdb / genre | sentences/s | × model2vec's | record |",
-             "|---|---|---|---|---|---|"]
+    lines = ["| system | model | accuracy % SST-2 / imdb / genre | mean | imdb halves R@1 | sentences/s "
+             "| × model2vec's | × the teacher's | peak MB encoding | record |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
     for run in record["runs"]:
-        accuracy = " / ".join(f"{100 * run['quality'][task]:.1f}" for task in tasks)
-        lines.append(f"| {run['system']} | {run['config']} | {accuracy} | {run['sentences_per_second']:,.0f} "
-                     f"| {_ratio(run['sentences_per_second'], model2vec)} | {_record_name(record)} |")
+        accuracy = [100 * run["quality"][task] for task in tasks]
+        r1 = run.get("retrieval_r1")
+        memory = run.get("encode_peak_rss_mb")
+        lines.append(f"| {run['system']} | {run['config']} | {' / '.join(f'{a:.1f}' for a in accuracy)} "
+                     f"| {sum(accuracy) / len(accuracy):.1f} | {'' if r1 is None else f'{r1:.3f}'} "
+                     f"| {run['sentences_per_second']:,.0f} | {_ratio(run['sentences_per_second'], model2vec)} "
+                     f"| {_ratio(run['sentences_per_second'], teacher)} | {'' if memory is None else f'{memory:,.0f}'} "
+                     f"| {_record_name(record)} |")
     sizes = record["runs"][0].get("sizes") or {}
     shown = "; ".join(f"{task} {size['train']:,} training / {size['test']:,} test" for task, size in sizes.items())
     return lines + ["", f"{shown}. " + _provenance([record])]

@@ -6,7 +6,8 @@ before it trains.  This command runs every command's own code once, on small bui
 files in a temporary folder (a few thousand tokens: the time is the compiler's), for each
 ``--vector-size``: the kernels cached are exactly those the commands call.  Word2vec's and
 Doc2Vec's kernels are compiled per vector size from 48 to 512 (smaller and larger sizes
-share one); the subword model's, the classifier's and the others' serve every size.
+share one); the subword model's, the classifier's, the static sentence models' and the
+others' serve every size.
 
 The exercises fall in groups, one per model family, that share no kernel but the corpus
 reader's, and run in ``--jobs`` processes at once: Numba's cache keeps one index file per
@@ -17,6 +18,7 @@ moment could each replace the other's entry.
 import argparse
 import contextlib
 import functools
+import importlib.util
 import io
 import logging
 import multiprocessing
@@ -25,6 +27,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+import numpy as np
 
 from wordvec.cli import gate, main
 from wordvec.cli.common import positive_int, ranged
@@ -177,6 +181,36 @@ def vector_file_exercises(files, sizes):
     yield ["vocab", corpus]
 
 
+def static_exercises(files, sizes):
+    """A small static sentence model (a WordPiece tokenizer of the corpus's words, random
+    rows: its kernels serve every vector size) trained both ways, saved and embedded with;
+    nothing without the `static` extra."""
+    if not all(importlib.util.find_spec(name) for name in ("tokenizers", "safetensors")):
+        log.info("static models: the static extra is not installed, nothing to compile")
+        return
+    model = files.out("static-model")
+    yield functools.partial(train_static, files, model)
+    yield ["embed", model, str(files.text), "-o", files.out("static-embedded.npy")]
+
+
+def train_static(files, path):
+    from tokenizers import Tokenizer, normalizers, pre_tokenizers
+    from tokenizers.models import WordPiece
+
+    from wordvec.models.static.model import StaticModel
+
+    lines = files.text.read_text(encoding="utf-8").splitlines()
+    words = ["[UNK]", *dict.fromkeys(word for line in lines for word in line.split())]
+    tokenizer = Tokenizer(WordPiece({word: i for i, word in enumerate(words)}, unk_token="[UNK]"))
+    tokenizer.normalizer, tokenizer.pre_tokenizer = normalizers.BertNormalizer(), pre_tokenizers.BertPreTokenizer()
+    rng = np.random.default_rng(0)
+    model = StaticModel(rng.standard_normal((len(words), SMALL_VECTOR_SIZE)).astype(np.float32), tokenizer)
+    model.fit(lines, targets=rng.standard_normal((len(lines), SMALL_VECTOR_SIZE)), epochs=1)
+    model.fit_pairs(list(zip(lines[::2], lines[1::2])), batch_size=4)
+    model.save(path)
+    return 0
+
+
 # per group, its exercises: wordvec command lines, or functions; the longest group first
 EXERCISES = {"doc2vec": doc2vec_exercises, "word2vec": word2vec_exercises, "classifier": classifier_exercises,
-             "vector files": vector_file_exercises}
+             "vector files": vector_file_exercises, "static models": static_exercises}
