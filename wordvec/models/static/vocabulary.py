@@ -3,7 +3,8 @@ explorer show them.
 
 Kinds, told from the token text and the tokenizer:
 
-    special     the tokenizer's special tokens ([PAD], [UNK], <s> ...)
+    special     the tokenizer's special tokens ([PAD], [UNK], <s> ...) and tokens written
+                wholly in brackets as they are ([unused0], <mask>)
     piece       a continuation piece, marked by the tokenizer's continuing-subword prefix
                 (WordPiece's "##ing")
     word        a whole token of two or more characters with a letter or digit in it
@@ -43,13 +44,17 @@ def token_kinds(model):
 
 
 def _kind(token, prefix, special):
-    if token in special:
+    if token in special or _bracketed(token):
         return "special"
     if prefix and token.startswith(prefix) and len(token) > len(prefix):
         return "piece"
     if any(c.isalnum() for c in token):
         return "word" if len(token) > 1 else "character"
     return "symbol"
+
+
+def _bracketed(token):
+    return len(token) > 2 and (token[0], token[-1]) in (("[", "]"), ("<", ">"))
 
 
 def kind_counts(kinds):
