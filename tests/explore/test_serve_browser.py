@@ -141,3 +141,60 @@ def test_dragging_the_map_pans_it(page):
         .click_and_hold().move_by_offset(60, 40).release().perform()
     after = float(point.get_attribute("cx")), float(point.get_attribute("cy"))
     assert after == pytest.approx((before[0] + 60, before[1] + 40), abs=1.5)
+
+
+@pytest.fixture(scope="module")
+def static_server(tmp_path_factory):
+    """An explorer over a static sentence model of random token vectors (the tiny WordPiece
+    tokenizer of tests/static/teacher.py) and a file of sentences."""
+    import threading
+
+    import numpy as np
+
+    pytest.importorskip("tokenizers", reason="static models need the static extra (pip install -e '.[static]')")
+    from tests.static.teacher import make_tokenizer, vocabulary
+    from wordvec.models.static.model import StaticModel
+    from wordvec.serve import make_static_server
+
+    vocab = vocabulary()
+    rng = np.random.default_rng(3)
+    model = StaticModel(rng.standard_normal((len(vocab), 12)), make_tokenizer(vocab),
+                        weights=rng.uniform(0.5, 1.5, len(vocab)))
+    sentences = tmp_path_factory.mktemp("static-explorer") / "sentences.txt"
+    lines = ["the movie was good", "a dull film", "the best song of the year", "the river runs through the city",
+             "many people walk on the road", "a funny and happy story"]
+    sentences.write_text("\n".join(lines) + "\n")
+    httpd = make_static_server(model, "127.0.0.1", 0, source="static test model", sentences=sentences)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    host, port = httpd.server_address[:2]
+    yield {"url": f"http://{host}:{port}", "model": model, "lines": lines}
+    httpd.shutdown()
+    httpd.server_close()
+    thread.join(timeout=10)
+
+
+def test_a_static_model_shows_nearest_sentences_and_tokens(browser, static_server):
+    import numpy as np
+    from selenium.webdriver.common.by import By
+
+    model, lines = static_server["model"], static_server["lines"]
+    browser.get(static_server["url"] + "/")
+    wait_for(browser, lambda: browser.find_element(By.TAG_NAME, "body").get_attribute("data-ready"), timeout=20)
+    assert browser.find_element(By.ID, "sentence-card").is_displayed()
+    assert browser.find_element(By.ID, "neighbours-title").text == "Nearest tokens"
+
+    browser.find_element(By.ID, "sentence-text").send_keys("a good movie")
+    scores = model.encode(lines) @ model.encode(["a good movie"])[0]
+    expected = [lines[i] for i in np.argsort(-scores, kind="stable")]
+    wait_for(browser, lambda: texts(browser, "#sentence-results .word") == expected)
+    assert "a · good · movie" in browser.find_element(By.ID, "sentence-status").text
+
+    browser.find_element(By.ID, "neighbour-word").send_keys("movie")
+    rows = model.vectors * model.weights[:, None]
+    rows /= np.linalg.norm(rows, axis=1, keepdims=True)
+    scores = rows @ rows[model.tokens.index("movie")]
+    expected = [model.tokens[i] for i in np.argsort(-scores, kind="stable")[1:11]]
+    wait_for(browser, lambda: texts(browser, "#neighbour-results .word") == expected)
+    if os.environ.get("WORDVEC_SCREENSHOT"):
+        browser.save_screenshot(os.environ["WORDVEC_SCREENSHOT"])

@@ -68,7 +68,8 @@ DAMAGE = {
                        "not a tokenizer": lambda p: p.write_text('{"version": "1.0"}')},
     "config.json": {"garbage": _garbage, "list": lambda p: p.write_text("[1, 2]"),
                     "normalize text": lambda p: p.write_text('{"normalize": "yes"}'),
-                    "max_length zero": lambda p: p.write_text('{"max_length": 0}')},
+                    "max_length zero": lambda p: p.write_text('{"max_length": 0}'),
+                    "history not a list": lambda p: p.write_text('{"history": {"epoch": 1}}')},
 }
 CASES = [(file, name) for file, kinds in DAMAGE.items() for name in kinds]
 
@@ -93,6 +94,23 @@ def test_a_damaged_model_is_refused_in_one_sentence(saved, tmp_path, file, name)
     assert result.returncode == 2
     assert_clean_failure(result, file)
     assert digest(damaged) == before and not (tmp_path / "out.npy").exists()
+    for argv in (("report", damaged, "-o", tmp_path / "page.html"), ("serve", damaged, "--port", "0")):
+        result = run_main(*argv)
+        assert result.returncode == 2
+        assert_clean_failure(result, file)
+    assert digest(damaged) == before and not (tmp_path / "page.html").exists()
+
+
+@pytest.mark.parametrize("missing", ["tokenizer.json", "model.safetensors"])
+def test_a_static_model_missing_a_file_is_named_as_such(saved, tmp_path, missing):
+    damaged = tmp_path / "model"
+    shutil.copytree(saved, damaged)
+    (damaged / missing).unlink()
+    for argv in (("report", damaged, "-o", tmp_path / "page.html"), ("serve", damaged, "--port", "0"),
+                 ("similar", damaged, "the")):
+        result = run_main(*argv)
+        assert result.returncode == 2
+        assert_clean_failure(result, "static model", missing)
 
 
 def test_a_damaged_model_fails_cleanly_in_a_real_process(saved, tmp_path):

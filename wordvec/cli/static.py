@@ -89,22 +89,24 @@ def run_distill(args):
 
 def run_train(args):
     model = StaticModel.load(args.model)
+    earlier = len(model.history)
     cache = args.cache or str(Path(args.output)) + ".teacher-cache"
     model.fit(args.corpus, teacher=args.teacher, cache=cache, epochs=args.epochs, alpha=args.alpha,
               min_alpha=args.min_alpha, loss=args.loss, train_weights=not args.fixed_weights, threads=args.threads)
     model.save(args.output)
-    losses = ", ".join(f"{h['loss']:.4f}" for h in model.history)
+    losses = ", ".join(f"{h['loss']:.4f}" for h in model.history[earlier:])
     print(f"trained toward {args.teacher} ({args.loss} loss by epoch: {losses}); wrote {args.output}")
     return 0
 
 
 def run_pairs(args):
     model = StaticModel.load(args.model)
+    earlier = len(model.history)
     model.fit_pairs(args.pairs, epochs=args.epochs, batch_size=args.batch_size, scale=args.scale,
                     matryoshka=tuple(args.matryoshka), alpha=args.alpha, min_alpha=args.min_alpha,
                     train_weights=not args.fixed_weights)
     model.save(args.output)
-    losses = ", ".join(f"{h['loss']:.4f}" for h in model.history)
+    losses = ", ".join(f"{h['loss']:.4f}" for h in model.history[earlier:])
     print(f"trained on pairs (contrastive loss by epoch: {losses}); wrote {args.output}")
     return 0
 

@@ -82,7 +82,8 @@ def describe(path, glove=False):
         if (path / "config.json").is_file() and not (path / formats.NATIVE_META).is_file():
             meta = formats.read_json_object(path / "config.json")
             if not {"classes", "words", "arrays"} <= set(meta):
-                raise FormatError(path / "config.json", None, "not a saved wordvec window classifier")
+                raise FormatError(path / "config.json", None, "not a saved wordvec window classifier, nor a "
+                                  "static model (which needs model.safetensors and tokenizer.json beside it)")
             hyper = {k: v for k, v in meta.items() if k not in ("words", "history", "arrays")}
             return Saved(str(path), "window", "window classifier (config.json + .npy)", hyper,
                          _history(meta), {}, meta)

@@ -18,7 +18,10 @@ Sections, each shown only where the input has its data (nothing is invented):
 
 A text classifier (``wordvec classify``, fastText .bin/.ftz) has its own sections: labels,
 per-epoch loss and validation P@1, indicative words per label, and with ``test=`` a
-labelled file's confusion matrix (``wordvec.report.classifier``).
+labelled file's confusion matrix (``wordvec.report.classifier``).  A static sentence model
+(``wordvec static``, a Model2Vec directory) has its own too: overview, configuration, its
+vocabulary by kind, per-token weights, training history, nearest tokens and a map of
+whole-word tokens (``wordvec.report.static_model``).
 
 Figures are PNGs drawn by :mod:`wordvec.report.plots` and embedded as ``data:`` URIs;
 the page has no script and no external link, so it opens offline.
@@ -35,6 +38,7 @@ from wordvec.models.lm.rnn import RNNLM
 from wordvec.models.saved import describe, load_document_vectors, load_keyed_vectors
 from wordvec.report import classifier as classifier_report
 from wordvec.report import page, plots
+from wordvec.report import static_model as static_report
 from wordvec.vectors.evaluate import evaluate_all, is_syntactic
 from wordvec.vectors.projection import explained_variance, pca_2d
 
@@ -45,9 +49,12 @@ SAMPLE_WORDS = 5
 def build_report(path, glove=False, top=300, evaluate=True, samples=5, seed=1, test=None):
     """The HTML text of the report on ``path`` (see the module docstring); a text
     classifier gets its own sections (``wordvec.report.classifier``; ``test``: a labelled
-    file for its confusion matrix)."""
+    file for its confusion matrix), and a static sentence model its own
+    (``wordvec.report.static_model``)."""
     if not glove and classifier_report.is_classifier(path):
         return page.document(f"wordvec report: {path}", classifier_report.classifier_sections(path, test))
+    if not glove and static_report.is_static_model(path):
+        return page.document(f"wordvec report: {path}", static_report.static_sections(path, top))
     saved = describe(path, glove=glove)
     kv = load_keyed_vectors(path, glove=glove, saved=saved)
     sections = [

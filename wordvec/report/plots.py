@@ -131,3 +131,15 @@ def _unclashing_labels(axes, words, coords, fontsize=7):
         kept.append((word, point))
     return kept
 
+
+
+def histogram(values, xlabel, log_counts=False):
+    """Bars of how many of ``values`` fall in each of up to 40 equal bins."""
+    values = np.asarray(values, dtype=np.float64)
+    figure = _figure()
+    axes = figure.add_subplot()
+    axes.hist(values, bins=min(40, max(1, len(np.unique(values)))), color=ACCENT, edgecolor="white", linewidth=0.5)
+    if log_counts:
+        axes.set_yscale("log")
+    _style(axes, xlabel, "tokens")
+    return _data_uri(figure)

@@ -8,7 +8,8 @@ The page (``static/index.html`` + ``explorer.js`` + ``explorer.css``, hand-writt
 framework, nothing fetched from the network) shows nearest neighbours as you type, an
 analogy form (3CosAdd and 3CosMul), word-pair similarity and a pan/zoom map of the top
 words; it talks to the JSON API of :mod:`wordvec.serve.api` through
-:mod:`wordvec.serve.server`.
+:mod:`wordvec.serve.server`.  A static sentence model (``make_static_server``) is explored
+through its tokens, with nearest sentences of a file (:mod:`wordvec.serve.static_model`).
 """
 
 import ipaddress
@@ -17,6 +18,7 @@ import logging
 from wordvec.errors import WordvecError
 from wordvec.serve.api import ExplorerAPI
 from wordvec.serve.server import ExplorerServer
+from wordvec.serve.static_model import StaticExplorerAPI
 from wordvec.vectors import ann
 
 log = logging.getLogger(__name__)
@@ -31,8 +33,18 @@ def make_server(kv, host="127.0.0.1", port=8000, source=""):
             ann.attach_index(kv, source)
         except WordvecError as error:  # exact search still answers every query
             log.warning("not using the approximate index: %s", error)
+    return _listen(ExplorerAPI(kv, source), host, port)
+
+
+def make_static_server(model, host="127.0.0.1", port=8000, source="", sentences=None):
+    """An :class:`~wordvec.serve.server.ExplorerServer` for the ``StaticModel`` ``model``
+    (``sentences``: a text file whose lines ``/api/sentence`` ranks), bound but not yet serving."""
+    return _listen(StaticExplorerAPI(model, source, sentences), host, port)
+
+
+def _listen(api, host, port):
     try:
-        server = ExplorerServer((host, port), ExplorerAPI(kv, source))
+        server = ExplorerServer((host, port), api)
     except OSError as error:
         raise WordvecError(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
     if not _is_loopback(host):

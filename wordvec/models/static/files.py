@@ -162,6 +162,9 @@ def _read_config(path):
             raise FormatError(path, None, f"its {key!r} has the wrong type")
     if isinstance(config.get("max_length"), int) and config["max_length"] < 1:
         raise FormatError(path, None, "its 'max_length' must be at least 1")
+    history = config.get("history", [])
+    if not (isinstance(history, list) and all(isinstance(entry, dict) for entry in history)):
+        raise FormatError(path, None, "its 'history' must be a list of objects (one per epoch)")
     return config
 
 

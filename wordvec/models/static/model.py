@@ -118,18 +118,24 @@ class StaticModel:
     # ------------------------------------------------------------------------- files
 
     def save(self, path):
-        """Write the Model2Vec directory ``path`` (``models.static.files``)."""
+        """Write the Model2Vec directory ``path`` (``models.static.files``); the training
+        history goes into config.json as ``history``, which Model2Vec ignores."""
         config = dict(self.config, normalize=self.normalize, max_length=self.max_length)
+        if self.history:
+            config["history"] = self.history
         files.write(path, self.vectors, self.weights, self.tokenizer, config, self.projection)
 
     @classmethod
     def load(cls, path):
         """A model from a Model2Vec or sentence-transformers static model directory."""
         saved = files.read(path)
-        config = saved.config
-        return cls(saved.vectors, saved.tokenizer, weights=saved.weights,
-                   normalize=config.get("normalize", False), max_length=config.get("max_length", DEFAULT_MAX_LENGTH),
-                   config=config, projection=saved.projection)
+        config = dict(saved.config)
+        history = config.pop("history", [])
+        model = cls(saved.vectors, saved.tokenizer, weights=saved.weights,
+                    normalize=config.get("normalize", False), max_length=config.get("max_length", DEFAULT_MAX_LENGTH),
+                    config=config, projection=saved.projection)
+        model.history = list(history)
+        return model
 
 
 def joined(batches):

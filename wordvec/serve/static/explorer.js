@@ -48,7 +48,7 @@ function renderPairs(listId, pairs, onWord, markBest) {
     const word = document.createElement("span");
     word.className = "word";
     word.textContent = pair.word;
-    word.title = "show the neighbours of " + pair.word;
+    word.title = pair.line ? "line " + pair.line + ": " + pair.word : "show the neighbours of " + pair.word;
     word.addEventListener("click", () => onWord(pair.word));
     const bar = document.createElement("span");
     bar.className = "bar";
@@ -66,6 +66,7 @@ function renderPairs(listId, pairs, onWord, markBest) {
 // ---------------------------------------------------------------- neighbours as you type
 let neighbourRequest = 0;
 let typingTimer = null;
+let neighbourHint = "Neighbours appear as you type (cosine similarity).";
 
 function lookUp(word) {
   $("neighbour-word").value = word;
@@ -78,7 +79,7 @@ async function queryNeighbours() {
   const ticket = ++neighbourRequest;  // answers to older keystrokes are dropped
   if (!word) {
     $("neighbour-results").replaceChildren();
-    setStatus("neighbour-status", "Neighbours appear as you type (cosine similarity).");
+    setStatus("neighbour-status", neighbourHint);
     return;
   }
   const { ok, body } = await api("neighbours", { word, topn: $("neighbour-topn").value });
@@ -105,6 +106,61 @@ $("neighbour-word").addEventListener("input", () => {
 });
 $("neighbour-topn").addEventListener("change", queryNeighbours);
 $("neighbour-form").addEventListener("submit", (e) => { e.preventDefault(); queryNeighbours(); });
+
+// ---------------------------------------------------------------- sentences (a static model)
+// The lines of the --sentences file nearest to a typed sentence, or without a file the
+// model's tokens nearest to it; the status shows the tokens the model cut the sentence into.
+let sentenceRequest = 0;
+let sentenceTimer = null;
+let sentenceHint = "";
+
+async function querySentence() {
+  const text = $("sentence-text").value.trim();
+  const ticket = ++sentenceRequest;
+  if (!text) {
+    $("sentence-results").replaceChildren();
+    setStatus("sentence-status", sentenceHint);
+    return;
+  }
+  const { ok, body } = await api("sentence", { text, topn: 10 });
+  if (ticket !== sentenceRequest) return;
+  const cut = body.tokens && body.tokens.length ? "Tokens: " + body.tokens.join(" · ") + ". " : "";
+  if (!ok) {
+    $("sentence-results").replaceChildren();
+    setStatus("sentence-status", cut + body.error + ".", true);
+    return;
+  }
+  setStatus("sentence-status", cut + (body.against === "sentences" ? "Nearest lines:" : "Nearest tokens:"));
+  const pick = body.against === "sentences" ? (line) => { $("sentence-text").value = line; querySentence(); } : lookUp;
+  renderPairs("sentence-results", body.neighbours, pick, false);
+}
+
+$("sentence-text").addEventListener("input", () => {
+  clearTimeout(sentenceTimer);
+  sentenceTimer = setTimeout(querySentence, 200);
+});
+$("sentence-form").addEventListener("submit", (e) => { e.preventDefault(); querySentence(); });
+
+function showStaticModel(info) {
+  $("source").textContent = info.source + " · static sentence model · " + info.words.toLocaleString() +
+                            " tokens × " + info.dimensions + " dimensions" +
+                            (info.sentences ? " · " + info.sentences.toLocaleString() + " sentences of " +
+                             info.sentence_file : "");
+  $("sentence-card").hidden = false;
+  $("sentence-title").textContent = info.sentences ? "Nearest sentences" : "Nearest tokens of a sentence";
+  sentenceHint = info.sentences
+    ? "The " + info.sentences.toLocaleString() + " lines of " + info.sentence_file +
+      ", ranked by the cosine of their sentence vectors to yours."
+    : "Without --sentences FILE the model's tokens are ranked against the sentence's vector.";
+  setStatus("sentence-status", sentenceHint);
+  $("neighbours-title").textContent = "Nearest tokens";
+  $("neighbour-word").placeholder = "type a token, e.g. " + (map.words[0] || "the");
+  neighbourHint = "Nearest tokens appear as you type (cosine of their weighted rows).";
+  setStatus("neighbour-status", neighbourHint);
+  $("similarity-title").textContent = "Token-pair similarity";
+  $("map-title").textContent = "Map of the tokens";
+  for (const option of $("map-size").options) option.textContent = option.textContent.replace("words", "tokens");
+}
 
 // ---------------------------------------------------------------- analogy
 $("analogy-form").addEventListener("submit", async (event) => {
@@ -185,7 +241,7 @@ class LabelGrid {
 
 const map = {
   svg: $("map"), words: [], x: [], y: [], index: new Map(), circles: [], labels: new Map(),
-  view: { k: 1, tx: 0, ty: 0 }, marked: new Map(), size: { w: 800, h: 640 },
+  view: { k: 1, tx: 0, ty: 0 }, marked: new Map(), size: { w: 800, h: 640 }, what: "most frequent words",
 
   async load(n) {
     setStatus("map-status", "Projecting the top " + n + " words…");
@@ -200,7 +256,7 @@ const map = {
     this.y = body.y.map((v) => 1 - pad - (1 - 2 * pad) * (v - y0) / ys);   // 0..1, up = +PC2
     this.build();
     this.reset();
-    setStatus("map-status", body.n + " most frequent words, first two principal components (" +
+    setStatus("map-status", body.n + " " + this.what + ", first two principal components (" +
               Math.round(100 * body.explained_variance) + "% of the variance). Drag to pan, scroll to zoom, " +
               "hover a point for its word, click it to light up its nearest neighbours.");
   },
@@ -373,6 +429,7 @@ const map = {
   if (!ok) { setStatus("neighbour-status", body.error, true); return; }
   $("source").textContent = body.source + " · " + body.words.toLocaleString() + " words × " + body.dimensions +
                             " dimensions";
+  if (body.kind === "static") map.what = "tokens (whole words first, in vocabulary order)";
   const size = $("map-size");
   const wanted = Number(size.value);
   for (const option of [...size.options]) if (Number(option.value) >= body.max_map_words) option.remove();
@@ -384,5 +441,6 @@ const map = {
     if (wanted >= body.max_map_words) size.value = all.value;
   }
   await map.load(size.value);
+  if (body.kind === "static") showStaticModel(body);
   document.body.dataset.ready = "true";  // for tests and scripts: the map is drawn
 })();
