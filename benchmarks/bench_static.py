@@ -3,18 +3,23 @@
 Systems: the teacher (all-MiniLM-L6-v2, run by sentence-transformers on torch, 2 threads),
 wordvec's distilled model (``wordvec static distill``, 256 dimensions), model2vec's own
 ``distill`` of the same teacher (float32, 256), wordvec's model trained toward the teacher
-from its distilled one, and mean-pooled sg-ns word vectors (wordvec Word2Vec on the first
-lines of wordbench-10m).  Figures: logistic-regression accuracy on SST-2 and on imdb and
-genre subsets, encoding speed (sentences/s on the SST-2 test sentences), time to distill
-and to train (the teacher's speed on the first 500 SST-2 test sentences, the others' on all
-1,821).  The teacher is slow on 2 shared cores, so the tasks are subsets (sizes in
-the record) and the teacher reads at most --max-seq-length tokens of a document; the
-training corpus is the tasks' training texts without labels.  The teacher's vectors for
-training come from sentence-transformers (equal to wordvec's NumPy teacher within 1e-5,
-tests/static/test_distill.py) because it is ~3x faster here.
+from its distilled one, the distilled model trained on imdb review halves (pairs),
+skip-gram vectors (wordvec Word2Vec on wordbench-10m) mean- and SIF-pooled, and Doc2Vec
+PV-DBOW trained on the corpus of the teacher training and inferred.
 
-    nice python benchmarks/bench_static.py --teacher /tmp/minilm --wordvec-distilled DIR \\
-        --wordvec-distill-seconds S
+Figures: logistic-regression accuracy on SST-2 (whole) and on imdb and genre subsets;
+retrieval R@1 of unseen imdb reviews' first halves against their second halves; encoding
+speed and peak memory, each system alone in a child process on the SST-2 test sentences
+(the teacher on 500 of them); time to distill and to train.  The teacher reads at most
+--max-seq-length tokens of a text, and its vectors (the slow part: ~75,000 texts) are kept
+in --cache chunk by chunk, so a stopped run resumes.  The training corpus is the tasks'
+training texts without labels and 20-token pieces of wordbench-10m.  The teacher's vectors
+for training come from sentence-transformers (equal to wordvec's NumPy teacher within
+1e-5, tests/static/test_distill.py) because it is faster here; wordvec's distillation runs
+its own NumPy teacher.
+
+    python benchmarks/bench_static.py --teacher all-MiniLM-L6-v2/ --teacher-only   # fill the cache
+    python benchmarks/bench_static.py --teacher all-MiniLM-L6-v2/ --name static-sst2-imdb-genre-DATE
 """
 
 import argparse
@@ -234,7 +239,6 @@ def main():
     from model2vec.distill import distill as m2v_distill
 
     import model2vec
-    from wordvec.data.sentences import TaggedDocument
     from wordvec.data.sentences import TaggedDocument
     from wordvec.models.doc2vec.model import Doc2Vec
     from wordvec.models.static.model import StaticModel
