@@ -77,10 +77,13 @@ class Classifier:
     fasttext_sigmoid: bool = True
 
     # ------------------------------------------------------------------ training
-    def fit(self, data, valid=None):
+    def fit(self, data, valid=None, stop=None):
         """Train a new model on ``data`` (a fastText-format file or directory, or a list of
         lines) with this one's ``config``, replacing what it held; ``valid``, a file of the
-        same format, is scored (P@1) after every epoch into ``history``. Returns self."""
+        same format, is scored (P@1) after every epoch into ``history``; ``stop``, a
+        function without arguments asked every ``training.STOP_CHECK_TOKENS`` tokens per
+        thread, ends training with ``training.TrainingStopped`` when it returns true (what
+        autotune's time budget uses). Returns self."""
         config = self.config.checked()
         load_kernels(config)
         started, compiled_before = time.perf_counter(), compiling.seconds()
@@ -102,7 +105,7 @@ class Classifier:
         self.W_out = np.zeros((len(dictionary.labels), config.dim), dtype=np.float32)
         self.history, self.quantized, self.model, self.mapped_from = [], None, "supervised", None
         valid_encoded = encode(dictionary, scan_text(valid)) if valid else None
-        run_epochs(self, encoded, (lambda m: validation_p_at_1(m, valid_encoded)) if valid else None)
+        run_epochs(self, encoded, (lambda m: validation_p_at_1(m, valid_encoded)) if valid else None, stop=stop)
         return self
 
     @classmethod
@@ -318,10 +321,11 @@ def _load_pretrained(W_in, dictionary, path):
 # ---------------------------------------------------------------------- quantization
 
 def quantize_classifier(model, cutoff=0, retrain=False, qnorm=False, dsub=2, input=None, epoch=None, lr=None,
-                        threads=None):
+                        threads=None, stop=None):
     """fastText's ``quantize``: optionally keep only the ``cutoff`` input rows of largest
     norm (EOS always first) and retrain on them, then product-quantize the input matrix
-    (``wordvec.math.product_quantizer``). Returns a new Classifier; ``model`` is unchanged."""
+    (``wordvec.math.product_quantizer``). Returns a new Classifier; ``model`` is unchanged.
+    ``stop``: as :meth:`Classifier.fit`'s, for the retraining."""
     if model.model != "supervised":
         raise WordvecError("only supervised models can be quantized (as in fastText)")
     if model.quantized is not None:
@@ -338,7 +342,7 @@ def quantize_classifier(model, cutoff=0, retrain=False, qnorm=False, dsub=2, inp
             raise WordvecError("retraining after the cutoff needs the training data (input)")
         changes = {k: v for k, v in (("epoch", epoch), ("lr", lr), ("threads", threads)) if v is not None}
         out.config = replace(out.config, **changes).checked()
-        run_epochs(out, encode(dictionary, scan_text(input)))
+        run_epochs(out, encode(dictionary, scan_text(input)), stop=stop)
     if out.W_in.shape[0] < KSUB:
         raise WordvecError(f"quantization needs at least {KSUB} input rows; the model has {out.W_in.shape[0]}")
     out.quantized = quantize_matrix(out.W_in, dsub, qnorm)
