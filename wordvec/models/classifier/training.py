@@ -35,15 +35,43 @@ def load_kernels(config):
                         kernels.warm_up)
 
 
-def uniform_rows(n_rows, dim, seed, sources=None):
+# With a stop function, an epoch runs in compiled calls of this many tokens per thread, and
+# stop is asked before each: a few milliseconds each at dim 100, a fraction of a second at
+# dim 1000 with word and character n-grams.
+STOP_CHECK_TOKENS = 50_000
+# ... and the input matrix is filled this many values at a time (a fraction of a second).
+FILL_CHECK_VALUES = 1 << 24
+
+
+class TrainingStopped(Exception):
+    """Training gave up because its ``stop`` function said so; ``tokens``: the tokens
+    trained (all threads) before it did, of ``total`` (None: it stopped before training)."""
+
+    def __init__(self, tokens=0, total=None):
+        super().__init__("training stopped before it began" if total is None
+                         else f"training stopped after {tokens:,} of {total:,} tokens")
+        self.tokens, self.total = tokens, total
+
+
+def check_stop(stop):
+    """Raise :class:`TrainingStopped` when ``stop`` (None: never) says to."""
+    if stop is not None and stop():
+        raise TrainingStopped()
+
+
+def uniform_rows(n_rows, dim, seed, sources=None, stop=None):
     """fastText's initialisation, U(-1/dim, 1/dim), in float32, filled on all cores: row k
     gets the values of matrix row ``sources[k]`` (default: its own); rows past the sources
-    are zero."""
+    are zero. With ``stop`` (as ``run_epochs``'), filled ``FILL_CHECK_VALUES`` values at a
+    time, ``stop`` asked before each (a row's values depend on its source row only)."""
     check_allocation(4 * n_rows * dim, f"a matrix of {n_rows:,} rows (words, labels, --bucket) x {dim} (--dim)")
     sources = np.arange(n_rows, dtype=np.int64) if sources is None else np.asarray(sources, dtype=np.int64)
     W = np.empty((n_rows, dim), dtype=np.float32)
     W[len(sources):] = 0.0
-    kernels.uniform_fill(W, sources, 1.0 / dim, seed)
+    block = max(1, len(sources) if stop is None else FILL_CHECK_VALUES // dim)
+    for begin in range(0, len(sources), block):
+        check_stop(stop)
+        kernels.uniform_fill(W[begin:begin + block], sources[begin:begin + block], 1.0 / dim, seed)
     return W
 
 
@@ -105,21 +133,6 @@ def drift_positions(positions, n_docs, rng):
 # Below this many tokens per thread per epoch, the threads' streams run interleaved on one
 # thread (kernels.train_interleaved) instead of on OS threads (see run_epochs).
 INTERLEAVE_BELOW = 200_000
-
-# With a stop function, an epoch runs in compiled calls of this many tokens per thread, and
-# stop is asked before each: a few milliseconds each at dim 100, a fraction of a second at
-# dim 1000 with word and character n-grams.
-STOP_CHECK_TOKENS = 50_000
-
-
-class TrainingStopped(Exception):
-    """Training gave up because its ``stop`` function said so; ``tokens``: the tokens
-    trained (all threads) before it did, of ``total``."""
-
-    def __init__(self, tokens, total):
-        super().__init__(f"training stopped after {tokens:,} of {total:,} tokens")
-        self.tokens, self.total = tokens, total
-
 
 def run_epochs(model, encoded, valid=None, interleave_below=None, stop=None):
     """Hogwild SGD as fastText's trainThread: thread t starts at t / n of the data and reads
