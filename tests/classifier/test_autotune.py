@@ -157,16 +157,18 @@ def test_the_trial_training_when_the_budget_ends_is_stopped_and_discarded(labell
     given = ClassifierConfig(dim=10, epoch=20, threads=1, seed=3, verbose=0)
     found = autotune.search(given, train, AutotuneSettings(valid, duration=1.0), on_trial=on_trial, clock=clock)
     assert events == ["trained", "scored", "stopped"]
-    assert found.trials == 1 and [t.number for t in told] == [1]
-    assert found.score == told[0].score and found.config == replace(given, bucket=0)
+    assert found.trials == 1 and found.score == told[0].score and found.config == replace(given, bucket=0)
+    stopped = told[1]  # the progress line's last state: one trial finished, the budget spent
+    assert len(told) == 2 and (stopped.number, stopped.score, stopped.best) == (1, None, told[0].score)
+    assert stopped.elapsed >= 1.0
 
 
 @pytest.mark.parametrize("model_size", ["", "30K"])
 def test_a_budget_that_ends_during_the_first_trial_asks_for_a_longer_one(labelled, monkeypatch, model_size):
     train, valid = labelled
-    events = _watched(monkeypatch)
+    events, told = _watched(monkeypatch), []
     given = ClassifierConfig(dim=10, epoch=20, threads=1, seed=3, verbose=0)
     settings = AutotuneSettings(valid, duration=1.0, model_size=model_size)
     with pytest.raises(WordvecError, match="no trial could be trained: give a longer autotune duration"):
-        autotune.search(given, train, settings, clock=Clock(step=0.01))
-    assert events == ["stopped"]
+        autotune.search(given, train, settings, on_trial=told.append, clock=Clock(step=0.01))
+    assert events == ["stopped"] and [(t.number, t.score, t.best) for t in told] == [(0, None, None)]

@@ -173,7 +173,9 @@ class Tuned(NamedTuple):
 
 class Trial(NamedTuple):
     """What ``on_trial`` is told after each trial: its number, its score (None: skipped),
-    the best score so far (None: none yet), the seconds spent and the budget."""
+    the best score so far (None: none yet), the seconds spent and the budget; and once
+    more when the budget stops a trial, with the number of trials finished and no score
+    (the progress line's last state, as fastText's timer prints it)."""
     number: int
     score: float
     best: float
@@ -219,8 +221,8 @@ class Found(NamedTuple):
 
 def search(config, train, settings, on_trial=None, clock=time.perf_counter):
     """Trials for ``settings.duration`` seconds of ``clock``, starting from ``config`` (the
-    given settings) on the training file ``train``; ``on_trial(Trial)`` follows the trials
-    that ran to their end. The trial training when the time is up is stopped and discarded.
+    given settings) on the training file ``train``; ``on_trial(Trial)`` follows them. The
+    trial training when the time is up is stopped and discarded.
     Returns :class:`Found`, or one sentence when no trial could be scored."""
     metric, size = settings.checked(config.label)
     verbose, config = config.verbose, replace(config.checked(), verbose=0)
@@ -244,6 +246,8 @@ def search(config, train, settings, on_trial=None, clock=time.perf_counter):
             value = score(model, settings.validation, metric, settings.predictions)
         except TrainingStopped:
             trials -= 1  # discarded, as fastText's abort discards the trial it cuts short
+            if on_trial is not None:
+                on_trial(Trial(trials, None, best_score, clock() - started, settings.duration))
             break
         except _Skipped:
             value, too_large = None, too_large + 1
