@@ -1,12 +1,17 @@
 """The classifier's autotune (``wordvec.models.classifier.autotune``): fastText's search
 strategy (what each trial draws, what it keeps), its metric and size strings (fuzzed:
-a value or one sentence, nothing else), and the validation file's checks."""
+a value or one sentence, nothing else), the validation file's checks, and the time budget
+(on a clock the tests move: the trial training when it ends is stopped and discarded)."""
+
+from dataclasses import replace
 
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
+from tests.labelled import write_labelled
 from wordvec.errors import WordvecError
+from wordvec.models.classifier import autotune, training
 from wordvec.models.classifier.autotune import (MINN_CHOICES, SEARCHED, AutotuneSettings, Trial, _Search,
                                                 check_validation_file, parse_metric, parse_size, progress_line)
 from wordvec.models.classifier.config import ClassifierConfig
@@ -93,3 +98,77 @@ def test_the_progress_line_is_fastTexts():
         "\rProgress:   4.2% Trials:    3 Best score:   unknown ETA:   0h 4m47s")
     assert progress_line(Trial(12, 0.5, 0.875, 3700, 3600)) == (
         "\rProgress: 100.0% Trials:   12 Best score:  0.875000 ETA:   0h 0m 0s")
+
+
+class Clock:
+    """A clock that stands still until told a step, then moves by it at every reading."""
+
+    def __init__(self, step=0.0):
+        self.now, self.step = 0.0, step
+
+    def __call__(self):
+        self.now += self.step
+        return self.now
+
+
+@pytest.fixture
+def labelled(tmp_path, monkeypatch):
+    """A training and a validation file; the budget's clock read every 50 tokens per thread."""
+    rng = np.random.default_rng(5)
+    write_labelled(tmp_path / "train.txt", 400, rng, labels=4, span=320, vocabulary=1200)
+    write_labelled(tmp_path / "valid.txt", 100, rng, labels=4, span=320, vocabulary=1200)
+    monkeypatch.setattr(training, "STOP_CHECK_TOKENS", 50)
+    return str(tmp_path / "train.txt"), str(tmp_path / "valid.txt")
+
+
+def _watched(monkeypatch):
+    """Record each trial's training as 'trained' or 'stopped', and each model scored."""
+    events = []
+
+    def trained(*args, **kwargs):
+        try:
+            model = original_trained(*args, **kwargs)
+        except training.TrainingStopped:
+            events.append("stopped")
+            raise
+        events.append("trained")
+        return model
+
+    def scored(*args):
+        events.append("scored")
+        return original_score(*args)
+    original_trained, original_score = autotune._trained, autotune.score
+    monkeypatch.setattr(autotune, "_trained", trained)
+    monkeypatch.setattr(autotune, "score", scored)
+    return events
+
+
+def test_the_trial_training_when_the_budget_ends_is_stopped_and_discarded(labelled, monkeypatch):
+    """The clock stands still through the first trial, then runs out during the second
+    one's training: that trial is stopped, not scored, not counted, and the first one's
+    settings and score are what the search found."""
+    train, valid = labelled
+    events, clock, told = _watched(monkeypatch), Clock(), []
+
+    def on_trial(trial):
+        told.append(trial)
+        clock.step = 0.01  # the budget of 1 s is spent 100 readings on
+
+    given = ClassifierConfig(dim=10, epoch=20, threads=1, seed=3, verbose=0)
+    found = autotune.search(given, train, AutotuneSettings(valid, duration=1.0), on_trial=on_trial, clock=clock)
+    assert events == ["trained", "scored", "stopped"]
+    assert found.trials == 1 and found.score == told[0].score and found.config == replace(given, bucket=0)
+    stopped = told[1]  # the progress line's last state: one trial finished, the budget spent
+    assert len(told) == 2 and (stopped.number, stopped.score, stopped.best) == (1, None, told[0].score)
+    assert stopped.elapsed >= 1.0
+
+
+@pytest.mark.parametrize("model_size", ["", "30K"])
+def test_a_budget_that_ends_during_the_first_trial_asks_for_a_longer_one(labelled, monkeypatch, model_size):
+    train, valid = labelled
+    events, told = _watched(monkeypatch), []
+    given = ClassifierConfig(dim=10, epoch=20, threads=1, seed=3, verbose=0)
+    settings = AutotuneSettings(valid, duration=1.0, model_size=model_size)
+    with pytest.raises(WordvecError, match="no trial could be trained: give a longer autotune duration"):
+        autotune.search(given, train, settings, on_trial=told.append, clock=Clock(step=0.01))
+    assert events == ["stopped"] and [(t.number, t.score, t.best) for t in told] == [(0, None, None)]

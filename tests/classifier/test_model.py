@@ -15,6 +15,7 @@ from wordvec.data.labels import TokenScan, build_dictionary, encode_lines, scan_
 from wordvec.data.subword import fasttext_hash, ngram_buckets
 from wordvec.errors import WordvecError
 from wordvec.io import fasttext_bin
+from wordvec.kernels import quantize as quantize_kernels
 from wordvec.kernels.quantize import nearest_centroids as compiled_nearest
 from wordvec.math import product_quantizer as pq
 from wordvec.models.classifier.config import ClassifierConfig
@@ -319,9 +320,15 @@ def test_quantize_retrain_needs_input(model):
 
 
 def test_compiled_nearest_centroid_equals_reference():
+    """The search on one thread (small) and on all cores (large) gives the reference's indices,
+    and leaves Numba's thread count as it found it."""
     rng = np.random.default_rng(4)
+    threads = numba.get_num_threads()
     x, c = rng.normal(size=(500, 3)), rng.normal(size=(256, 3))
     np.testing.assert_array_equal(compiled_nearest(x, c), pq.nearest_centroids(x, c))
+    large = rng.normal(size=(quantize_kernels.ALL_CORES_FROM // (256 * 3) + 1, 3))
+    np.testing.assert_array_equal(compiled_nearest(large, c), pq.nearest_centroids(large, c))
+    assert numba.get_num_threads() == threads
 
 
 def test_product_quantizer_reconstructs():

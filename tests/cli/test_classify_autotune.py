@@ -41,9 +41,9 @@ def test_autotune_writes_a_model_that_predicts_keeping_the_settings_given(data, 
 
 
 def test_a_model_size_quantizes_and_the_file_fits(data, tmp_path):
-    out = tmp_path / "small.ftz"
+    out = tmp_path / "small.ftz"  # a trial quantizes for each cutoff it tries: the budget must hold one
     result = run_main("classify", "train", data / "train.txt", "-o", out, "--autotune-validation",
-                      data / "valid.txt", "--autotune-duration", "1", "--autotune-model-size", "30K", "--dim", "8",
+                      data / "valid.txt", "--autotune-duration", "5", "--autotune-model-size", "30K", "--dim", "8",
                       "--autotune-metric", "precisionAtRecall:50", "--threads", "1", "--no-progress")
     assert result.returncode == 0, result.stderr
     assert 0 < out.stat().st_size <= 30_000
@@ -53,7 +53,7 @@ def test_a_model_size_quantizes_and_the_file_fits(data, tmp_path):
 
 @pytest.mark.parametrize("flags, fragments", [
     (["--autotune-metric", "accuracy"], ["Unknown autotune metric", "'accuracy'"]),
-    (["--autotune-metric", "f1:__label__nine", "--autotune-duration", "1"], ["__label__nine", "not a label"]),
+    (["--autotune-metric", "f1:__label__nine", "--autotune-duration", "5"], ["__label__nine", "not a label"]),
     (["--autotune-duration", "-5"], ["duration", "> 0"]),
     (["--autotune-predictions", "0"], ["predictions"]),
     (["--autotune-model-size", "2X"], ["model size", "'2X'"]),

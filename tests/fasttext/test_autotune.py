@@ -52,12 +52,13 @@ def test_the_search_keeps_a_model_at_least_as_good_as_the_given_settings(files):
         fasttext.train_supervised(train, autotuneValidationFile=str(files / "absent.txt"))
     with pytest.raises(ValueError, match="not a label"):
         fasttext.train_supervised(train, autotuneValidationFile=valid, autotuneMetric="f1:__label__none",
-                                  autotuneDuration=1, thread=1, verbose=0)
+                                  autotuneDuration=5, thread=1, verbose=0)
 
 
 def test_a_model_size_is_met_by_quantizing(files, tmp_path):
     train, valid = str(files / "train.txt"), str(files / "valid.txt")
-    model = fasttext.train_supervised(train, autotuneValidationFile=valid, autotuneDuration=1,
+    # a trial quantizes for each cutoff it tries (seconds): the budget must hold one to its end
+    model = fasttext.train_supervised(train, autotuneValidationFile=valid, autotuneDuration=5,
                                       autotuneModelSize="40K", autotuneMetric="precisionAtRecall:50", dim=16,
                                       thread=1, verbose=0)
     assert model.is_quantized()

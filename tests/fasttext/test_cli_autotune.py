@@ -57,8 +57,9 @@ def test_autotune_writes_the_bin_and_vec_and_the_model_predicts(data, tmp_path):
 
 
 def test_a_model_size_writes_a_quantized_ftz_that_fits(data, tmp_path):
+    # a trial quantizes for each cutoff it tries (seconds): the budget must hold one to its end
     result = supervised(data, tmp_path / "small", "-autotune-validation", data / "valid.txt",
-                        "-autotune-duration", "1", "-autotune-modelsize", "25K", "-dim", "8", "-verbose", "0")
+                        "-autotune-duration", "5", "-autotune-modelsize", "25K", "-dim", "8", "-verbose", "0")
     assert result.returncode == 0, result.stderr
     assert result.stderr == ""  # -verbose 0
     path = tmp_path / "small.ftz"

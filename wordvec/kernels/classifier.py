@@ -39,8 +39,10 @@ Matrices = namedtuple("Matrices", "W_in W_out")               # the trained floa
 Outputs = namedtuple("Outputs", "loss_kind points codes lengths")  # a LOSS_CODES value, the labels' Huffman paths
 # lr = lr0 (1 - (tokens_before + tokens read since) / total_tokens), fastText's linear decay
 Schedule = namedtuple("Schedule", "lr0 tokens_before total_tokens")
-Streams = namedtuple("Streams", "positions budgets states")   # per thread: int64 document, int64 tokens, uint64 state
-Counters = namedtuple("Counters", "loss examples tokens")      # per thread: float64, int64, int64, added to
+# per thread: int64 document, int64 tokens of the epoch to reach (counted in Counters.tokens), uint64 state
+Streams = namedtuple("Streams", "positions budgets states")
+# per thread: float64 loss and int64 examples added to, int64 tokens read in the epoch so far
+Counters = namedtuple("Counters", "loss examples tokens")
 Scratch = namedtuple("Scratch", "h grad scores")               # one document's hidden vector, gradient, label scores
 
 
@@ -347,10 +349,12 @@ def predict_all(W_in, W_out, rows, row_offsets, loss_kind, points, codes, length
 
 @numba.njit(nogil=True, cache=True, parallel=True)
 def train_streams(matrices, documents, outputs, schedule, streams, counters):
-    """Hogwild: stream t (one per thread, all at once) reads ``budgets[t]`` tokens from
-    document ``positions[t]`` on, wrapping around at the end (fastText's trainThread).
-    Progress goes to ``counters.tokens[t]`` as it happens (the caller polls it for the
-    progress line); ``positions`` is advanced in place. Threads interleave document by
+    """Hogwild: stream t (one per thread, all at once) reads from document ``positions[t]``
+    on, wrapping around at the end (fastText's trainThread), until its tokens of the epoch,
+    ``counters.tokens[t]``, reach ``budgets[t]``. Progress goes to ``counters.tokens[t]`` as
+    it happens (the caller polls it for the progress line, and may train an epoch in
+    several calls, each with a higher budget: the same documents at the same learning
+    rates as one call); ``positions`` is advanced in place. Threads interleave document by
     document, as fastText's do, instead of one Python call after another, when the epoch is
     long enough for them to overlap in time (else ``train_interleaved``)."""
     positions, budgets, states = streams
@@ -359,7 +363,7 @@ def train_streams(matrices, documents, outputs, schedule, streams, counters):
     n_streams = positions.shape[0]
     n_docs = documents.doc_tokens.shape[0]
     for t in numba.prange(n_streams):
-        done = 0
+        done = out_tokens[t]
         while done < budgets[t]:
             if positions[t] >= n_docs:
                 positions[t] = 0
@@ -376,11 +380,14 @@ def train_streams(matrices, documents, outputs, schedule, streams, counters):
 @jit
 def train_interleaved(matrices, documents, outputs, schedule, streams, counters):
     """``train_streams``'s streams on the calling thread, merged by token clock: the stream
-    that has read the fewest tokens in this call trains its next document (ties: the
-    lower stream). Each stream keeps everything ``train_streams`` gives it: its position
-    (wrapping around), token budget, learning rate from its own tokens × streams, and
-    random state ``states[t]``; only the order of the documents differs, and it is the
-    order threads running at the same pace per token would give, every run the same.
+    that has read the fewest tokens of the epoch (``counters.tokens``) trains its next
+    document (ties: the lower stream). Each stream keeps everything ``train_streams``
+    gives it: its position (wrapping around), token budget, learning rate from its own
+    tokens × streams, and random state ``states[t]``; only the order of the documents
+    differs, and it is the order threads running at the same pace per token would give,
+    every run the same. An epoch trained in several calls, with budgets that are the same
+    for every stream and rise from call to call, trains the same documents in the same
+    order as one call.
 
     For epochs too short for threads to overlap: ``train_streams``' two threads train an
     SST epoch in 8-11 ms, and logged runs merged only 70-75 % of its documents with the
@@ -392,7 +399,7 @@ def train_interleaved(matrices, documents, outputs, schedule, streams, counters)
     doc_tokens = documents.doc_tokens
     n_streams, n_docs = positions.shape[0], doc_tokens.shape[0]
     scratch = new_scratch(matrices)
-    done = np.zeros(n_streams, dtype=np.int64)
+    done = out_tokens
     while True:
         t = -1
         for s in range(n_streams):
@@ -406,10 +413,9 @@ def train_interleaved(matrices, documents, outputs, schedule, streams, counters)
         lr = lr0 * max(0.0, 1.0 - (tokens_before + n_streams * done[t]) / total_tokens)
         loss, examples = train_document(matrices, documents, d, outputs, lr, states[t:t + 1], scratch)
         positions[t] = d + 1
-        done[t] += doc_tokens[d]
         out_loss[t] += loss
         out_examples[t] += examples
-        out_tokens[t] += doc_tokens[d]
+        done[t] += doc_tokens[d]
 
 
 def empty_arguments(dim, threads):

@@ -36,7 +36,7 @@ from wordvec.models.classifier.config import LOSSES, ClassifierConfig  # noqa: F
 from wordvec.models.classifier.files import ClassifierParts, config_dict, load_parts, save_parts
 from wordvec.models.classifier.predict import Meter, top_k
 from wordvec.models.classifier.quantize import prune_rows, quantize_matrix, select_rows
-from wordvec.models.classifier.training import compact_buckets, load_kernels, run_epochs, uniform_rows
+from wordvec.models.classifier.training import check_stop, compact_buckets, load_kernels, run_epochs, uniform_rows
 
 log = logging.getLogger(__name__)
 
@@ -77,32 +77,39 @@ class Classifier:
     fasttext_sigmoid: bool = True
 
     # ------------------------------------------------------------------ training
-    def fit(self, data, valid=None):
+    def fit(self, data, valid=None, stop=None):
         """Train a new model on ``data`` (a fastText-format file or directory, or a list of
         lines) with this one's ``config``, replacing what it held; ``valid``, a file of the
-        same format, is scored (P@1) after every epoch into ``history``. Returns self."""
+        same format, is scored (P@1) after every epoch into ``history``; ``stop``, a
+        function without arguments asked between the steps of reading the data, of filling
+        the input matrix and every ``training.STOP_CHECK_TOKENS`` tokens per thread of
+        training, ends it with ``training.TrainingStopped`` when it returns true (what
+        autotune's time budget uses). Returns self."""
         config = self.config.checked()
         load_kernels(config)
         started, compiled_before = time.perf_counter(), compiling.seconds()
         scan = scan_text(data)
+        check_stop(stop)
         source = "the training lines" if isinstance(data, (list, tuple)) else str(data)
         dictionary = build_dictionary(scan, config.label, config.min_count, config.min_count_label,
                                       config.word_ngrams, config.bucket, config.minn, config.maxn, source=source)
+        check_stop(stop)
         encoded = encode(dictionary, scan)
         del scan
+        check_stop(stop)
         dictionary.forget_lookups()
         dictionary, sources = compact_buckets(dictionary, encoded)
         log.info("read %d tokens: %d words, %d labels, %d documents (%.1f s%s)", dictionary.ntokens,
                  dictionary.nwords, len(dictionary.labels), encoded.n_docs, time.perf_counter() - started,
                  compiling.of_it(compiled_before))
-        W_in = uniform_rows(dictionary.n_rows, config.dim, config.seed, sources)
+        W_in = uniform_rows(dictionary.n_rows, config.dim, config.seed, sources, stop=stop)
         if config.pretrained_vectors:
             _load_pretrained(W_in, dictionary, config.pretrained_vectors)
         self.dictionary, self.W_in, self.config = dictionary, W_in, config
         self.W_out = np.zeros((len(dictionary.labels), config.dim), dtype=np.float32)
         self.history, self.quantized, self.model, self.mapped_from = [], None, "supervised", None
         valid_encoded = encode(dictionary, scan_text(valid)) if valid else None
-        run_epochs(self, encoded, (lambda m: validation_p_at_1(m, valid_encoded)) if valid else None)
+        run_epochs(self, encoded, (lambda m: validation_p_at_1(m, valid_encoded)) if valid else None, stop=stop)
         return self
 
     @classmethod
@@ -318,10 +325,11 @@ def _load_pretrained(W_in, dictionary, path):
 # ---------------------------------------------------------------------- quantization
 
 def quantize_classifier(model, cutoff=0, retrain=False, qnorm=False, dsub=2, input=None, epoch=None, lr=None,
-                        threads=None):
+                        threads=None, stop=None):
     """fastText's ``quantize``: optionally keep only the ``cutoff`` input rows of largest
     norm (EOS always first) and retrain on them, then product-quantize the input matrix
-    (``wordvec.math.product_quantizer``). Returns a new Classifier; ``model`` is unchanged."""
+    (``wordvec.math.product_quantizer``). Returns a new Classifier; ``model`` is unchanged.
+    ``stop``: as :meth:`Classifier.fit`'s, for the retraining."""
     if model.model != "supervised":
         raise WordvecError("only supervised models can be quantized (as in fastText)")
     if model.quantized is not None:
@@ -338,7 +346,7 @@ def quantize_classifier(model, cutoff=0, retrain=False, qnorm=False, dsub=2, inp
             raise WordvecError("retraining after the cutoff needs the training data (input)")
         changes = {k: v for k, v in (("epoch", epoch), ("lr", lr), ("threads", threads)) if v is not None}
         out.config = replace(out.config, **changes).checked()
-        run_epochs(out, encode(dictionary, scan_text(input)))
+        run_epochs(out, encode(dictionary, scan_text(input)), stop=stop)
     if out.W_in.shape[0] < KSUB:
         raise WordvecError(f"quantization needs at least {KSUB} input rows; the model has {out.W_in.shape[0]}")
     out.quantized = quantize_matrix(out.W_in, dsub, qnorm)

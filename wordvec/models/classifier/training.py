@@ -3,7 +3,8 @@ initialisation and progress line, around the compiled SGD (``wordvec.kernels.cla
 
 ``run_epochs`` trains any object with ``W_in``, ``W_out``, ``config``, ``loss_code``,
 ``hs_tree()`` and ``history`` (a ``Classifier``); ``valid``, when given, is a function
-of the model returning its validation P@1 after each epoch.
+of the model returning its validation P@1 after each epoch; ``stop``, when given, a
+function asked between pieces of an epoch whether to give up (:class:`TrainingStopped`).
 """
 
 import threading
@@ -34,15 +35,43 @@ def load_kernels(config):
                         kernels.warm_up)
 
 
-def uniform_rows(n_rows, dim, seed, sources=None):
+# With a stop function, an epoch runs in compiled calls of this many tokens per thread, and
+# stop is asked before each: a few milliseconds each at dim 100, a fraction of a second at
+# dim 1000 with word and character n-grams.
+STOP_CHECK_TOKENS = 50_000
+# ... and the input matrix is filled this many values at a time (a fraction of a second).
+FILL_CHECK_VALUES = 1 << 24
+
+
+class TrainingStopped(Exception):
+    """Training gave up because its ``stop`` function said so; ``tokens``: the tokens
+    trained (all threads) before it did, of ``total`` (None: it stopped before training)."""
+
+    def __init__(self, tokens=0, total=None):
+        super().__init__("training stopped before it began" if total is None
+                         else f"training stopped after {tokens:,} of {total:,} tokens")
+        self.tokens, self.total = tokens, total
+
+
+def check_stop(stop):
+    """Raise :class:`TrainingStopped` when ``stop`` (None: never) says to."""
+    if stop is not None and stop():
+        raise TrainingStopped()
+
+
+def uniform_rows(n_rows, dim, seed, sources=None, stop=None):
     """fastText's initialisation, U(-1/dim, 1/dim), in float32, filled on all cores: row k
     gets the values of matrix row ``sources[k]`` (default: its own); rows past the sources
-    are zero."""
+    are zero. With ``stop`` (as ``run_epochs``'), filled ``FILL_CHECK_VALUES`` values at a
+    time, ``stop`` asked before each (a row's values depend on its source row only)."""
     check_allocation(4 * n_rows * dim, f"a matrix of {n_rows:,} rows (words, labels, --bucket) x {dim} (--dim)")
     sources = np.arange(n_rows, dtype=np.int64) if sources is None else np.asarray(sources, dtype=np.int64)
     W = np.empty((n_rows, dim), dtype=np.float32)
     W[len(sources):] = 0.0
-    kernels.uniform_fill(W, sources, 1.0 / dim, seed)
+    block = max(1, len(sources) if stop is None else FILL_CHECK_VALUES // dim)
+    for begin in range(0, len(sources), block):
+        check_stop(stop)
+        kernels.uniform_fill(W[begin:begin + block], sources[begin:begin + block], 1.0 / dim, seed)
     return W
 
 
@@ -105,8 +134,7 @@ def drift_positions(positions, n_docs, rng):
 # thread (kernels.train_interleaved) instead of on OS threads (see run_epochs).
 INTERLEAVE_BELOW = 200_000
 
-
-def run_epochs(model, encoded, valid=None, interleave_below=None):
+def run_epochs(model, encoded, valid=None, interleave_below=None, stop=None):
     """Hogwild SGD as fastText's trainThread: thread t starts at t / n of the data and reads
     on, wrapping around at the end, until every thread has read its share (epochs × tokens
     / threads); so each thread sees the whole data, as in fastText, not a fixed part of it.
@@ -124,7 +152,14 @@ def run_epochs(model, encoded, valid=None, interleave_below=None):
     thread, 8-11 ms; 5 of 27 epochs merged none: one thread ran after the other), and
     imdb's first 1000 documents (125k tokens per thread) 56 % (7 of 27 epochs none); from
     246k tokens per thread (imdb's first 2000 documents) every epoch merged, and the full
-    imdb (2.4M) 96 %. Large corpora keep their parallel threads."""
+    imdb (2.4M) 96 %. Large corpora keep their parallel threads.
+
+    ``stop`` (a function without arguments) is asked before every ``STOP_CHECK_TOKENS``
+    tokens per thread; once it returns true, training ends with :class:`TrainingStopped`
+    and the model is left half trained. Without it an epoch is one compiled call; with it
+    the same model comes out when it never stops (the kernels give the same documents the
+    same learning rates however an epoch is cut), except for threads running at once,
+    whose Hogwild races differ from run to run anyway."""
     config = model.config
     tree = model.hs_tree()
     interleave_below = INTERLEAVE_BELOW if interleave_below is None else interleave_below
@@ -137,43 +172,63 @@ def run_epochs(model, encoded, valid=None, interleave_below=None):
     progress = ProgressLine(total, config.threads, config.lr, enabled=config.verbose > 0)
     states = np.arange(1, config.threads + 1, dtype=np.uint64) + np.uint64(config.seed * 7919)
     drift = np.random.default_rng(config.seed)
-    for epoch in range(config.epoch):
-        started = time.perf_counter()
-        if epoch > 0:
-            drift_positions(positions, len(encoded.doc_tokens), drift)
-        budgets = np.full(config.threads, int(round(share * (epoch + 1))) - int(round(share * epoch)), np.int64)
-        counters = [np.zeros(config.threads), np.zeros(config.threads, np.int64), np.zeros(config.threads, np.int64)]
-        _run_streams(model, encoded, tree, positions, budgets, epoch * tokens_per_epoch, total, states, counters,
-                     progress, interleaved=share < interleave_below)
-        loss = float(counters[0].sum() / max(1, counters[1].sum()))
-        if not np.isfinite(loss):
-            raise WordvecError(f"the loss diverged in epoch {epoch + 1} (lr {config.lr} is too high)")
-        record = {"epoch": epoch + 1, "loss": loss, "seconds": time.perf_counter() - started}
-        if valid is not None:
-            record["valid_p@1"] = valid(model)
-        model.history.append(record)
-    progress.close()
+    try:
+        for epoch in range(config.epoch):
+            started = time.perf_counter()
+            if epoch > 0:
+                drift_positions(positions, len(encoded.doc_tokens), drift)
+            budgets = np.full(config.threads, int(round(share * (epoch + 1))) - int(round(share * epoch)), np.int64)
+            counters = [np.zeros(config.threads), np.zeros(config.threads, np.int64),
+                        np.zeros(config.threads, np.int64)]
+            stopped = _run_streams(model, encoded, tree, positions, budgets, epoch * tokens_per_epoch, total, states,
+                                   counters, progress, interleaved=share < interleave_below, stop=stop)
+            if stopped:
+                raise TrainingStopped(epoch * tokens_per_epoch + int(counters[2].sum()), total)
+            loss = float(counters[0].sum() / max(1, counters[1].sum()))
+            if not np.isfinite(loss):
+                raise WordvecError(f"the loss diverged in epoch {epoch + 1} (lr {config.lr} is too high)")
+            record = {"epoch": epoch + 1, "loss": loss, "seconds": time.perf_counter() - started}
+            if valid is not None:
+                record["valid_p@1"] = valid(model)
+            model.history.append(record)
+    finally:
+        progress.close()
 
 
 def _run_streams(model, encoded, tree, positions, budgets, tokens_before, total, states, counters, progress,
-                 interleaved=False):
+                 interleaved=False, stop=None):
     """One epoch of all threads in one compiled call (run in a worker thread: the kernel
     releases the GIL, so this thread can refresh the progress line meanwhile); with
-    ``interleaved``, all streams on that one thread, merged by token clock."""
-    failure = []
+    ``interleaved``, all streams on that one thread, merged by token clock. With ``stop``,
+    the epoch runs in calls of ``STOP_CHECK_TOKENS`` tokens per thread, ``stop()`` asked
+    before each; returns whether it said to stop."""
+    failure, stopped = [], []
     train = kernels.train_interleaved if interleaved else kernels.train_streams
     arguments = (kernels.Matrices(model.W_in, model.W_out),
                  kernels.Documents(encoded.rows, encoded.row_offsets, encoded.labels, encoded.label_offsets,
                                    encoded.doc_tokens),
                  kernels.make_outputs(model.loss_code, tree),
-                 kernels.make_schedule(model.config.lr, tokens_before, total),
-                 kernels.Streams(positions, budgets, states), kernels.Counters(*counters))
+                 kernels.make_schedule(model.config.lr, tokens_before, total))
+
+    def train_in_pieces():
+        # one budget for every stream, rising by a piece a call: the interleaved order holds
+        reached = 0
+        while (counters[2] < budgets).any():
+            if stop():
+                stopped.append(True)
+                return
+            reached += STOP_CHECK_TOKENS
+            train(*arguments, kernels.Streams(positions, np.minimum(budgets, reached), states),
+                  kernels.Counters(*counters))
 
     def work():
         try:
             if not interleaved:
                 numba.set_num_threads(min(len(positions), numba.config.NUMBA_NUM_THREADS))
-            train(*arguments)
+            if stop is None:
+                train(*arguments, kernels.Streams(positions, budgets, states), kernels.Counters(*counters))
+            else:
+                train_in_pieces()
         except BaseException as error:  # re-raised in the calling thread
             failure.append(error)
 
@@ -184,6 +239,7 @@ def _run_streams(model, encoded, tree, positions, budgets, tokens_before, total,
         progress.show(tokens_before + counters[2].sum(), counters[0].sum(), counters[1].sum())
     if failure:
         raise failure[0]
+    return bool(stopped)
 
 
 class ProgressLine:
