@@ -54,6 +54,7 @@ WORD_LOCAL = {"normalizer": {None, "BertNormalizer", "Lowercase", "StripAccents"
               "model": {"WordPiece", "WordLevel"}}
 OUTSIDE_PLAIN_ASCII = re.compile(r"[^\x20-\x7e\t\n\r]")
 CACHE_WORDS = 1_000_000
+JOINED = 1024  # new words tokenized per text
 
 
 def word_local(tokenizer_json):
@@ -111,6 +112,23 @@ class TokenEncoder:
     def _tokenize(self, texts):
         return [encoding.ids for encoding in self.tokenizer.encode_batch_fast(texts, add_special_tokens=False)]
 
+    def _word_ids(self, words):
+        """(flat ids, ids per word) of plain-ASCII ``words``, tokenized together as texts of
+        ``JOINED`` words (the tokenizer's cost is mostly per text): a token belongs to the
+        word its first character falls in."""
+        ids, lengths = [np.zeros(0, dtype=np.int32)], [np.zeros(0, dtype=np.int64)]
+        parts = [words[first:first + JOINED] for first in range(0, len(words), JOINED)]
+        texts = [" ".join(part) for part in parts]
+        for part, encoding in zip(parts, self.tokenizer.encode_batch(texts, add_special_tokens=False)):
+            sizes = np.fromiter(map(len, part), dtype=np.int64, count=len(part)) + 1
+            word_starts = np.cumsum(sizes) - sizes
+            token_starts = np.fromiter((start for start, _ in encoding.offsets), dtype=np.int64,
+                                       count=len(encoding.offsets))
+            owner = np.searchsorted(word_starts, token_starts, side="right") - 1
+            ids.append(np.asarray(encoding.ids, dtype=np.int32))
+            lengths.append(np.bincount(owner, minlength=len(part)).astype(np.int64))
+        return np.concatenate(ids), np.concatenate(lengths)
+
     def _by_words(self, sentences, max_length):
         """Flat ids and offsets of ``sentences`` through the word cache (module docstring):
         a text outside plain ASCII is one "word" held only for this call."""
@@ -127,8 +145,10 @@ class TokenEncoder:
         if len(missing):
             new = list(dict.fromkeys(flat[i] for i in missing))
             texts = [word for word in new if OUTSIDE_PLAIN_ASCII.search(word)]
-            new = [word for word in new if not OUTSIDE_PLAIN_ASCII.search(word)] + texts
-            table.add(new, self._tokenize(new))
+            words = [word for word in new if not OUTSIDE_PLAIN_ASCII.search(word)]
+            table.add(words, *self._word_ids(words))
+            lists = self._tokenize(texts)
+            table.add(texts, [i for ids in lists for i in ids], np.fromiter(map(len, lists), np.int64, len(lists)))
             rows[missing] = [table.rows[flat[i]] for i in missing]
         found = _expand(table.pieces, table.starts[rows], table.lengths[rows], counts, max_length)
         table.forget(texts)
@@ -142,12 +162,11 @@ class WordPieces:
         self.rows, self.pieces = {}, np.zeros(0, dtype=np.int32)
         self.starts, self.lengths = np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
 
-    def add(self, words, id_lists):
-        lengths = np.fromiter(map(len, id_lists), dtype=np.int64, count=len(id_lists))
+    def add(self, words, ids, lengths):
+        """Append ``words``, word i's ids being the next ``lengths[i]`` of the flat ``ids``."""
         starts = len(self.pieces) + np.cumsum(lengths) - lengths
         self.rows.update(zip(words, range(len(self.rows), len(self.rows) + len(words))))
-        self.pieces = np.concatenate([self.pieces, np.fromiter((i for ids in id_lists for i in ids), dtype=np.int32,
-                                                               count=int(lengths.sum()))])
+        self.pieces = np.concatenate([self.pieces, np.asarray(ids, dtype=np.int32)])
         self.starts, self.lengths = np.concatenate([self.starts, starts]), np.concatenate([self.lengths, lengths])
 
     def forget(self, last):
