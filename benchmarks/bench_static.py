@@ -9,8 +9,8 @@ PV-DBOW trained on the corpus of the teacher training and inferred.
 
 Figures: logistic-regression accuracy on SST-2 (whole) and on imdb and genre subsets;
 retrieval R@1 of unseen imdb reviews' first halves against their second halves; encoding
-speed and peak memory, each system alone in a child process on the SST-2 test sentences
-(the teacher on 500 of them); time to distill and to train.  The teacher reads at most
+speed and peak memory, each system alone in a child process, on its first pass over
+every SST-2 sentence (the teacher on 500 of them); time to distill and to train.  The teacher reads at most
 --max-seq-length tokens of a text, and its vectors (the slow part: ~75,000 texts) are kept
 in --cache chunk by chunk, so a stopped run resumes.  The training corpus is the tasks'
 training texts without labels and 20-token pieces of wordbench-10m.  The teacher's vectors
@@ -39,7 +39,7 @@ from bench_doc2vec import classify, read_sst2  # noqa: E402
 from lib.records import Record, measure, peak_rss_mb_of_children  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
-SPEED_FILE = Path("/tmp/bench-static-speed.txt")  # written by main: the SST-2 test sentences
+SPEED_FILE = Path("/tmp/bench-static-speed.txt")  # written by main: every SST-2 sentence
 
 
 def read_docs(name, n_train, n_test, seed=0):
@@ -117,8 +117,6 @@ def unit(vectors):
 def speed_child(system, path, count):
     """Load one system, encode the first ``count`` lines of ``SPEED_FILE`` (after 50 to warm
     caches and compilation); print sentences/s and the process's peak resident memory."""
-    import resource
-
     sentences = SPEED_FILE.read_text(encoding="utf-8").splitlines()[:count]
     if system == "teacher":
         import torch
@@ -150,7 +148,16 @@ def speed_child(system, path, count):
     encode(sentences)
     seconds = time.perf_counter() - started
     print(json.dumps({"sentences_per_second": len(sentences) / seconds, "speed_sentences": len(sentences),
-                      "encode_peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+                      "encode_peak_rss_mb": peak_rss_mb()}))
+
+
+def peak_rss_mb():
+    """This process's peak resident memory since its exec (/proc's VmHWM; getrusage's
+    ru_maxrss keeps the parent's peak across fork and exec)."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return None
 
 
 def speed(system, path, count):
@@ -202,7 +209,7 @@ def main():
     parser.add_argument("--teacher-only", action="store_true", help="fill the cache and stop")
     parser.add_argument("--name", default="static-sst2-imdb-genre")
     parser.add_argument("--speed-child", nargs=2, metavar=("SYSTEM", "PATH"), help=argparse.SUPPRESS)
-    parser.add_argument("--speed-count", type=int, default=1821, help="SST-2 test sentences to time")
+    parser.add_argument("--speed-count", type=int, default=1821, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.speed_child:
         return speed_child(*args.speed_child, args.speed_count)
@@ -244,20 +251,22 @@ def main():
     from wordvec.models.static.model import StaticModel
     from wordvec.models.word2vec.model import Word2Vec
 
+    speed_sentences = data["sst2"]["train"][0] + data["sst2"]["test"][0]
     record = Record(args.name, note=(
         f"2 shared cores (load in the record); SST-2: all {len(data['sst2']['train'][0])} training sentences and "
         f"the whole test split; imdb and genre: {args.docs_train} training / up to {args.docs_test} test documents "
         f"(random); the teacher reads at most {args.max_seq_length} tokens; training toward the teacher on "
         f"{len(corpus)} texts without labels (the tasks' training texts and {len(pieces)} 20-token pieces of "
         f"wordbench-10m); logistic regression (scikit-learn) on each system's vectors; sentences/s and peak memory "
-        f"from a child process per system encoding the {args.speed_count} SST-2 test sentences (2 threads); "
+        f"from a child process per system, its first pass over all {len(speed_sentences)} SST-2 sentences after "
+        f"50 to warm up (the teacher: 500; 2 threads); "
         f"retrieval: R@1 of the first halves of {len(pairs_test)} unseen imdb test reviews against their second "
         f"halves, the pair trainer on {len(pairs_train)} imdb training reviews cut the same way"))
     sizes = {name: {split: len(d[split][0]) for split in d} for name, d in data.items()}
-    SPEED_FILE.write_text("\n".join(data["sst2"]["test"][0]) + "\n", encoding="utf-8")
+    SPEED_FILE.write_text("\n".join(speed_sentences) + "\n", encoding="utf-8")
 
     def add(system, config, model_path, speed_kind, quality, **fields):
-        found = speed(speed_kind, model_path, 500 if speed_kind == "teacher" else args.speed_count)
+        found = speed(speed_kind, model_path, 500 if speed_kind == "teacher" else len(speed_sentences))
         record.add_run(system=system, config=config, quality=quality, **found, **fields)
         print(system, config, quality, found, flush=True)
         record.save()

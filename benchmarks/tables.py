@@ -698,7 +698,7 @@ def phrases_table(name="phrases-gensim-class"):
                         f"{summary['gensim_table_size']:,} words and pairs. " + _provenance([record])]
 
 
-STATIC_RECORD = "static-sst2-imdb-genre-20261127"
+STATIC_RECORD = "static-tasks-retrieval-20261127"
 
 
 def static_table(name=STATIC_RECORD):
