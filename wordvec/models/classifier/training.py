@@ -134,6 +134,7 @@ def drift_positions(positions, n_docs, rng):
 # thread (kernels.train_interleaved) instead of on OS threads (see run_epochs).
 INTERLEAVE_BELOW = 200_000
 
+
 def run_epochs(model, encoded, valid=None, interleave_below=None, stop=None):
     """Hogwild SGD as fastText's trainThread: thread t starts at t / n of the data and reads
     on, wrapping around at the end, until every thread has read its share (epochs × tokens
