@@ -325,6 +325,23 @@ def subword_table(name="subword-2m"):
     return lines + ["", _provenance([record])]
 
 
+def fasttext_unsupervised_table(name):
+    """benchmarks/README: ``train_unsupervised`` of wordvec.fasttext against fastText's, per model."""
+    record = load_record(name)
+    lines = ["| system | model | whole process s | fastText's time / this | analogy % | WS353 ρ | peak MB | record |",
+             "|---|---|---:|---:|---:|---:|---:|---|"]
+    for model in dict.fromkeys(run["model"] for run in record["runs"]):
+        peer = _runs(record, model=model, system="fasttext")
+        for run in _runs(record, model=model):
+            quality = run["quality"] or {}
+            analogy = None if quality.get("analogy") is None else 100 * quality["analogy"]
+            ratio = _ratio(peer[0]["wall_seconds"], run["wall_seconds"]) if peer else ""
+            lines.append(f"| {run['system']} | {model} | {run['wall_seconds']:.1f} | {ratio} "
+                         f"| {_number(analogy, '.1f')} | {_number(quality.get('ws353'), '.3f')} "
+                         f"| {run['peak_rss_mb']:.0f} | {_record_name(record)} |")
+    return lines + ["", _provenance([record])]
+
+
 def _count_row(model, cpu, evaluation, baseline, record):
     return (f"| {model} | {cpu:.0f} | {100 * evaluation['analogy']:.1f} | {evaluation['wordsim353']:.3f} "
             f"| {evaluation['simlex999']:.3f} | {evaluation['analogy'] / baseline:.2f}× | {_record_name(record)} |")

@@ -34,7 +34,7 @@ RUN_FIELDS = ("wall_seconds", "cpu_seconds", "peak_rss_mb")  # every run has the
 FAMILIES = (("classify", "classifier"), ("doc2vec", "doc2vec"), ("load", "vectors"), ("ann", "vectors"),
             ("phrases", "phrases"), ("bitwise", "checks"), ("epoch-ab", "checks"), ("claims", "word2vec"),
             ("word2vec", "word2vec"), ("vocab", "word2vec"), ("evaluate", "word2vec"), ("estimate", "word2vec"),
-            ("fasttext", "classifier"), ("static", "static"), ("gensim", "word2vec"), ("subword", "word2vec"),
+            ("fasttext-unsupervised", "word2vec"), ("fasttext", "classifier"), ("static", "static"), ("gensim", "word2vec"), ("subword", "word2vec"),
             ("serve", "vectors"), ("cold-start", "start"))
 
 
