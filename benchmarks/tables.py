@@ -768,6 +768,25 @@ def static_table(name=STATIC_RECORD):
     return lines + ["", f"{shown}. " + _provenance([record])]
 
 
+STATIC_SUMMARY = (("teacher", "the teacher"), ("distilled, ", "wordvec distilled = model2vec's `distill`"),
+                  ("trained toward", "then trained toward the teacher"),
+                  ("then trained on", "distilled, then trained on review halves"),
+                  ("mean-pooled", "skip-gram vectors, mean-pooled"))
+
+
+def static_summary_table(name=STATIC_RECORD):
+    """docs/guides/static.md: the static record's main rows, model2vec's speed beside ours."""
+    record = load_record(name)
+    model2vec = _runs(record, system="model2vec")[0]["sentences_per_second"]
+    lines = ["| | SST-2 / imdb / genre accuracy % | imdb halves R@1 | sentences/s | × model2vec's |", "|---|---|---|---|---|"]
+    for part, label in STATIC_SUMMARY:
+        run = next(run for run in record["runs"] if part in run["config"] or run["system"] == part)
+        accuracy = " / ".join(f"{100 * run['quality'][task]:.1f}" for task in ("sst2", "imdb", "genre"))
+        lines.append(f"| {label} | {accuracy} | {run['retrieval_r1']:.3f} | {run['sentences_per_second']:,.0f} "
+                     f"| {_ratio(run['sentences_per_second'], model2vec)} |")
+    return lines + ["", _provenance([record])]
+
+
 # ----------------------------------------------------------------------------- first runs
 
 COLD_START_RECORD = "cold-start-20261127"
@@ -808,7 +827,7 @@ TABLES = {"headline": headline_table, "word2vec": word2vec_table, "vocab": vocab
           "classify-speed-sst": lambda: classify_speed_table("classify-sst-seeds-20261126-predict5"),
           "classify-speed-docs": lambda: classify_speed_table("classify-20261126-predict5"),
           "load": load_table, "mapped-search": mapped_search_table, "ann": ann_table, "serve": serve_table,
-          "phrases": phrases_table, "static": static_table,
+          "phrases": phrases_table, "static": static_table, "static-summary": static_summary_table,
           "cold-start": lambda: cold_start_table(COLD_START_RECORD)}
 
 
