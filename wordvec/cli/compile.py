@@ -35,6 +35,7 @@ from wordvec.cli.common import positive_int, ranged
 from wordvec.data import synthetic
 from wordvec.errors import WordvecError
 from wordvec.kernels import compiling
+from wordvec.models.static.model import StaticModel
 
 log = logging.getLogger(__name__)
 
@@ -196,8 +197,6 @@ def static_exercises(files, sizes):
 def train_static(files, path):
     from tokenizers import Tokenizer, normalizers, pre_tokenizers
     from tokenizers.models import WordPiece
-
-    from wordvec.models.static.model import StaticModel
 
     lines = files.text.read_text(encoding="utf-8").splitlines()
     words = ["[UNK]", *dict.fromkeys(word for line in lines for word in line.split())]
