@@ -63,3 +63,16 @@ def test_a_byte_level_tokenizer_is_not_word_local():
                        "model": {"type": "WordPiece"}, "added_tokens": [{"content": "[CLS]"}]})
     assert not word_local({"normalizer": None, "pre_tokenizer": {"type": "BertPreTokenizer"},
                            "model": {"type": "WordPiece"}, "added_tokens": [{"content": "two words"}]})
+
+
+def test_threads_sharing_an_encoder_get_the_tokenizers_ids(encoders):
+    from concurrent.futures import ThreadPoolExecutor
+
+    _, whole = encoders
+    cached, _ = pair(make_tokenizer(vocabulary()))
+    batches = [[" ".join(WORDS[(i * 7 + j) % len(WORDS):][:12]) + f" x{i}y{j}" for j in range(200)] for i in range(8)]
+    with ThreadPoolExecutor(4) as pool:
+        got = list(pool.map(lambda texts: cached.encode(texts, 512), batches))
+    for texts, found in zip(batches, got):
+        expected = whole.encode(texts, 512)
+        assert np.array_equal(found.ids, expected.ids) and np.array_equal(found.offsets, expected.offsets)

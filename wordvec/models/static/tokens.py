@@ -12,6 +12,7 @@ differ outside it)."""
 
 import json
 import re
+import threading
 
 import numpy as np
 
@@ -84,6 +85,7 @@ class TokenEncoder:
         self.tokens = [token for token, _ in sorted(vocab.items(), key=lambda item: item[1])]
         self.median_token_length = int(np.median([len(token) for token in self.tokens]))
         self.words = WordPieces() if word_local(json.loads(self.tokenizer.to_str())) else None
+        self.lock = threading.Lock()  # the word cache and the tokenizer's truncation setting are shared
 
     def encode(self, sentences, max_length):
         """``Sentences`` of the list ``sentences`` (at most ``max_length`` tokens each; None:
@@ -91,6 +93,10 @@ class TokenEncoder:
         if max_length is not None:
             cut = max_length * self.median_token_length
             sentences = [sentence[:cut] for sentence in sentences]
+        with self.lock:
+            return self._encode(sentences, max_length)
+
+    def _encode(self, sentences, max_length):
         if self.words is not None:  # cut by _expand: a cached word keeps all its ids
             self.tokenizer.no_truncation()
             ids, offsets = self._by_words(sentences, max_length)
