@@ -827,6 +827,7 @@ TABLES = {"headline": headline_table, "word2vec": word2vec_table, "vocab": vocab
           "classify-speed-sst": lambda: classify_speed_table("classify-sst-seeds-20261126-predict5"),
           "classify-speed-docs": lambda: classify_speed_table("classify-20261126-predict5"),
           "load": load_table, "mapped-search": mapped_search_table, "ann": ann_table, "serve": serve_table,
+          "fasttext-unsupervised": lambda: fasttext_unsupervised_table("fasttext-unsupervised-wordbench10m-20261128"),
           "phrases": phrases_table, "static": static_table, "static-summary": static_summary_table,
           "cold-start": lambda: cold_start_table(COLD_START_RECORD)}
 
