@@ -1,5 +1,6 @@
 """Fixtures of the explore tests (history, info, report, serve): one tiny model of each kind."""
 
+import contextlib
 import threading
 
 import pytest
@@ -24,9 +25,19 @@ def server():
     kv.vectors[1] = kv.vectors[0] - kv.vectors[2] + kv.vectors[3]
     kv.reset_norms()
     httpd = make_server(kv, "127.0.0.1", 0, source="test vectors")
+    with serving(httpd) as url:
+        yield {"url": url, "kv": kv, "httpd": httpd}
+
+
+@contextlib.contextmanager
+def serving(httpd):
+    """``httpd`` answering on a thread of its own; its URL. Shut down and joined after."""
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
     host, port = httpd.server_address[:2]
-    yield {"url": f"http://{host}:{port}", "kv": kv, "httpd": httpd}
-    httpd.shutdown()
-    httpd.server_close()
+    try:
+        yield f"http://{host}:{port}"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+        thread.join(timeout=10)

@@ -10,6 +10,8 @@ import tempfile
 
 import pytest
 
+from tests.explore.conftest import serving
+
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -147,8 +149,6 @@ def test_dragging_the_map_pans_it(page):
 def static_server(tmp_path_factory):
     """An explorer over a static sentence model of random token vectors (the tiny WordPiece
     tokenizer of tests/static/teacher.py) and a file of sentences."""
-    import threading
-
     import numpy as np
 
     pytest.importorskip("tokenizers", reason="static models need the static extra (pip install -e '.[static]')")
@@ -165,13 +165,8 @@ def static_server(tmp_path_factory):
              "many people walk on the road", "a funny and happy story"]
     sentences.write_text("\n".join(lines) + "\n")
     httpd = make_static_server(model, "127.0.0.1", 0, source="static test model", sentences=sentences)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    host, port = httpd.server_address[:2]
-    yield {"url": f"http://{host}:{port}", "model": model, "lines": lines}
-    httpd.shutdown()
-    httpd.server_close()
-    thread.join(timeout=10)
+    with serving(httpd) as url:
+        yield {"url": url, "model": model, "lines": lines}
 
 
 def test_a_static_model_shows_nearest_sentences_and_tokens(browser, static_server):

@@ -150,8 +150,9 @@ class TokenEncoder:
         texts = []
         if len(missing):
             new = list(dict.fromkeys(flat[i] for i in missing))
-            texts = [word for word in new if OUTSIDE_PLAIN_ASCII.search(word)]
-            words = [word for word in new if not OUTSIDE_PLAIN_ASCII.search(word)]
+            outside = [OUTSIDE_PLAIN_ASCII.search(word) is not None for word in new]
+            texts = [word for word, whole in zip(new, outside) if whole]
+            words = [word for word, whole in zip(new, outside) if not whole]
             table.add(words, *self._word_ids(words))
             lists = self._tokenize(texts)
             table.add(texts, [i for ids in lists for i in ids], np.fromiter(map(len, lists), np.int64, len(lists)))
