@@ -11,6 +11,7 @@ from tests.numerics import assert_float32_close
 
 from wordvec.cli import main
 from wordvec.data import labels as label_data
+from wordvec.data.label_dictionary import Encoded
 from wordvec.data.labels import TokenScan, build_dictionary, encode_lines, scan_text
 from wordvec.data.subword import fasttext_hash, ngram_buckets
 from wordvec.errors import WordvecError
@@ -20,6 +21,7 @@ from wordvec.kernels.quantize import nearest_centroids as compiled_nearest
 from wordvec.math import product_quantizer as pq
 from wordvec.models.classifier.config import ClassifierConfig
 from wordvec.models.classifier.model import Classifier, train_supervised
+from wordvec.models.classifier import model as classifier_model
 from wordvec.models.classifier import training as classifier_training
 from wordvec.models.classifier.training import drift_positions, thread_starts
 
@@ -171,6 +173,51 @@ def test_large_corpora_keep_their_parallel_threads(corpus, monkeypatch):
     monkeypatch.setattr(classifier_training, "INTERLEAVE_BELOW", 1000)
     Classifier.train(corpus[0], seed=3, **dict(FAST, epoch=2))
     assert calls[2:] == ["train_streams"] * 2
+
+
+def test_reordered_documents_are_the_same_bags_in_the_new_order():
+    rng = np.random.default_rng(5)
+    for trial in range(50):
+        n = int(rng.integers(0, 40))
+        row_offsets = np.concatenate([[0], np.cumsum(rng.integers(0, 6, n))]).astype(np.int64)
+        label_offsets = np.concatenate([[0], np.cumsum(rng.integers(0, 3, n))]).astype(np.int64)
+        encoded = Encoded(rng.integers(0, 99, row_offsets[-1]).astype(np.int32), row_offsets,
+                          rng.integers(0, 9, label_offsets[-1]).astype(np.int32), label_offsets,
+                          rng.integers(1, 9, n).astype(np.int64))
+        order = rng.permutation(n)
+        moved = encoded.reordered(order)
+        for new, old in enumerate(order):
+            assert moved.rows[moved.row_offsets[new]:moved.row_offsets[new + 1]].tolist() == \
+                encoded.rows[row_offsets[old]:row_offsets[old + 1]].tolist()
+            assert moved.labels[moved.label_offsets[new]:moved.label_offsets[new + 1]].tolist() == \
+                encoded.labels[label_offsets[old]:label_offsets[old + 1]].tolist()
+            assert moved.doc_tokens[new] == encoded.doc_tokens[old]
+        assert moved.rows.dtype == np.int32 and moved.labels.dtype == np.int32
+
+
+def test_documents_are_read_in_the_seeds_order_unless_kept(corpus, monkeypatch):
+    """Training reads the documents in the order permutation(seed) draws; with
+    shuffle=False in the file's."""
+    trained = []
+    run_epochs = classifier_model.run_epochs
+    monkeypatch.setattr(classifier_model, "run_epochs", lambda model, encoded, *rest, **options: (
+        trained.append(encoded), run_epochs(model, encoded, *rest, **options)))
+    Classifier.train(corpus[0], seed=4, **dict(FAST, epoch=1))
+    Classifier.train(corpus[0], seed=4, shuffle=False, **dict(FAST, epoch=1))
+    drawn, as_given = trained
+    expected = as_given.reordered(np.random.default_rng(4).permutation(as_given.n_docs))
+    for name in ("rows", "row_offsets", "labels", "label_offsets", "doc_tokens"):
+        np.testing.assert_array_equal(getattr(drawn, name), getattr(expected, name))
+    assert not np.array_equal(drawn.labels, as_given.labels)
+
+
+def test_a_file_sorted_by_label_trains_as_a_shuffled_one(corpus, tmp_path):
+    lines = sorted(corpus[0].read_text().splitlines())
+    (tmp_path / "sorted.txt").write_text("\n".join(lines) + "\n")
+    settings = dict(FAST, threads=1, epoch=2)  # in the file's order the last class's run wins
+    shuffled = Classifier.train(tmp_path / "sorted.txt", seed=2, **settings).test(corpus[1])[1]
+    in_file_order = Classifier.train(tmp_path / "sorted.txt", seed=2, shuffle=False, **settings).test(corpus[1])[1]
+    assert shuffled >= 0.95 and shuffled > in_file_order
 
 
 def test_fit_is_the_training_verb_and_train_its_alias(corpus):

@@ -124,3 +124,29 @@ class Encoded:
     @property
     def n_docs(self):
         return len(self.doc_tokens)
+
+    def reordered(self, order):
+        """These documents in the order ``order`` (a permutation of their numbers)."""
+        order = np.asarray(order, dtype=np.int64)
+        check_allocation(4 * (len(self.rows) + len(self.labels)) + 24 * len(order), "the documents in a new order")
+        rows, row_offsets = _csr_reordered(self.rows, self.row_offsets, order)
+        labels, label_offsets = _csr_reordered(self.labels, self.label_offsets, order)
+        return Encoded(rows, row_offsets, labels, label_offsets, self.doc_tokens[order])
+
+
+def _csr_reordered(values, offsets, order, block_values=1 << 22):
+    """``values`` split at ``offsets``, the pieces laid out again in the order ``order``:
+    gathered a block of documents at a time, so that the index array stays small."""
+    lengths = np.diff(offsets)[order]
+    new_offsets = np.zeros(len(order) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=new_offsets[1:])
+    out = np.empty(new_offsets[-1], dtype=values.dtype)
+    begin = 0
+    while begin < len(order):
+        end = max(begin + 1, int(np.searchsorted(new_offsets, new_offsets[begin] + block_values, side="right")) - 1)
+        end = min(end, len(order))
+        starts = offsets[order[begin:end]] - new_offsets[begin:end]
+        index = np.repeat(starts, lengths[begin:end]) + np.arange(new_offsets[begin], new_offsets[end])
+        out[new_offsets[begin]:new_offsets[end]] = values[index]
+        begin = end
+    return out, new_offsets

@@ -22,6 +22,7 @@ CHECKS = {
     "loss": one_of(LOSSES, "loss must be one of {choices}, not {value!r}"),
     "label": (lambda value: isinstance(value, str) and value != "" and not any(c.isspace() for c in value),
               "the label prefix must be a non-empty string without spaces, not {value!r}"),
+    "shuffle": (lambda value: isinstance(value, bool), "shuffle must be True or False, not {value!r}"),
     "pretrained_vectors": (lambda value: value is None or isinstance(value, (str, os.PathLike)),
                            "pretrained_vectors must be a path or None, not {value!r}"),
 }
@@ -44,6 +45,9 @@ class ClassifierConfig:
     label: str = "__label__"
     pretrained_vectors: str = None
     seed: int = 0
+    # read the documents in an order drawn from the seed, not the file's: a file sorted by
+    # label then trains as a shuffled one (fastText reads the file's order)
+    shuffle: bool = True
     lr_update_rate: int = 100  # kept for fastText's .bin header only
     verbose: int = 1
 

@@ -99,6 +99,8 @@ class Classifier:
         check_stop(stop)
         dictionary.forget_lookups()
         dictionary, sources = compact_buckets(dictionary, encoded)
+        if config.shuffle:
+            encoded = encoded.reordered(np.random.default_rng(config.seed).permutation(encoded.n_docs))
         log.info("read %d tokens: %d words, %d labels, %d documents (%.1f s%s)", dictionary.ntokens,
                  dictionary.nwords, len(dictionary.labels), encoded.n_docs, time.perf_counter() - started,
                  compiling.of_it(compiled_before))
