@@ -12,7 +12,7 @@ import pytest
 from tests.processes import run_reaped
 from wordvec.cli import compile as compile_command
 from wordvec.kernels import compiling
-from wordvec.kernels.word2vec import vector_size_token
+from wordvec.kernels.sizes import vector_size_token
 
 
 def test_a_compile_is_announced_once_and_timed(caplog):
@@ -51,8 +51,8 @@ def test_a_kernel_name_carries_the_vector_size_of_its_token():
     kernel = types.SimpleNamespace(py_func=vector_size_token)  # as a dispatcher holds its function
     constant = numba.typeof(vector_size_token(100))
     shared = numba.typeof(vector_size_token(8))
-    assert compiling.kernel_name(kernel, [numba.int64, constant]) == "word2vec.vector_size_token for vector size 100"
-    assert compiling.kernel_name(kernel, [numba.int64, shared]) == "word2vec.vector_size_token"
+    assert compiling.kernel_name(kernel, [numba.int64, constant]) == "sizes.vector_size_token for vector size 100"
+    assert compiling.kernel_name(kernel, [numba.int64, shared]) == "sizes.vector_size_token"
 
 
 @pytest.fixture(scope="module")

@@ -223,10 +223,10 @@ def test_merge_replicas_adds_each_workers_delta_in_order():
 
 @pytest.mark.parametrize("concurrent", [False, True])
 @pytest.mark.parametrize("sg, mode, dim", [(1, NS, D), (1, HS, D), (1, NS | HS, D), (0, NS, D), (0, HS, D),
-                                           (1, NS | HS, K.MIN_CONSTANT_VECTOR_SIZE)])
+                                           (1, NS | HS, K.CONSTANT_VECTOR_SIZES[0])])
 def test_chunk_loop_takes_the_same_steps_as_the_step_functions(sg, mode, dim, concurrent):
     """train_chunk inlines the output layers into its loop with D read from the arrays
-    (small D) or as a compile-time constant (MIN_CONSTANT_VECTOR_SIZE and up); replaying its random
+    (D = 6) or as a compile-time constant (the sizes of CONSTANT_VECTOR_SIZES); replaying its random
     draws through skipgram_step / cbow_step (held to the reference above) must give the
     same matrices.  ``concurrent`` skip-gram HS trains each window against a local copy
     of the path, added back at the window's end: alone, the same steps."""

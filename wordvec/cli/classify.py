@@ -72,9 +72,9 @@ def _register_train(commands):
     sub.add_argument("--label", default="__label__", help="label prefix (default __label__)")
     sub.add_argument("--pretrained-vectors", metavar="VEC", help="initialise word rows from these vectors (.vec, ...)")
     sub.add_argument("--seed", type=nonnegative_int, default=0, help="random seed (default 0)")
-    sub.add_argument("--keep-order", action="store_true",
-                     help="read the documents in the file's order (default: an order drawn from --seed, so that "
-                          "a file sorted by label trains as a shuffled one)")
+    sub.add_argument("--no-shuffle", action="store_true",
+                     help="read the documents in the file's order, as fastText does (default: in an order drawn "
+                          "once from --seed, so that a file sorted by label trains as a shuffled one)")
     sub.add_argument("--no-progress", action="store_true", help="no progress line")
     tune = sub.add_argument_group(
         "autotune (fastText's)", "search the settings that score best on a validation file for a while, then "
@@ -212,7 +212,7 @@ def run_train(args):
     _require_file(args.valid, "validation file")
     config = ClassifierConfig(**given, min_count=args.min_count, min_count_label=args.min_count_label,
                               threads=args.threads, label=args.label, pretrained_vectors=args.pretrained_vectors,
-                              seed=args.seed, shuffle=not args.keep_order, verbose=0 if args.no_progress or args.quiet else 1).checked()
+                              seed=args.seed, shuffle=not args.no_shuffle, verbose=0 if args.no_progress or args.quiet else 1).checked()
     if settings is not None:
         model = _autotuned(args, config, settings)
     else:

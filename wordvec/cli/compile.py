@@ -4,10 +4,11 @@ Each kernel is compiled the first time it is called with new argument types and 
 beside its module; a first ``wordvec train`` otherwise spends tens of seconds compiling
 before it trains.  This command runs every command's own code once, on small built-in
 files in a temporary folder (a few thousand tokens: the time is the compiler's), for each
-``--vector-size``: the kernels cached are exactly those the commands call.  Word2vec's and
-Doc2Vec's kernels are compiled per vector size from 48 to 512 (smaller and larger sizes
-share one); the subword model's, the classifier's, the static sentence models' and the
-others' serve every size.
+``--vector-size``: the kernels cached are exactly those the commands call.  Word2vec's,
+Doc2Vec's and pooling's kernels have one kernel of their own for each of the sizes
+published vectors come in (50, 100, 200, 300: the default) and one that every other size
+shares (``wordvec.kernels.sizes``); the subword model's, the classifier's, the static
+sentence models' and the others' serve every size.
 
 The exercises fall in groups, one per model family, that share no kernel but the corpus
 reader's, and run in ``--jobs`` processes at once: Numba's cache keeps one index file per
@@ -35,21 +36,22 @@ from wordvec.cli.common import positive_int, ranged
 from wordvec.data import synthetic
 from wordvec.errors import WordvecError
 from wordvec.kernels import compiling
+from wordvec.kernels.sizes import CONSTANT_VECTOR_SIZES
 from wordvec.models.static.model import StaticModel
 
 log = logging.getLogger(__name__)
 
-DEFAULT_VECTOR_SIZE = 100
-SMALL_VECTOR_SIZE = 32  # below 48: the kernel every small size shares
+SMALL_VECTOR_SIZE = 32  # none of CONSTANT_VECTOR_SIZES: the kernel every other size shares
 
 
 def register(subparsers):
     p = subparsers.add_parser(
         "compile", description=__doc__.split("\n\n")[0] + "\n\n" + __doc__.split("\n\n")[1],
         formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--vector-size", type=ranged("vector_size"), nargs="+", default=[DEFAULT_VECTOR_SIZE],
-                   metavar="N", help=f"the vector sizes to compile for (default {DEFAULT_VECTOR_SIZE}; "
-                                     "the shared kernel of the small sizes is always compiled)")
+    p.add_argument("--vector-size", type=ranged("vector_size"), nargs="+", default=list(CONSTANT_VECTOR_SIZES),
+                   metavar="N", help=f"the vector sizes to compile for (default "
+                                     f"{' '.join(map(str, CONSTANT_VECTOR_SIZES))}: those with kernels of their own; "
+                                     "the kernel every other size shares is always compiled)")
     p.add_argument("--jobs", type=positive_int, default=2, metavar="N",
                    help="processes compiling at once (default 2)")
     p.set_defaults(run=run)

@@ -10,23 +10,23 @@ per word, :func:`weighted_means` writes
 rotation) after pooling instead of to the whole vocabulary: pooling is linear, so
 mean_t w_t R (v_t - mu) = R (out[s] - mean_w[s] mu).
 
-The row loops run with the vector size D a compile-time constant (a tuple of D zeros,
-as in ``wordvec.kernels.doc2vec.vector_size_token``), so they unroll into vector code;
-one thread pools more than a million 20-word sentences a second at D = 100.
+The row loops run with the vector size D a compile-time constant for the sizes of
+``wordvec.kernels.sizes`` (a tuple of D zeros), so they unroll into vector code; one
+thread pools more than a million 20-word sentences a second at D = 100.
 """
 
 import numba
 import numpy as np
 
+from wordvec.kernels.sizes import vector_size_token
+
 FAST = {"reassoc", "contract", "nsz", "arcp"}
-MAX_CONSTANT_VECTOR_SIZE = 512
 
 
 def weighted_means(ids, offsets, weights, W, out, mean_w):
     """Fill ``out`` (n x D float32) and ``mean_w`` (n float64); see the module docstring."""
     D = W.shape[1]
-    token = (np.int8(0),) * (D if 0 < D <= MAX_CONSTANT_VECTOR_SIZE else 0)
-    weighted_means_compiled(ids, offsets, weights, W, out, mean_w, token)
+    weighted_means_compiled(ids, offsets, weights, W, out, mean_w, vector_size_token(D))
 
 
 @numba.njit(nogil=True, cache=True, fastmath=FAST)

@@ -31,8 +31,8 @@ so an exact loss costs one ``exp`` per term and one ``log`` per example.  The lo
 is computed in float32, the precision of the parameters it updates.
 
 Speed: the output layers are inlined into the
-chunk loop, which Numba compiles once per vector size D with D a constant
-(:func:`vector_size_token`).  With a constant D LLVM unrolls the row loops completely
+chunk loop, which Numba compiles with D a constant for the vector sizes of
+``wordvec.kernels.sizes`` (:func:`vector_size_token`; other sizes share one kernel).  With a constant D LLVM unrolls the row loops completely
 and keeps the input row and ``neu1e`` in vector registers across the output rows; with
 D known only at run time, a 100-float row went through a 64-wide vector loop, an 8-wide
 remainder loop and a scalar tail, and the per-example state through memory.  Together
@@ -56,6 +56,7 @@ import numpy as np
 
 from wordvec.kernels.borrowed import borrowed
 from wordvec.kernels.random import SHIFT_32, below, lcg_next, uniform
+from wordvec.kernels.sizes import CONSTANT_VECTOR_SIZES, vector_size_token  # noqa: F401 (the kernels' own names)
 
 LOW_32 = np.uint64(0xFFFFFFFF)
 
@@ -95,25 +96,6 @@ def make_settings(sg, mode, cbow_mean, window, negative, share_negatives, batche
 def make_schedule(alpha, min_alpha, words_before, total_words, seed):
     """A :data:`Schedule` with the types the compiled kernels are specialised for."""
     return Schedule(float(alpha), float(min_alpha), int(words_before), int(total_words), np.uint64(seed))
-
-
-# Vector sizes from MIN to MAX get a kernel compiled with D as a constant; the others share
-# one kernel with D read from the arrays.  The constant pays from about D = 48 up (sg-ns
-# epochs 10-25% shorter at D = 50-200); below it the shared kernel was as fast or faster,
-# so a constant there would only cost a compile per size, as above 512.
-MIN_CONSTANT_VECTOR_SIZE = 48
-MAX_CONSTANT_VECTOR_SIZE = 512
-
-
-def vector_size_token(D):
-    """What :func:`train_chunk_compiled` takes to know the vector size at compile time.
-
-    A tuple's length is part of its Numba type, so a tuple of D zeros makes Numba compile
-    (and cache) one kernel per D, in which ``len(token)`` is the constant D.  The empty
-    tuple (D outside :data:`MIN_CONSTANT_VECTOR_SIZE`..:data:`MAX_CONSTANT_VECTOR_SIZE`)
-    means: read D from the arrays.
-    """
-    return (np.int8(0),) * (D if MIN_CONSTANT_VECTOR_SIZE <= D <= MAX_CONSTANT_VECTOR_SIZE else 0)
 
 
 @jit_inline
