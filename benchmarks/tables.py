@@ -522,6 +522,24 @@ def classify_calls_table(name="fasttext-predict-genre-20261127"):
     return lines + ["", _provenance([record])]
 
 
+def classify_sorted_table(name="classify-sorted-20261128"):
+    """benchmarks/README: training files sorted by label (one file per class, concatenated):
+    P@1 per seed of fastText (which reads the file's order) and wordvec (an order drawn
+    from the seed)."""
+    record = load_record(name)
+    lines = ["| task | setting | P@1 fastText, per seed | P@1 wordvec, per seed | mean fastText / wordvec "
+             "| Δ points (± s.e.) | record |", "|---|---|---|---|---|---|---|"]
+    for row in _classify_rows(record):
+        f, w = row["fasttext"], row["wordvec"]
+        lines.append(f"| {row['task']} | {row['setting']} | {' · '.join(f'{p:.4f}' for p in f['p_all'])} "
+                     f"| {' · '.join(f'{p:.4f}' for p in w['p_all'])} | {f['p']:.4f} / {w['p']:.4f} "
+                     f"| {_difference(f, w)} | {_record_name(record)} |")
+    settings = record["settings"]
+    return lines + ["", f"lr {settings['lr']}, epoch {settings['epoch']}, dim {settings['dim']}, "
+                        f"{settings['threads']} threads, seeds {', '.join(str(s) for s in sorted({r['seed'] for r in record['runs']}))}. "
+                    + _provenance([record])]
+
+
 CLASSIFY_AUTOTUNE_RECORDS = ("classify-autotune-genre-budget-20261127", "classify-autotune-genre-2M-20261127")
 
 
@@ -824,6 +842,7 @@ TABLES = {"headline": headline_table, "word2vec": word2vec_table, "vocab": vocab
           "doc2vec": doc2vec_table,
           "classify": classify_table, "classify-calls": classify_calls_table,
           "classify-summary": classify_summary_table, "classify-autotune": classify_autotune_table,
+          "classify-sorted": classify_sorted_table,
           "classify-speed-sst": lambda: classify_speed_table("classify-sst-seeds-20261126-predict5"),
           "classify-speed-docs": lambda: classify_speed_table("classify-20261126-predict5"),
           "load": load_table, "mapped-search": mapped_search_table, "ann": ann_table, "serve": serve_table,

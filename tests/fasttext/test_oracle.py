@@ -141,3 +141,17 @@ def test_reduce_model_keeps_predictions_close(supervised):
     ours.util.reduce_model(model, 50)
     assert model.get_dimension() == 50 and model.get_output_matrix().shape[1] == 50
     assert sum(model.predict(t)[0] == want for t, want in zip(QUERIES, labels)) >= len(QUERIES) - 1
+
+
+def test_shuffle_false_reads_the_training_lines_in_the_files_order(data, monkeypatch):
+    """``shuffle`` (wordvec's keyword, default True) reaches the classifier; fastText's other
+    keywords are refused as before."""
+    seen = []
+    fit = ours.training.Classifier.fit
+    monkeypatch.setattr(ours.training.Classifier, "fit", lambda self, *args: (seen.append(self.config.shuffle),
+                                                                               fit(self, *args))[1])
+    ours.train_supervised(str(data / "train.txt"), epoch=1, thread=1, verbose=0)
+    ours.train_supervised(str(data / "train.txt"), epoch=1, thread=1, verbose=0, shuffle=False)
+    assert seen == [True, False]
+    with pytest.raises(TypeError):
+        ours.train_supervised(str(data / "train.txt"), shuffled=False)

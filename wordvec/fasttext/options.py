@@ -32,13 +32,15 @@ UNSUPERVISED_DEFAULTS = {
     "verbose": 2, "pretrainedVectors": "", "seed": 0, "autotuneValidationFile": "", "autotuneMetric": "f1",
     "autotunePredictions": 1, "autotuneDuration": 60 * 5, "autotuneModelSize": "",
 }
+# shuffle (wordvec's, last: fastText's positional order holds): False reads the training
+# lines in the file's order, as fastText does; True (the default) in an order drawn from seed
 SUPERVISED_DEFAULTS = dict(UNSUPERVISED_DEFAULTS, lr=0.1, minCount=1, minn=0, maxn=0, loss="softmax",
-                           model="supervised")
+                           model="supervised", shuffle=True)
 
 SUPERVISED_NAMES = ("input", "lr", "dim", "ws", "epoch", "minCount", "minCountLabel", "minn", "maxn", "neg",
                     "wordNgrams", "loss", "bucket", "thread", "lrUpdateRate", "t", "label", "verbose",
                     "pretrainedVectors", "seed", "autotuneValidationFile", "autotuneMetric",
-                    "autotunePredictions", "autotuneDuration", "autotuneModelSize")
+                    "autotunePredictions", "autotuneDuration", "autotuneModelSize", "shuffle")
 UNSUPERVISED_NAMES = ("input", "model", "lr", "dim", "ws", "epoch", "minCount", "minCountLabel", "minn", "maxn",
                       "neg", "wordNgrams", "loss", "bucket", "thread", "lrUpdateRate", "t", "label", "verbose",
                       "pretrainedVectors")

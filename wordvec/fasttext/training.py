@@ -46,7 +46,8 @@ def supervised_config(args):
         min_count=int(args["minCount"]), min_count_label=int(args["minCountLabel"]), minn=int(args["minn"]),
         maxn=int(args["maxn"]), bucket=int(args["bucket"]) if uses_buckets(args) else 0, loss=args["loss"],
         threads=_threads(args), label=args["label"], pretrained_vectors=args["pretrainedVectors"] or None,
-        seed=int(args["seed"]), lr_update_rate=int(args["lrUpdateRate"]), verbose=1 if args["verbose"] >= 2 else 0)
+        seed=int(args["seed"]), lr_update_rate=int(args["lrUpdateRate"]), shuffle=args.get("shuffle", True),
+        verbose=1 if args["verbose"] >= 2 else 0)
 
 
 def train_supervised_args(args, valid=None):
