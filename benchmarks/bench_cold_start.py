@@ -15,8 +15,9 @@ Every command runs as a whole child process (wall from the parent, CPU from wait
 first run's log is searched for the compile announcement and the closing "compiled N
 kernels in S s" line (its S recorded).  The inputs: the first ``--corpus-bytes`` of
 wordbench-10m (about 180k tokens per MB), genre's training and test files, the
-test file's text for predict, doc2vec inference and embed.  ``--vector-size 300`` is the
-size no install step compiled (the "new vector size" row).
+test file's text for predict, doc2vec inference and embed.  ``--vector-size 300`` and
+``150``: a size with a kernel of its own (``wordvec.kernels.sizes``, compiled by ``wordvec
+compile``) and one that shares the kernel of every other size (the "new vector size" rows).
 
     flock /tmp/wordvec-bench.lock python benchmarks/bench_cold_start.py --venv /tmp/wordvec-cold-venv
 """
@@ -51,6 +52,8 @@ def commands(data, out):
         ("train cbow-hs", ["train", corpus, "-o", f"{out}/cbow-hs.bin", "--model", "cbow", "--loss", "hs", *common]),
         ("train sg-ns, vector size 300", ["train", corpus, "-o", f"{out}/sg300.bin", "--model", "sg",
                                           "--vector-size", "300", *common]),
+        ("train sg-ns, vector size 150", ["train", corpus, "-o", f"{out}/sg150.bin", "--model", "sg",
+                                          "--vector-size", "150", *common]),
         ("classify train", ["classify", "train", train, "-o", f"{out}/genre.bin", "--no-progress"]),
         ("classify predict", ["classify", "predict", f"{out}/genre.bin", text]),
         ("doc2vec train", ["doc2vec", "train", text, "-o", f"{out}/docs.d2v", "--epochs", "5"]),
@@ -81,6 +84,9 @@ def install(venv):
     if not (venv / "bin" / "wordvec").exists():
         subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
         subprocess.run([str(venv / "bin" / "pip"), "install", "-q", str(REPO)], check=True)
+    else:  # the environment is reused; the wordvec in it is always this tree's
+        subprocess.run([str(venv / "bin" / "pip"), "install", "-q", "--no-deps", "--force-reinstall", str(REPO)],
+                       check=True)
     package = subprocess.run([str(venv / "bin" / "python"), "-c", "import wordvec, os; print(os.path.dirname("
                               "wordvec.__file__))"], check=True, capture_output=True, text=True,
                              cwd=tempfile.gettempdir()).stdout.strip()  # not this tree's wordvec
@@ -131,7 +137,11 @@ def main(argv=None):
     env = dict(os.environ, WORDVEC_NO_PROGRESS="1")
     env.pop("NUMBA_CACHE_DIR", None)
     record = Record(args.name, note="whole processes, one at a time; the machine may be shared (load recorded)")
-    record.data["settings"] = {"corpus_bytes": args.corpus_bytes, "venv": str(args.venv), "package": str(package)}
+    sizes = subprocess.run([str(args.venv / "bin" / "python"), "-c", "from wordvec.kernels.sizes import "
+                            "CONSTANT_VECTOR_SIZES as s; print(*s)"], check=True, capture_output=True, text=True,
+                           cwd=tempfile.gettempdir()).stdout.split()
+    record.data["settings"] = {"corpus_bytes": args.corpus_bytes, "venv": str(args.venv), "package": str(package),
+                               "compiled_vector_sizes": [int(size) for size in sizes]}
     for pass_name in args.passes:
         out = args.scratch / pass_name
         shutil.rmtree(out, ignore_errors=True)

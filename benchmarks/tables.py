@@ -830,7 +830,9 @@ def cold_start_table(name):
         lines.append(f"| {config} | " + " | ".join(cells) + f" | {_record_name(record)} |")
     if compile_run:
         first = compile_run[0]["first"]
-        lines += ["", f"`wordvec compile` itself (vector sizes 32 and 100, two processes): "
+        sizes = record.get("settings", {}).get("compiled_vector_sizes", [100])
+        lines += ["", f"`wordvec compile` itself (vector sizes {', '.join(map(str, sizes))} and the kernel every other "
+                      f"size shares, two processes): "
                       f"{_seconds(first['wall_seconds'])} ({first['cpu_seconds']:.0f} s of CPU)."]
     return lines + ["", _provenance([record])]
 
