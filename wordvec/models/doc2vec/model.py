@@ -71,6 +71,7 @@ HOT_WORDS = 1024
 # (benchmarks/results/doc2vec/doc2vec-20261127-workers-replicas.json).
 REPLICA_WORKERS = 2
 FORMAT, VERSION, MANIFEST = "wordvec-doc2vec", 1, "model.json"
+NULL_WORD = "\0"  # gensim's padding word of PV-DM with concatenation, never predicted
 ARRAYS = {"P": "doc_vectors.npy", "W_out": "output_vectors.npy", "W_inner": "inner_vectors.npy"}
 __all__ = ["Doc2Vec", "Doc2VecConfig", "Doc2VecSettingError", "DocumentVectors", "is_doc2vec_model"]
 # the kernels this process has loaded, by (warm-up, vector size): each through the loader once
@@ -126,17 +127,19 @@ class Doc2Vec:
     """Paragraph vectors: ``dm=1`` PV-DM, ``dm=0`` PV-DBOW (``dbow_words=1``: with
     skip-gram word training).  ``.dv`` the documents, ``.wv`` the words."""
 
-    def __init__(self, documents=None, corpus_file=None, config=None, *, workers=None, callbacks=(), dm_concat=0,
-                 dm_tag_count=1, batch_words=10_000, trim_rule=None, comment=None,
-                 max_vocab_size=None, sorted_vocab=1, **hyperparameters):
+    def __init__(self, documents=None, corpus_file=None, config=None, *, workers=None, callbacks=(),
+                 batch_words=10_000, trim_rule=None, comment=None, max_vocab_size=None, sorted_vocab=1,
+                 **hyperparameters):
         """``hyperparameters``: the fields of :class:`wordvec.models.doc2vec.config.Doc2VecConfig`
         by name, gensim's (``dm=0, vector_size=100, epochs=20, ...``), or a whole ``config``;
         ``workers`` and ``callbacks`` are settings of this process.  With ``documents`` or
         ``corpus_file``, the model is trained at once (gensim's spelling of :meth:`fit`).
-        gensim's ``dm_tag_count``, ``batch_words`` and ``comment`` are taken and have no
-        effect; its settings that wordvec does not train are refused."""
-        _refuse_untrained_settings(dm_concat, trim_rule, max_vocab_size, sorted_vocab)
-        self.comment, self.batch_words, self.dm_tag_count = comment, batch_words, dm_tag_count
+        gensim's ``batch_words`` and ``comment`` are taken and have no effect; its settings
+        that wordvec does not train are refused.  ``dm_concat=1`` (with ``dm=1``) trains
+        PV-DM with concatenation: the vocabulary gains gensim's null word ``"\\0"``, which
+        fills the windows past a document's ends."""
+        _refuse_untrained_settings(trim_rule, max_vocab_size, sorted_vocab)
+        self.comment, self.batch_words = comment, batch_words
         self.corpus_count = 0
         self.config = config_from(Doc2VecConfig, config, hyperparameters)
         self.workers = library_workers() if workers is None else int(workers)
@@ -183,13 +186,23 @@ class Doc2Vec:
                     else (vocab, docs.encode_documents(source, vocab, self.config.tags)))
             documents = read[1].offsets.size - 1
         elif tagged.is_tagged_corpus(source):
-            *read, documents = tagged.read_tagged(source, self.config.min_count, vocab)
+            *read, documents = tagged.read_tagged(source, self.config.min_count, vocab, self._tags_per_document())
         else:
             read = (docs.read_documents(source, self.config.tags, self.config.min_count) if vocab is None
                     else (vocab, docs.encode_documents(source, vocab, self.config.tags)))
             documents = read[1].offsets.size - 1
+        if self._tags_per_document() and not tagged.is_tagged_corpus(source):
+            raise Doc2VecSettingError(f"dm_tag_count={self.config.dm_tag_count} concatenates that many tags of each "
+                                      "document, and lines of a file or token lists have one tag each; pass "
+                                      f"TaggedDocuments with {self.config.dm_tag_count} tags, or dm_tag_count=1")
         self.corpus_count = documents
         return tuple(read)
+
+    def _tags_per_document(self):
+        """T when PV-DM with concatenation takes T > 1 tags of each document (documents with
+        another number of tags are left out, as gensim leaves them out), else 0: every
+        tag of a document trains its row on its own."""
+        return self.config.concat if self.config.concat > 1 else 0
 
     def __getattr__(self, name):  # model.vector_size, model.dm ... as in gensim
         config = self.__dict__.get("config")
@@ -223,7 +236,7 @@ class Doc2Vec:
         and initialise the word and document rows (``dv`` exists from here on)."""
         if update:
             raise Doc2VecSettingError("build_vocab(update=True) is not supported by Doc2Vec: build a new model")
-        _refuse_untrained_settings(0, trim_rule, None, 1)
+        _refuse_untrained_settings(trim_rule, None, 1)
         vocab, encoded = self._read(_one_source(corpus_iterable, corpus_file))
         self.set_vocabulary(vocab)
         self._init_documents(encoded)
@@ -232,13 +245,16 @@ class Doc2Vec:
     def set_vocabulary(self, vocab):
         """Word rows uniform in ±0.5/D (word2vec), output rows zero; document rows are made
         by :meth:`train` once the documents are counted."""
-        V, D = len(vocab), self.config.vector_size
+        if self.config.concat and NULL_WORD not in vocab:  # gensim adds it with count 1: the last word
+            vocab = Vocabulary(vocab.words + [NULL_WORD], np.append(vocab.counts, 1), corpus_tokens=vocab.corpus_tokens,
+                               min_count=vocab.min_count)
+        V, D, width = len(vocab), self.config.vector_size, self.config.layer_width()
         self.vocab = vocab
         rng = np.random.default_rng(self.config.seed)
         spare = self._replica_rows()
         self.W_in = _with_room((rng.random((V, D), dtype=np.float32) - np.float32(0.5)) / np.float32(D), spare)
-        self.W_out = _with_room(np.zeros((V if self.config.negative else 0, D), np.float32), spare)
-        self.W_inner = np.zeros((max(V - 1, 1) if self.config.hs else 0, D), np.float32)
+        self.W_out = _with_room(np.zeros((V if self.config.negative else 0, width), np.float32), spare)
+        self.W_inner = np.zeros((max(V - 1, 1) if self.config.hs else 0, width), np.float32)
         self.P, self.tags = None, None
         self.trained_words = self.planned_words = self.epochs_trained = 0
         self.history = []
@@ -265,7 +281,8 @@ class Doc2Vec:
     def _hot_words(self):
         """How many of the most frequent words each thread trains in replica rows (none
         with one thread, or more than ``REPLICA_WORKERS``, or hierarchical softmax)."""
-        if not 2 <= self.workers <= REPLICA_WORKERS or self.config.mode != kernels.NEGATIVE_SAMPLING:
+        if (not 2 <= self.workers <= REPLICA_WORKERS or self.config.mode != kernels.NEGATIVE_SAMPLING
+                or self.config.concat):
             return 0
         return min(HOT_WORDS, len(self.vocab))
 
@@ -288,9 +305,26 @@ class Doc2Vec:
             return keep, noise, tree.points, tree.codes, tree.lengths
         return keep, noise, np.zeros((V, 1), np.int32), np.zeros((V, 1), np.uint8), np.zeros(V, np.int32)
 
+    def _settings(self, dbow_words):
+        """The kernels' :data:`wordvec.kernels.doc2vec.Settings`."""
+        c = self.config
+        null_word = self.vocab.index[NULL_WORD] if c.concat else 0
+        return kernels.make_settings(c.dm, c.mode, c.dm_mean, c.window, c.negative, dbow_words, c.shrink_windows,
+                                     c.concat, null_word)
+
+    @property
+    def layer1_size(self):
+        """gensim's width of the hidden layer and the output rows: (T + 2 window) vector_size
+        with concatenation, else vector_size."""
+        return self.config.layer_width()
+
+    @property
+    def null_word(self):
+        """gensim's flag: 1 if the vocabulary holds the null word ``"\\0"`` (concatenation)."""
+        return int(bool(self.config.concat))
+
     def _outputs(self):
-        D = self.config.vector_size
-        stand_in = np.zeros((1, D), np.float32)
+        stand_in = np.zeros((1, self.config.layer_width()), np.float32)
         return (self.W_out if self.W_out.shape[0] else stand_in, self.W_inner if self.W_inner.shape[0] else stand_in)
 
     # -- training ------------------------------------------------------------------------
@@ -397,7 +431,7 @@ class Doc2Vec:
         keep, noise, points, codes, lengths = self._tables()
         corpus = kernels.Corpus(encoded.ids, encoded.offsets, keep)
         args = (kernels.Matrices(self.W_in, *self._outputs()), kernels.Outputs(points, codes, lengths, noise),
-                kernels.make_settings(c.dm, c.mode, c.dm_mean, c.window, c.negative, False, c.shrink_windows),
+                self._settings(False),
                 kernels.make_inference(epochs, alpha, min_alpha, seed))
         ranges = _balanced_ranges(encoded.offsets, self.workers if workers is None else int(workers))
         self._load_kernels(kernels.warm_up_inference)  # before the threads
@@ -486,10 +520,13 @@ class Doc2Vec:
         model.W_in = _with_room(np.ascontiguousarray(vectors, dtype=np.float32), model._replica_rows())
         if model.W_in.shape != (V, D) or len(model.tags) != n:
             raise FormatError(path, None, f"the word vectors are {model.W_in.shape}, the model says {(V, D)}")
-        rows = {"P": n, "W_out": V if model.config.negative else 0,
-                "W_inner": max(V - 1, 1) if model.config.hs else 0}
+        if model.config.concat and NULL_WORD not in model.vocab:
+            raise FormatError(path, None, "a model with dm_concat=1 needs the null word \"\\0\" in its vocabulary")
+        width = model.config.layer_width()
+        shapes = {"P": (n, D), "W_out": (V if model.config.negative else 0, width),
+                  "W_inner": (max(V - 1, 1) if model.config.hs else 0, width)}
         for attribute, name in ARRAYS.items():  # the kernels index these without bounds checks
-            setattr(model, attribute, read_model_array(path, name, (rows[attribute], D)).astype(np.float32))
+            setattr(model, attribute, read_model_array(path, name, shapes[attribute]).astype(np.float32))
         model.W_out = _with_room(model.W_out, model._replica_rows())
         model.trained_words, model.planned_words, model.epochs_trained = trained
         model.history = list(meta.get("history", []))
@@ -507,10 +544,9 @@ def _one_source(corpus_iterable, corpus_file):
     return corpus_file if corpus_file is not None else corpus_iterable
 
 
-def _refuse_untrained_settings(dm_concat, trim_rule, max_vocab_size, sorted_vocab):
+def _refuse_untrained_settings(trim_rule, max_vocab_size, sorted_vocab):
     """gensim settings whose training wordvec does not have: refused, never ignored."""
-    refused = {"dm_concat=1 (concatenated context vectors)": dm_concat,
-               "trim_rule": trim_rule is not None, "max_vocab_size": max_vocab_size is not None,
+    refused = {"trim_rule": trim_rule is not None, "max_vocab_size": max_vocab_size is not None,
                "sorted_vocab=0": not sorted_vocab}
     named = [name for name, given in refused.items() if given]
     if named:
@@ -618,8 +654,7 @@ class _EpochRunner:
         c = model.config
         self.corpus = kernels.Corpus(encoded.ids, encoded.offsets, keep)
         self.outputs = kernels.Outputs(points, codes, lengths, noise)
-        self.settings = kernels.make_settings(c.dm, c.mode, c.dm_mean, c.window, c.negative, c.dbow_words,
-                                              c.shrink_windows)
+        self.settings = model._settings(c.dbow_words)
 
     def _train(self, begin, end, words_before, seed, slot):
         """Documents begin..end-1 in the thread numbered ``slot`` (its replica rows)."""
