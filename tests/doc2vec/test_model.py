@@ -116,6 +116,9 @@ def test_dbow_words_trains_the_word_vectors(documents):
     (dict(alpha=-1.0), "alpha must be a positive number"),
     (dict(tags="words"), "tags must be one of"),
     (dict(vector_size=0), "vector_size"),
+    (dict(min_alpha=1.0), "min_alpha must be at most alpha"),
+    (dict(dm_concat=2), "dm_concat must be 0 or 1"),
+    (dict(dm_concat=1, dm_tag_count=0), "dm_tag_count must be a whole number"),
 ])
 def test_bad_settings_are_refused_in_one_sentence(kwargs, phrase):
     with pytest.raises(WordvecError, match=phrase):
@@ -198,7 +201,7 @@ def test_the_config_is_frozen_checked_and_importable_from_the_model_module():
     assert model.config is config and model.vector_size == D and model.dm == 0
     with pytest.raises(WordvecError, match="either a config or hyperparameters"):
         Doc2Vec(config=config, dm=1)
-    for bad, phrase in ((dict(sample="x"), "sample must be >= 0"), (dict(min_alpha=1.0), "min_alpha must be"),
+    for bad, phrase in ((dict(sample="x"), "sample must be >= 0"), (dict(min_alpha=-1.0), "min_alpha must be"),
                         (dict(dm_mean=2), "dm_mean must be 0 or 1")):
         with pytest.raises(WordvecError, match=phrase):
             Doc2VecConfig(**bad)

@@ -62,8 +62,10 @@ class Doc2VecConfig:
         check_fields(self, DOC2VEC_CHECKS)
         need(self.hs or self.negative > 0,
              "negative=0 with hs=0 leaves no output layer to train; set negative > 0 or hs=1")
-        need(is_number(self.min_alpha) and math.isfinite(self.min_alpha) and 0 <= self.min_alpha <= self.alpha,
-             f"min_alpha must be between 0 and alpha ({self.alpha}), not {self.min_alpha}")
+        # min_alpha <= alpha is checked when a model is made and when it trains (the model's
+        # ``_check_rates``): gensim's code lowers model.alpha, then model.min_alpha
+        need(is_number(self.min_alpha) and math.isfinite(self.min_alpha) and self.min_alpha >= 0,
+             f"min_alpha must be >= 0, not {self.min_alpha}")
 
     @property
     def concat(self):

@@ -24,6 +24,7 @@ int tags are rows, str tags follow, several tags per document), or the lines of
 gensim) or (``tags="first-token"``) by their first token.
 """
 
+import logging
 import math
 import os
 import threading
@@ -50,7 +51,7 @@ from wordvec.kernels import loader
 from wordvec.io.gensim_pickle import is_pickle
 from wordvec.kernels.word2vec import pack_alias_table
 from wordvec.models.base import gensim_models
-from wordvec.models.base.config import config_from, library_workers
+from wordvec.models.base.config import config_from, library_workers, shows_config
 from wordvec.models.base.epochs import ThreadedEpoch
 from wordvec.models.doc2vec.config import Doc2VecConfig
 from wordvec.vectors.keyed import KeyedVectors
@@ -73,6 +74,7 @@ REPLICA_WORKERS = 2
 FORMAT, VERSION, MANIFEST = "wordvec-doc2vec", 1, "model.json"
 NULL_WORD = "\0"  # gensim's padding word of PV-DM with concatenation, never predicted
 ARRAYS = {"P": "doc_vectors.npy", "W_out": "output_vectors.npy", "W_inner": "inner_vectors.npy"}
+log = logging.getLogger(__name__)
 __all__ = ["Doc2Vec", "Doc2VecConfig", "Doc2VecSettingError", "DocumentVectors", "is_doc2vec_model"]
 # the kernels this process has loaded, by (warm-up, vector size): each through the loader once
 _LOADED = set()
@@ -123,9 +125,14 @@ class DocumentVectors(KeyedVectors):
         return super()._query_terms(terms, default_weight)
 
 
+@shows_config(Doc2VecConfig, except_fields=("tags",))
 class Doc2Vec:
     """Paragraph vectors: ``dm=1`` PV-DM, ``dm=0`` PV-DBOW (``dbow_words=1``: with
-    skip-gram word training).  ``.dv`` the documents, ``.wv`` the words."""
+    skip-gram word training).  ``.dv`` the documents, ``.wv`` the words.  Every field of
+    the config is an attribute (``model.alpha``; but ``model.tags`` is the documents'
+    tags, ``model.config.tags`` the tag mode); assigning one replaces the config by a
+    checked copy (gensim's code lowers ``model.alpha``, then ``model.min_alpha``, between
+    ``train`` calls)."""
 
     def __init__(self, documents=None, corpus_file=None, config=None, *, workers=None, callbacks=(),
                  batch_words=10_000, trim_rule=None, comment=None, max_vocab_size=None, sorted_vocab=1,
@@ -142,6 +149,8 @@ class Doc2Vec:
         self.comment, self.batch_words = comment, batch_words
         self.corpus_count = 0
         self.config = config_from(Doc2VecConfig, config, hyperparameters)
+        _check_rates(self.config)
+        self.min_alpha_yet_reached = float(self.config.alpha)  # gensim's: the lowest rate trained at so far
         self.workers = library_workers() if workers is None else int(workers)
         limits.check_int("workers", self.workers)
         self.callbacks = tuple(callbacks)
@@ -204,10 +213,7 @@ class Doc2Vec:
         tag of a document trains its row on its own."""
         return self.config.concat if self.config.concat > 1 else 0
 
-    def __getattr__(self, name):  # model.vector_size, model.dm ... as in gensim
-        config = self.__dict__.get("config")
-        if config is not None and name in Doc2VecConfig.__dataclass_fields__:
-            return getattr(config, name)
+    def __getattr__(self, name):  # the config's fields are properties (``shows_config``)
         if name == "load":  # the descriptor refused an instance (_ClassOnly)
             raise AttributeError("load is called on the class, Doc2Vec.load(path), and returns the loaded model; "
                                  "calling it on a model would leave that model as it was")
@@ -350,6 +356,9 @@ class Doc2Vec:
             self.callbacks = self.callbacks[:len(self.callbacks) - len(callbacks)]
 
     def _train_encoded(self, encoded, epochs=None):
+        _check_rates(self.config)
+        if self.config.alpha > self.min_alpha_yet_reached:  # gensim's warning, in its words
+            log.warning("Effective 'alpha' higher than previous training cycles")
         if self.P is None:
             self._init_documents(encoded)
         elif list(encoded.tags) != self.tags:
@@ -371,7 +380,13 @@ class Doc2Vec:
             done.append(info)
             for callback in self.callbacks:
                 callback(self, info)
+        self.min_alpha_yet_reached = self._rate_reached()
         return done
+
+    def _rate_reached(self):
+        """The learning rate where training stands now (alpha before any)."""
+        c = self.config
+        return float(schedule.learning_rate(c.alpha, c.min_alpha, self.trained_words, self.planned_words))
 
     @property
     def syn1neg(self):
@@ -529,6 +544,7 @@ class Doc2Vec:
             setattr(model, attribute, read_model_array(path, name, shapes[attribute]).astype(np.float32))
         model.W_out = _with_room(model.W_out, model._replica_rows())
         model.trained_words, model.planned_words, model.epochs_trained = trained
+        model.min_alpha_yet_reached = model._rate_reached() if model.trained_words else float(model.config.alpha)
         model.history = list(meta.get("history", []))
         return model
 
@@ -542,6 +558,15 @@ def _one_source(corpus_iterable, corpus_file):
         raise tagged.CorpusTypeError(f"corpus_file must be the path of a file, not a {type(corpus_file).__name__} "
                                      "(documents in memory go in corpus_iterable)")
     return corpus_file if corpus_file is not None else corpus_iterable
+
+
+def _check_rates(config):
+    """The learning rate decays from alpha to min_alpha: a rising one is refused (checked
+    when a model is made and when it trains, not by the config: gensim's code lowers
+    ``model.alpha``, then ``model.min_alpha``, passing through min_alpha > alpha)."""
+    if config.min_alpha > config.alpha:
+        raise Doc2VecSettingError(f"min_alpha must be at most alpha ({config.alpha}), not {config.min_alpha}: the "
+                                  "learning rate would rise during training")
 
 
 def _refuse_untrained_settings(trim_rule, max_vocab_size, sorted_vocab):
