@@ -583,19 +583,20 @@ def _from_gensim(cls, path, mmap):
     top = gensim_models.read_model(path, ("Doc2Vec",), mmap)
     fields = gensim_models.fields_of(path, top, gensim_models.word_model_fields)
     state = top.state
-    if state.get("dm_concat"):  # its output rows are (1 + 2 window) D wide: no model of wordvec's
-        raise Doc2VecSettingError(f"{path} is a gensim Doc2Vec with dm_concat=1 (concatenated context vectors), "
-                                  "which wordvec does not train or infer with")
     settings = {k: v for k, v in fields["settings"].items() if k not in ("sg", "cbow_mean")}
     model = cls(dm=0 if state.get("sg") else 1, dm_mean=int(state.get("cbow_mean", 1)),
                 dbow_words=int(state.get("dbow_words", 0)), shrink_windows=bool(state.get("shrink_windows", True)),
+                dm_concat=int(bool(state.get("dm_concat", 0))), dm_tag_count=int(state.get("dm_tag_count", 1)),
                 **settings)
     model.vocab = fields["vocab"]
-    V, D = fields["W_in"].shape
+    if model.config.concat and NULL_WORD not in model.vocab:
+        raise FormatError(path, None, "a gensim Doc2Vec with dm_concat=1 needs the null word \"\\0\" in its "
+                                      "vocabulary, and this one has none")
+    V, width = len(model.vocab), model.config.layer_width()  # output rows (T + 2 window) D wide with dm_concat
     model.W_in = _with_room(fields["W_in"], model._replica_rows())
-    model.W_out = _with_room(gensim_models.rows_or_zeros(fields["syn1neg"], V if model.config.negative else 0, D),
+    model.W_out = _with_room(gensim_models.rows_or_zeros(fields["syn1neg"], V if model.config.negative else 0, width),
                              model._replica_rows())
-    model.W_inner = gensim_models.rows_or_zeros(fields["syn1"], max(V - 1, 1) if model.config.hs else 0, D)
+    model.W_inner = gensim_models.rows_or_zeros(fields["syn1"], max(V - 1, 1) if model.config.hs else 0, width)
     model.P = gensim_models.fields_of(path, top, gensim_models.document_rows)
     model.tags = gensim_models.fields_of(path, top, lambda t: gensim_models.document_tags(t, len(model.P)))
     model.corpus_count = int(fields["corpus_count"] or len(model.tags))
