@@ -2,6 +2,8 @@
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from wordvec.data.vocab import alias_table
 from wordvec.kernels import doc2vec as K
@@ -427,3 +429,24 @@ def test_concat_inference_equals_the_reference_replay():
     assert loss == pytest.approx(last_loss, rel=1e-4)
     np.testing.assert_array_equal(W_in, before[0])
     np.testing.assert_array_equal(W_out, before[1])
+
+
+@settings(max_examples=30, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@given(doc=st.lists(st.integers(0, V - 2), max_size=7), window=st.integers(1, 3), T=st.integers(1, 2),
+       mode=st.sampled_from([NS, HS]), seed=st.integers(0, 2**32))
+def test_concat_training_of_any_document_equals_the_reference_replay(doc, window, T, mode, seed):
+    """Any short document (empty, shorter than the window, words repeated), any window and
+    tag count: the compiled loop takes the reference's steps and writes no other row."""
+    matrices = _concat_matrices(seed % 1000, T, window)
+    tags = list(range(T))
+    doc = np.array(doc, np.int32)
+    expected_P, expected_in, expected_second, expected_loss = _replay_concat(mode, doc, tags, window, seed, matrices)
+    P, W_in, W_out, W_inner = matrices
+    loss, stats = K.train_documents(_corpus(doc, [0, doc.size], np.ones(V, np.float32)), np.array(tags, np.int64),
+                                    0, 1, P, K.Matrices(W_in, W_out, W_inner), OUTPUTS,
+                                    K.make_settings(1, mode, True, window, NEGATIVE, False, concat=T, null_word=NULL),
+                                    _schedule(ALPHA, ALPHA, 0, max(doc.size, 1), seed))
+    assert list(stats) == [doc.size, doc.size]
+    assert loss == pytest.approx(expected_loss, rel=1e-5, abs=1e-9)
+    for got, want in ((P, expected_P), (W_in, expected_in), (W_out if mode == NS else W_inner, expected_second)):
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
