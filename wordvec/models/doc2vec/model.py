@@ -1,4 +1,5 @@
-"""Doc2Vec: paragraph vectors (Le & Mikolov 2014), PV-DBOW and PV-DM, with inference.
+"""Doc2Vec: paragraph vectors (Le & Mikolov 2014), PV-DBOW and PV-DM (its context rows
+averaged, summed, or, with ``dm_concat=1``, concatenated), with inference.
 
     from wordvec.models.doc2vec.model import Doc2Vec
     model = Doc2Vec(dm=0, vector_size=100, epochs=20).fit(corpus_file="docs.txt")
@@ -390,13 +391,13 @@ class Doc2Vec:
 
     @property
     def syn1neg(self):
-        """gensim's name of the negative-sampling output rows (V x D; empty without it)."""
+        """gensim's name of the negative-sampling output rows (V x layer1_size; empty without it)."""
         self._need_vocab()
         return self.W_out
 
     @property
     def syn1(self):
-        """gensim's name of the hierarchical-softmax inner-node rows (V-1 x D; empty without hs)."""
+        """gensim's name of the hierarchical-softmax inner-node rows (V-1 x layer1_size; empty without hs)."""
         self._need_vocab()
         return self.W_inner
 
