@@ -130,10 +130,11 @@ def test_infer_vector_refuses_a_string(dbow):
         dbow.infer_vector("a whole string")
 
 
-def test_cli_train_then_infer_writes_npy_and_text(tmp_path, capsys):
+@pytest.mark.parametrize("model", [["--dm", "0"], ["--dm", "1", "--dm-concat", "1", "--window", "2"]])
+def test_cli_train_then_infer_writes_npy_and_text(tmp_path, capsys, model):
     corpus = tmp_path / "docs.txt"
     corpus.write_text("\n".join(" ".join(doc) for doc in topic_documents(40, length=20)) + "\n")
-    assert main(["doc2vec", "train", str(corpus), "-o", str(tmp_path / "m.d2v"), "--dm", "0", "--min-count", "1",
+    assert main(["doc2vec", "train", str(corpus), "-o", str(tmp_path / "m.d2v"), *model, "--min-count", "1",
                  "--vector-size", str(D), "--epochs", "2", "--workers", "1"]) == 0
     assert main(["doc2vec", "infer", str(tmp_path / "m.d2v"), str(corpus), "-o", str(tmp_path / "v.npy")]) == 0
     vectors = np.load(tmp_path / "v.npy", allow_pickle=False)
