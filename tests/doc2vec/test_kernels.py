@@ -2,6 +2,8 @@
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from wordvec.data.vocab import alias_table
 from wordvec.kernels import doc2vec as K
@@ -298,3 +300,153 @@ def test_fixed_window_training_equals_the_reference_replay(dm, dbow_words):
     K.train_documents(*run, shrunk[0], K.Matrices(shrunk[1], shrunk[2], W_inner), OUTPUTS,
                       K.make_settings(dm, NS, True, window, NEGATIVE, dbow_words), schedule)
     assert not np.allclose(shrunk[0], P, rtol=1e-3, atol=1e-5)  # the shrunk windows train another model
+
+
+# PV-DM with concatenation: the null word is the vocabulary's last word
+NULL = V - 1
+
+
+def _concat_matrices(seed, T, window):
+    """P, W_in and the output rows W_out, W_inner, (T + 2 window) D wide."""
+    rng = np.random.default_rng(seed)
+    width = (T + 2 * window) * D
+    return [rng.normal(scale=scale, size=shape).astype(np.float32)
+            for shape, scale in (((N, D), 0.5), ((V, D), 0.5), ((V, width), 0.3), ((V - 1, width), 0.3))]
+
+
+def _concat_scratch(width):
+    return K.Scratch(np.zeros(NEGATIVE, np.int64), np.zeros((1, width), np.float32), np.zeros(width, np.float32),
+                     np.zeros(NEGATIVE + 1, np.float32))
+
+
+def _concat_reference(mode, P, W_in, W_out, W_inner, tags, slots, word, negatives):
+    """(loss, grads, the second matrix) of the reference, float64."""
+    if mode == NS:
+        return (*ref.pv_dm_concat_negative_sampling(P, W_in, W_out, tags, slots, word, negatives), W_out)
+    path = POINTS[word, :LENGTHS[word]], CODES[word, :LENGTHS[word]]
+    return (*ref.pv_dm_concat_hierarchical_softmax(P, W_in, W_inner, tags, slots, *path), W_inner)
+
+
+@pytest.mark.parametrize("mode", [NS, HS])
+@pytest.mark.parametrize("tags, slots", [([1], [0, 3, NULL, NULL]), ([2, 0], [5, 5])])
+@pytest.mark.parametrize("learn", [True, False])  # training, inference (only the document rows move)
+def test_dm_concat_step_equals_reference(mode, tags, slots, learn):
+    P, W_in, W_out, W_inner = _concat_matrices(90 + mode, len(tags), len(slots) // 2)
+    state = np.array([4242], np.uint64)
+    negatives = _draws(state, mode)
+    P64, W_in64, W_out64, W_inner64 = (M.astype(np.float64) for M in (P, W_in, W_out, W_inner))
+    loss, dP, dW_in, d_second, second64 = _concat_reference(mode, P64, W_in64, W_out64, W_inner64, tags, slots, 4,
+                                                            negatives)
+    new_P, new_in, new_second = ref.pv_dm_concat_step(P64, W_in64, second64, (dP, dW_in, d_second), ALPHA)
+    if not learn:
+        new_in, new_second = W_in64, second64
+    second = W_out if mode == NS else W_inner
+    got = K.dm_concat_step(P, tags, slots, 4, mode, K.Matrices(W_in, W_out, W_inner), OUTPUTS,
+                           _concat_scratch(W_out.shape[1]), state, ALPHA, learn)
+    assert got == pytest.approx(loss, rel=1e-5)
+    for got_matrix, expected in ((P, new_P), (W_in, new_in), (second, new_second)):
+        np.testing.assert_allclose(got_matrix, expected, rtol=1e-5, atol=1e-6)
+
+
+def _replay_concat(mode, doc, tags, window, seed, matrices):
+    """Training of one document replayed with the reference math and the kernel's random
+    stream (per position: the negatives; the window is never drawn).  Returns the float64
+    (P, W_in, second matrix) and the summed loss."""
+    P, W_in, W_out, W_inner = (M.astype(np.float64) for M in matrices)
+    state = np.array([seed], np.uint64)
+    total = 0.0
+    for i, word in enumerate(doc):
+        negatives = np.array([draw_alias(NOISE, state) for _ in range(NEGATIVE)]) if mode & NS else None
+        slots = ref.concat_slots(doc, i, window, NULL)
+        loss, dP, dW_in, d_second, second = _concat_reference(mode, P, W_in, W_out, W_inner, tags, slots, word,
+                                                              negatives)
+        P, W_in, second = ref.pv_dm_concat_step(P, W_in, second, (dP, dW_in, d_second), ALPHA)
+        W_out, W_inner = (second, W_inner) if mode == NS else (W_out, second)
+        total += loss
+    return P, W_in, (W_out if mode == NS else W_inner), total
+
+
+@pytest.mark.parametrize("mode", [NS, HS])
+@pytest.mark.parametrize("tags", [[1], [3, 0]])
+def test_concat_training_equals_the_reference_replay(mode, tags):
+    """train_documents with concatenation (T rows a document, full windows padded with the
+    null word): each example is the reference step, in order."""
+    window = 2
+    matrices = _concat_matrices(100 + mode + len(tags), len(tags), window)
+    doc = np.array([2, 7, 2, 5, 1, 6], np.int32)
+    expected_P, expected_in, expected_second, expected_loss = _replay_concat(mode, doc, tags, window, 55, matrices)
+    P, W_in, W_out, W_inner = matrices
+    loss, stats = K.train_documents(_corpus(doc, [0, doc.size], np.ones(V, np.float32)), np.array(tags, np.int64),
+                                    0, 1, P, K.Matrices(W_in, W_out, W_inner), OUTPUTS,
+                                    K.make_settings(1, mode, True, window, NEGATIVE, False, concat=len(tags),
+                                                    null_word=NULL),
+                                    _schedule(ALPHA, ALPHA, 0, doc.size, 55))
+    assert list(stats) == [doc.size, doc.size]
+    assert loss == pytest.approx(expected_loss, rel=1e-5)
+    for got, want in ((P, expected_P), (W_in, expected_in), (W_out if mode == NS else W_inner, expected_second)):
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+
+
+def test_concat_training_takes_each_documents_own_rows():
+    """Two documents of T = 2 rows each: document d trains rows doc_rows[2d], doc_rows[2d+1]
+    and no other."""
+    P, W_in, W_out, W_inner = _concat_matrices(110, 2, 1)
+    before = P.copy()
+    ids = np.array([1, 2, 3, 4, 5], np.int32)
+    K.train_documents(_corpus(ids, [0, 2, 5], np.ones(V, np.float32)), np.array([3, 0, 3, 3], np.int64), 0, 2, P,
+                      K.Matrices(W_in, W_out, W_inner), OUTPUTS,
+                      K.make_settings(1, NS, True, 1, NEGATIVE, False, concat=2, null_word=NULL),
+                      _schedule(ALPHA, ALPHA, 0, ids.size, 5))
+    moved = sorted(np.flatnonzero(np.abs(P - before).sum(axis=1)).tolist())
+    assert moved == [0, 3]
+
+
+def test_concat_inference_equals_the_reference_replay():
+    """Inference with concatenation: the document's new row (the same initial uniforms and
+    stream as the other models) trained against frozen word and output rows."""
+    window, epochs = 2, 3
+    _, W_in, W_out, W_inner = _concat_matrices(120, 1, window)
+    doc = [3, 1, 4, 1, 5]
+    ids = np.array(doc, np.int32)
+    before = W_in.copy(), W_out.copy()
+    out = np.zeros((1, D), np.float32)
+    loss = K.infer_documents(_corpus(ids, [0, ids.size], np.ones(V, np.float32)), 0, 1, out,
+                             K.Matrices(W_in, W_out, W_inner), OUTPUTS,
+                             K.make_settings(1, NS, True, window, NEGATIVE, False, concat=1, null_word=NULL),
+                             K.make_inference(epochs, 0.1, 0.01, 7))
+    state = np.array([K.document_seed(ids, 0, ids.size, np.uint64(7))], np.uint64)
+    p = ref.initial_document_vector(D, [uniform(state) for _ in range(D)]).astype(np.float64)[None, :]
+    W_in64, W_out64 = W_in.astype(np.float64), W_out.astype(np.float64)
+    for epoch in range(epochs):
+        lr, last_loss = ref.inference_rate(0.1, 0.01, epoch, epochs), 0.0
+        for i, word in enumerate(doc):
+            negatives = np.array([draw_alias(NOISE, state) for _ in range(NEGATIVE)])
+            full = ref.pv_dm_concat_negative_sampling(p, W_in64, W_out64, [0], ref.concat_slots(doc, i, window, NULL),
+                                                      word, negatives)
+            step_loss, dP = ref.inference_gradient(full)
+            p, last_loss = p - lr * dP, last_loss + step_loss
+    np.testing.assert_allclose(out[0], p[0], rtol=1e-4, atol=1e-6)
+    assert loss == pytest.approx(last_loss, rel=1e-4)
+    np.testing.assert_array_equal(W_in, before[0])
+    np.testing.assert_array_equal(W_out, before[1])
+
+
+@settings(max_examples=30, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@given(doc=st.lists(st.integers(0, V - 2), max_size=7), window=st.integers(1, 3), T=st.integers(1, 2),
+       mode=st.sampled_from([NS, HS]), seed=st.integers(0, 2**32))
+def test_concat_training_of_any_document_equals_the_reference_replay(doc, window, T, mode, seed):
+    """Any short document (empty, shorter than the window, words repeated), any window and
+    tag count: the compiled loop takes the reference's steps and writes no other row."""
+    matrices = _concat_matrices(seed % 1000, T, window)
+    tags = list(range(T))
+    doc = np.array(doc, np.int32)
+    expected_P, expected_in, expected_second, expected_loss = _replay_concat(mode, doc, tags, window, seed, matrices)
+    P, W_in, W_out, W_inner = matrices
+    loss, stats = K.train_documents(_corpus(doc, [0, doc.size], np.ones(V, np.float32)), np.array(tags, np.int64),
+                                    0, 1, P, K.Matrices(W_in, W_out, W_inner), OUTPUTS,
+                                    K.make_settings(1, mode, True, window, NEGATIVE, False, concat=T, null_word=NULL),
+                                    _schedule(ALPHA, ALPHA, 0, max(doc.size, 1), seed))
+    assert list(stats) == [doc.size, doc.size]
+    assert loss == pytest.approx(expected_loss, rel=1e-5, abs=1e-9)
+    for got, want in ((P, expected_P), (W_in, expected_in), (W_out if mode == NS else W_inner, expected_second)):
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)

@@ -97,3 +97,51 @@ def test_inference_rate_runs_linearly_from_alpha_to_min_alpha():
     rates = [d2v.inference_rate(0.1, 0.001, e, 5) for e in range(5)]
     assert rates[0] == 0.1 and rates[-1] == pytest.approx(0.001)
     assert np.allclose(np.diff(rates), (0.001 - 0.1) / 4)
+
+
+def _concat_params(seed, T, W, inner=False):
+    """P, W_in and output rows (T + 2W) D wide."""
+    rng = np.random.default_rng(seed)
+    P = rng.normal(scale=0.7, size=(N, D))
+    W_in = rng.normal(scale=0.7, size=(V, D))
+    W_second = rng.normal(scale=0.4, size=(V - 1 if inner else V, (T + 2 * W) * D))
+    return P, W_in, W_second
+
+
+def test_concat_slots_pad_with_the_null_word_and_never_shrink():
+    sentence = [4, 1, 3]
+    assert d2v.concat_slots(sentence, 0, 2, 6).tolist() == [6, 6, 1, 3]
+    assert d2v.concat_slots(sentence, 1, 2, 6).tolist() == [6, 4, 3, 6]
+    assert d2v.concat_slots(sentence, 2, 1, 6).tolist() == [1, 6]
+    assert d2v.concat_slots([5], 0, 3, 6).tolist() == [6] * 6
+
+
+@pytest.mark.parametrize("tags, slots", [([2], [0, 3, 5, 6]),        # one document row, distinct words
+                                         ([1, 3], [6, 6, 2, 2]),     # two rows, the null word and a word repeated
+                                         ([2, 2], [1, 4])])          # a row in two blocks
+def test_pv_dm_concat_both_outputs(tags, slots):
+    W = len(slots) // 2
+    _check(d2v.pv_dm_concat_negative_sampling, _concat_params(9, len(tags), W), tags, slots, 4, np.array([4, 0, 6]))
+    _check(d2v.pv_dm_concat_hierarchical_softmax, _concat_params(10, len(tags), W, inner=True), tags, slots,
+           PATH_POINTS, PATH_CODES)
+
+
+def test_pv_dm_concat_loss_matches_direct_formula_and_blocks_are_the_rows_gradients():
+    P, W_in, W_out = _concat_params(11, 1, 1)
+    h = np.concatenate([P[3], W_in[0], W_in[5]])
+    s = lambda x: 1 / (1 + np.exp(-x))  # noqa: E731
+    expected = -np.log(s(W_out[2] @ h)) - np.log(s(-W_out[4] @ h))
+    loss, dP, dW_in, _ = d2v.pv_dm_concat_negative_sampling(P, W_in, W_out, [3], [0, 5], 2, [4])
+    assert loss == pytest.approx(expected, rel=1e-12)
+    dh = (s(W_out[2] @ h) - 1) * W_out[2] + s(W_out[4] @ h) * W_out[4]
+    np.testing.assert_allclose(dP[3], dh[:D], rtol=1e-12)
+    np.testing.assert_allclose(dW_in[0], dh[D:2 * D], rtol=1e-12)
+    np.testing.assert_allclose(dW_in[5], dh[2 * D:], rtol=1e-12)
+
+
+def test_pv_dm_concat_step_is_the_plain_gradient_step():
+    P, W_in, W_out = _concat_params(12, 1, 2)
+    grads = d2v.pv_dm_concat_negative_sampling(P, W_in, W_out, [0], [1, 4, 4, 6], 2, [3])[1:]
+    new_P, new_in, new_out = d2v.pv_dm_concat_step(P, W_in, W_out, grads, 0.1)
+    for new, old, grad in zip((new_P, new_in, new_out), (P, W_in, W_out), grads):
+        np.testing.assert_allclose(new, old - 0.1 * grad, rtol=1e-12)

@@ -116,6 +116,9 @@ def test_dbow_words_trains_the_word_vectors(documents):
     (dict(alpha=-1.0), "alpha must be a positive number"),
     (dict(tags="words"), "tags must be one of"),
     (dict(vector_size=0), "vector_size"),
+    (dict(min_alpha=1.0), "min_alpha must be at most alpha"),
+    (dict(dm_concat=2), "dm_concat must be 0 or 1"),
+    (dict(dm_concat=1, dm_tag_count=0), "dm_tag_count must be a whole number"),
 ])
 def test_bad_settings_are_refused_in_one_sentence(kwargs, phrase):
     with pytest.raises(WordvecError, match=phrase):
@@ -127,10 +130,11 @@ def test_infer_vector_refuses_a_string(dbow):
         dbow.infer_vector("a whole string")
 
 
-def test_cli_train_then_infer_writes_npy_and_text(tmp_path, capsys):
+@pytest.mark.parametrize("model", [["--dm", "0"], ["--dm", "1", "--dm-concat", "1", "--window", "2"]])
+def test_cli_train_then_infer_writes_npy_and_text(tmp_path, capsys, model):
     corpus = tmp_path / "docs.txt"
     corpus.write_text("\n".join(" ".join(doc) for doc in topic_documents(40, length=20)) + "\n")
-    assert main(["doc2vec", "train", str(corpus), "-o", str(tmp_path / "m.d2v"), "--dm", "0", "--min-count", "1",
+    assert main(["doc2vec", "train", str(corpus), "-o", str(tmp_path / "m.d2v"), *model, "--min-count", "1",
                  "--vector-size", str(D), "--epochs", "2", "--workers", "1"]) == 0
     assert main(["doc2vec", "infer", str(tmp_path / "m.d2v"), str(corpus), "-o", str(tmp_path / "v.npy")]) == 0
     vectors = np.load(tmp_path / "v.npy", allow_pickle=False)
@@ -198,7 +202,7 @@ def test_the_config_is_frozen_checked_and_importable_from_the_model_module():
     assert model.config is config and model.vector_size == D and model.dm == 0
     with pytest.raises(WordvecError, match="either a config or hyperparameters"):
         Doc2Vec(config=config, dm=1)
-    for bad, phrase in ((dict(sample="x"), "sample must be >= 0"), (dict(min_alpha=1.0), "min_alpha must be"),
+    for bad, phrase in ((dict(sample="x"), "sample must be >= 0"), (dict(min_alpha=-1.0), "min_alpha must be"),
                         (dict(dm_mean=2), "dm_mean must be 0 or 1")):
         with pytest.raises(WordvecError, match=phrase):
             Doc2VecConfig(**bad)
@@ -235,3 +239,85 @@ def test_replica_rows_only_with_two_threads_and_negative_sampling(documents, wor
     model.build_vocab(documents[:20])
     assert (model._hot_words() > 0) == replicated
     assert model.W_in.base is None or model.W_in.base.shape[0] == len(model.vocab) + model._replica_rows()
+
+
+@pytest.fixture(scope="module")
+def concat(documents):
+    return _model(documents, dm=1, dm_concat=1, window=2, workers=1)
+
+
+def test_concat_trains_rows_layer1_size_wide_with_the_null_word_last(concat, documents):
+    """PV-DM with concatenation: gensim's null word "\\0" (count 1) last in the vocabulary,
+    output rows (1 + 2 window) D wide, and an inferred copy of a document near itself."""
+    assert concat.layer1_size == 5 * D and concat.syn1neg.shape == (len(concat.wv), 5 * D)
+    assert concat.wv.index_to_key[-1] == "\0" and concat.vocab.counts[-1] == 1 and concat.null_word == 1
+    assert "\0" not in concat.wv.index_to_key[:-1]
+    assert concat.history[-1]["loss"] < concat.history[0]["loss"]
+    assert _self_recovery(concat, documents) >= 0.9
+    assert concat.config.describe() == "pv-dm-concat-ns"
+
+
+def test_concat_with_one_thread_is_bitwise_reproducible(documents):
+    first, second = (_model(documents[:60], dm=1, dm_concat=1, hs=1, negative=3, epochs=3, workers=1)
+                     for _ in range(2))
+    for a, b in ((first.dv.vectors, second.dv.vectors), (first.wv.vectors, second.wv.vectors),
+                 (first.syn1, second.syn1), (first.syn1neg, second.syn1neg)):
+        np.testing.assert_array_equal(a, b)
+    assert first.syn1.shape == (len(first.wv) - 1, 7 * D)  # window 3
+
+
+def test_concat_saves_loads_and_trains_on(concat, documents, tmp_path):
+    concat.save(tmp_path / "c.d2v")
+    loaded = Doc2Vec.load(tmp_path / "c.d2v")
+    assert loaded.config == concat.config and loaded.wv.index_to_key == concat.wv.index_to_key
+    np.testing.assert_array_equal(loaded.syn1neg, concat.syn1neg)
+    np.testing.assert_array_equal(loaded.infer_vector(documents[3]), concat.infer_vector(documents[3]))
+    loaded.train(documents[:20], epochs=1)
+    assert loaded.epochs_trained == concat.epochs_trained + 1
+
+
+def test_concat_trains_from_a_corpus_file(documents, tmp_path):
+    path = tmp_path / "docs.txt"
+    path.write_text("\n".join(" ".join(doc) for doc in documents[:50]) + "\n")
+    model = Doc2Vec(corpus_file=str(path), dm=1, dm_concat=1, vector_size=D, window=2, min_count=1, epochs=2,
+                    workers=2, hs=1, negative=0)
+    assert len(model.dv) == 50 and model.W_inner.shape[1] == 5 * D and model.wv.index_to_key[-1] == "\0"
+    assert np.isfinite(model.dv.vectors).all() and model.history[-1]["examples"] > 0
+
+
+def test_concat_of_two_tags_trains_the_documents_with_two_tags(documents):
+    """dm_tag_count=2: each document with two tags puts both rows in its concatenation;
+    a document with one tag is left out (gensim's rule), its row untouched."""
+    from wordvec.data.sentences import TaggedDocument
+    tagged = [TaggedDocument(doc, [i, f"pair{i % 2}"] if i < 40 else [i]) for i, doc in enumerate(documents[:50])]
+    model = Doc2Vec(tagged, dm=1, dm_concat=1, dm_tag_count=2, vector_size=D, window=1, min_count=1, epochs=2,
+                    workers=1)
+    assert model.layer1_size == 4 * D and len(model.dv) == 52
+    untrained = Doc2Vec(tagged, dm=1, dm_concat=1, dm_tag_count=2, vector_size=D, window=1, min_count=1, epochs=1,
+                        workers=1, alpha=1e-30, min_alpha=0.0)
+    moved = ~np.isclose(model.dv.vectors, untrained.dv.vectors, rtol=0, atol=1e-6).all(axis=1)
+    assert moved[:40].all() and not moved[40:50].any() and moved[50:].all()
+    with pytest.raises(WordvecError, match="dm_tag_count=2"):
+        Doc2Vec(documents[:5], dm=1, dm_concat=1, dm_tag_count=2, vector_size=D, min_count=1)
+
+
+def test_dm_concat_without_dm_trains_pv_dbow(documents):
+    model = Doc2Vec(documents[:30], dm=0, dm_concat=1, vector_size=D, min_count=1, epochs=1, workers=1)
+    assert model.layer1_size == D and "\0" not in model.wv.key_to_index
+
+
+def test_rising_alpha_between_train_calls_logs_gensims_warning(documents, caplog):
+    model = Doc2Vec(vector_size=D, min_count=1, epochs=1, workers=1, alpha=0.025, min_alpha=0.025)
+    model.build_vocab(documents[:10])
+    model.train(documents[:10])
+    model.alpha, model.min_alpha = 0.02, 0.02  # lowered: no warning
+    with caplog.at_level("WARNING"):
+        model.train(documents[:10])
+    assert "Effective 'alpha' higher" not in caplog.text
+    model.alpha = 0.05
+    with caplog.at_level("WARNING"):
+        model.train(documents[:10])
+    assert "Effective 'alpha' higher than previous training cycles" in caplog.text
+    model.min_alpha = 0.1
+    with pytest.raises(WordvecError, match="min_alpha must be at most alpha"):
+        model.train(documents[:10])

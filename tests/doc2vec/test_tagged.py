@@ -79,7 +79,8 @@ def test_what_cannot_be_read_is_refused_never_stringified(documents, phrase, kin
 
 
 @pytest.mark.parametrize("kwargs, phrase", [
-    (dict(dm_concat=1), "dm_concat=1"), (dict(trim_rule=lambda w, c, m: 1), "trim_rule"),
+    (dict(trim_rule=lambda w, c, m: 1), "trim_rule"), (dict(max_vocab_size=100), "max_vocab_size"),
+    (dict(sorted_vocab=0), "sorted_vocab=0"),
 ])
 def test_settings_not_trained_are_refused(kwargs, phrase):
     with pytest.raises(ValueError, match=phrase):

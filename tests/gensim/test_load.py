@@ -54,15 +54,20 @@ def test_doc2vec(tmp_path):
 
 
 def test_doc2vec_window_settings(tmp_path):
-    """gensim's shrink_windows=False is kept; a dm_concat=1 model (output rows (1 + 2 window)
-    D wide) is refused, not read as PV-DM with zeroed output rows."""
+    """gensim's shrink_windows=False is kept; a dm_concat=1 model keeps its output rows
+    (1 + 2 window) D wide and its null word, and infers with them."""
     documents = [GensimTaggedDocument(words, [i]) for i, words in enumerate(TEXTS)]
+    saved = {}
     for name, settings in (("fixed", dict(shrink_windows=False)), ("concat", dict(dm_concat=1))):
-        gensim_models.Doc2Vec(documents, vector_size=32, min_count=1, epochs=1, workers=1, window=2,
-                              **settings).save(str(tmp_path / name))
+        saved[name] = gensim_models.Doc2Vec(documents, vector_size=32, min_count=1, epochs=1, workers=1, window=2,
+                                            **settings)
+        saved[name].save(str(tmp_path / name))
     assert wordvec.Doc2Vec.load(str(tmp_path / "fixed")).config.shrink_windows is False
-    with pytest.raises(ValueError, match="dm_concat=1"):
-        wordvec.Doc2Vec.load(str(tmp_path / "concat"))
+    concat = wordvec.Doc2Vec.load(str(tmp_path / "concat"))
+    assert concat.config.concat == 1 and concat.layer1_size == saved["concat"].layer1_size == 5 * 32
+    np.testing.assert_array_equal(concat.syn1neg, saved["concat"].syn1neg)
+    assert "\0" in concat.wv.key_to_index
+    assert np.isfinite(concat.infer_vector(["human", "interface"])).all()
 
 
 def test_fasttext(tmp_path):

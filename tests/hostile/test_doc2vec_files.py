@@ -24,12 +24,14 @@ SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=list(H
 DOCUMENTS = "the cat sat on the mat\n\nthe dog sat on a log\ncats and dogs\n"
 
 
-@pytest.fixture(scope="module")
-def saved_model():
+@pytest.fixture(scope="module", params=[dict(hs=1), dict(dm_concat=1, window=2)], ids=["pv-dm", "pv-dm-concat"])
+def saved_model(request):
+    """PV-DM, and PV-DM with concatenation (output rows 5 D wide, the null word in the
+    vocabulary: a damaged window, tag count or vocabulary must not reach the kernels)."""
     directory = Path(tempfile.mkdtemp(prefix="wordvec-d2v-hostile-"))
     (directory / "docs.txt").write_text(DOCUMENTS)
-    Doc2Vec(corpus_file=str(directory / "docs.txt"), dm=1, hs=1, vector_size=32, min_count=1, epochs=1,
-            workers=1).save(directory / "m.d2v")
+    Doc2Vec(corpus_file=str(directory / "docs.txt"), dm=1, vector_size=32, min_count=1, epochs=1,
+            workers=1, **request.param).save(directory / "m.d2v")
     yield directory
     shutil.rmtree(directory, ignore_errors=True)
 
@@ -124,3 +126,23 @@ def test_cli_embed_refuses_a_binary_counts_file(saved_model, tmp_path):
                       "--pooling", "sif", "--counts", tmp_path / "counts.txt")
     assert_clean_failure(result, "counts.txt")
     assert not (tmp_path / "e.npy").exists()
+
+
+@pytest.mark.parametrize("edit, phrase", [
+    (lambda meta, vocab: meta["config"].update(dm_tag_count=2), "output_vectors.npy"),  # rows 5 D wide, not 6 D
+    (lambda meta, vocab: meta["config"].update(window=3), "output_vectors.npy"),
+    (lambda meta, vocab: vocab["words"].__setitem__(vocab["words"].index("\0"), "nul"), "null word"),
+])
+def test_a_concatenation_model_whose_layer_or_null_word_does_not_fit_is_refused(tmp_path, edit, phrase):
+    """PV-DM with concatenation reads its output rows as (T + 2 window) D wide and pads
+    with the null word: a description that changes either is refused, never run."""
+    (tmp_path / "docs.txt").write_text(DOCUMENTS)
+    Doc2Vec(corpus_file=str(tmp_path / "docs.txt"), dm=1, dm_concat=1, window=2, vector_size=32, min_count=1,
+            epochs=1, workers=1).save(tmp_path / "m.d2v")
+    manifest, vocabulary = tmp_path / "m.d2v" / "model.json", tmp_path / "m.d2v" / "vocab.json"
+    meta, vocab = json.loads(manifest.read_text()), json.loads(vocabulary.read_text())
+    edit(meta, vocab)
+    manifest.write_text(json.dumps(meta))
+    vocabulary.write_text(json.dumps(vocab))
+    with pytest.raises(WordvecError, match=phrase):
+        Doc2Vec.load(tmp_path / "m.d2v")

@@ -46,6 +46,8 @@ def register(subparsers):
     train.add_argument("--dbow-words", type=int, choices=(0, 1), default=0,
                        help="PV-DBOW: also train word vectors by skip-gram")
     train.add_argument("--dm-mean", type=int, choices=(0, 1), default=1, help="PV-DM: mean (1) or sum (0)")
+    train.add_argument("--dm-concat", type=int, choices=(0, 1), default=0,
+                       help="PV-DM: concatenate the document and the 2 x window word vectors (gensim's dm_concat)")
     train.add_argument("--alpha", type=positive_float, default=0.025)
     train.add_argument("--min-alpha", type=nonnegative_float, default=0.0001)
     train.add_argument("--workers", type=ranged("workers"), default=None, metavar="N")
@@ -83,7 +85,8 @@ def run_train(args):
         raise WordvecError(f"cannot read {args.corpus}: not a file (a document corpus is one file, one document a line)")
     model = Doc2Vec(corpus_file=args.corpus, dm=args.dm, vector_size=args.vector_size, window=args.window,
                     min_count=args.min_count, negative=args.negative, hs=args.hs, sample=args.sample,
-                    epochs=args.epochs, dbow_words=args.dbow_words, dm_mean=args.dm_mean, alpha=args.alpha,
+                    epochs=args.epochs, dbow_words=args.dbow_words, dm_mean=args.dm_mean, dm_concat=args.dm_concat,
+                    alpha=args.alpha,
                     min_alpha=args.min_alpha, workers=args.workers, seed=args.seed, tags=args.tags)
     model.save(args.output)
     last = model.history[-1]

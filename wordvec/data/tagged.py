@@ -4,7 +4,9 @@ same ``EncodedDocuments`` the document files give (``wordvec.data.documents``).
 Tags are gensim's: an int tag ``t`` is row ``t`` of the document matrix (rows up to the
 largest int tag exist, as in gensim), a str tag gets the next row after the ints in first-seen
 order; ``keys`` lists the tag of every row (ints, then strs).  A document with several tags
-trains each of its tags' rows on its words (it is listed once per tag).
+trains each of its tags' rows on its words (it is listed once per tag); for PV-DM with
+concatenation of T tags (``tags_per_document``) a document is listed once with its T rows,
+and a document with another number of tags is left out, as gensim leaves it out.
 
 The corpus must be re-iterable (a list, or an object whose ``__iter__`` starts again): it is
 read once to count and once to train, so a generator is refused (``TypeError``, as gensim
@@ -80,10 +82,11 @@ class TagSpace:
         return list(range(self.max_int + 1)) + list(self.strings)
 
 
-def read_tagged(corpus, min_count=5, vocab=None):
+def read_tagged(corpus, min_count=5, vocab=None, tags_per_document=0):
     """(vocabulary, :class:`EncodedDocuments`, number of documents) of a TaggedDocument
     corpus, in one pass; with ``vocab`` given, the documents are encoded against it (words
-    outside it dropped)."""
+    outside it dropped).  ``tags_per_document`` T > 0: each document with T tags listed
+    once, its rows ``rows[T d:T (d + 1)]`` (the others left out)."""
     refuse_one_pass(corpus)
     first_seen, space = _FirstSeenIds(), TagSpace()
     numbers, lengths, tag_lists = [], [], []
@@ -100,17 +103,24 @@ def read_tagged(corpus, min_count=5, vocab=None):
         counts = collections.Counter(dict(zip(names, np.bincount(numbers, minlength=len(names)).tolist())))
         vocab = _vocabulary(corpus, counts, len(lengths), min_count)
     to_vocab = np.array([vocab.index.get(name, -1) for name in names] or [-1], dtype=np.int32)[numbers]
-    return vocab, _encoded(to_vocab, lengths, tag_lists, space), len(lengths)
+    return vocab, _encoded(to_vocab, lengths, tag_lists, space, tags_per_document), len(lengths)
 
 
-def _encoded(to_vocab, lengths, tag_lists, space):
-    """Each document once per tag, its unknown words dropped."""
+def _encoded(to_vocab, lengths, tag_lists, space, tags_per_document=0):
+    """Each document once per tag (or, with ``tags_per_document`` T, once with its T
+    tags' rows if it has T tags), its unknown words dropped."""
     ends = np.zeros(len(lengths) + 1, dtype=np.int64)
     np.cumsum(lengths, out=ends[1:])
     pieces, sizes, rows = [], [], []
     for d, tags in enumerate(tag_lists):
         ids = to_vocab[ends[d]:ends[d + 1]]
         ids = ids[ids >= 0]
+        if tags_per_document:
+            if len(tags) == tags_per_document:
+                pieces.append(ids)
+                sizes.append(ids.size)
+                rows.extend(space.row(tag) for tag in tags)
+            continue
         for tag in tags:
             pieces.append(ids)
             sizes.append(ids.size)

@@ -7,7 +7,12 @@ word2vec's output-layer steps (``wordvec.kernels.word2vec.negative_sampling_upda
 
 * PV-DBOW (``dm=0``) is skip-gram whose input row is the document's row ``P[doc]``; with
   ``dbow_words`` each window's skip-gram pairs are trained too, interleaved;
-* PV-DM (``dm=1``) is CBOW whose context also holds ``P[doc]`` (mean or sum).
+* PV-DM (``dm=1``) is CBOW whose context also holds ``P[doc]`` (mean or sum);
+* PV-DM with concatenation (gensim's ``dm_concat=1``, :func:`train_concat_document`):
+  the hidden vector is the concatenation of the document's T rows and the 2W word rows
+  around the predicted word (the null word's row past the document's ends), (T + 2W) D
+  wide, and so are the output rows; the window never shrinks and each row takes its own
+  block of ``neu1e`` (``wordvec.math.doc2vec.pv_dm_concat``).
 
 One document loop (:func:`train_document`) serves training and inference.
 :func:`train_documents` runs it over a run of whole documents: frequent-word subsampling
@@ -98,7 +103,8 @@ from wordvec.kernels.prefetch import prefetch_row
 
 __all__ = ["HIERARCHICAL_SOFTMAX", "NEGATIVE_SAMPLING", "STAT_EXAMPLES", "STAT_WORDS", "vector_size_token",
            "Corpus", "Matrices", "Outputs", "Schedule", "Settings", "Inference", "Scratch", "make_schedule",
-           "make_settings", "make_inference", "dbow_step", "dm_step", "train_documents", "infer_documents",
+           "make_settings", "make_inference", "dbow_step", "dm_step", "dm_concat_step", "layer_width",
+           "train_documents", "infer_documents",
            "document_seed", "warm_up", "warm_up_inference"]
 
 FAST = {"reassoc", "contract", "nsz", "arcp"}  # no "no NaN" assumption: divergence must show
@@ -113,7 +119,9 @@ jit_example = numba.njit(nogil=True, cache=True, fastmath=FAST, inline="always")
 # costs a reference-count increment and decrement on its memory block, atomic, on the
 # matrices every thread shares (PV-DBOW 18% more CPU an epoch, inference 28%); a
 # borrowed array has no block to count.
-Settings = namedtuple("Settings", "dm mode mean window negative dbow_words shrink")
+# ``concat``: the document rows T of PV-DM with concatenation (0: the other models);
+# ``null_word``: the row that fills its window past a document's ends
+Settings = namedtuple("Settings", "dm mode mean window negative dbow_words shrink concat null_word")
 Replicas = namedtuple("Replicas", "hot base")  # words 0..hot-1 train in rows base + w (train_documents)
 Inference = namedtuple("Inference", "epochs alpha min_alpha seed")  # infer_documents' schedule
 Scratch = namedtuple("Scratch", "negatives neu1 neu1e coeff")  # one example's buffers (dbow_step, dm_step)
@@ -121,13 +129,21 @@ Scratch = namedtuple("Scratch", "negatives neu1 neu1e coeff")  # one example's b
 Buffers = namedtuple("Buffers", "sentence context negatives ahead neu1 neu1e coeff rows labels state")
 
 
-def make_settings(dm, mode, mean, window, negative, dbow_words, shrink=True):
+def make_settings(dm, mode, mean, window, negative, dbow_words, shrink=True, concat=0, null_word=0):
     """A :data:`Settings` with the types the compiled kernels are specialised for:
     ``negative`` is 0 without negative sampling, ``dbow_words`` False with PV-DM;
-    ``shrink=False`` is gensim's ``shrink_windows=False``: every window reaches ``window``."""
+    ``shrink=False`` is gensim's ``shrink_windows=False``: every window reaches ``window``;
+    ``concat`` T > 0 (with ``dm``): PV-DM with concatenation of T document rows, the
+    window padded with row ``null_word``."""
     negative = int(negative) if int(mode) & NEGATIVE_SAMPLING else 0
+    concat = int(concat) if int(dm) else 0
     return Settings(int(dm), int(mode), bool(mean), int(window), negative, bool(dbow_words) and not int(dm),
-                    bool(shrink))
+                    bool(shrink), concat, int(null_word))
+
+
+def layer_width(settings, D):
+    """The hidden layer's width: (T + 2W) D with concatenation, else D."""
+    return (settings.concat + 2 * settings.window) * D if settings.concat else D
 
 
 def make_inference(epochs, alpha, min_alpha, seed):
@@ -299,7 +315,7 @@ def train_document(n, P, doc, matrices, outputs, settings, replicas, lr, buffers
     and its rows prefetched: the stream is drawn in the same order as one position at a
     time, so every example is the same, only the next rows' cache misses overlap this one's
     arithmetic."""
-    dm, mode, mean, window, _, skipgram, shrink = settings
+    dm, mode, mean, window, _, skipgram, shrink, _, _ = settings
     hot, base = replicas
     W_in, W_out, noise = matrices.W_in, matrices.W_out, outputs.noise
     sentence, context, negatives, ahead = buffers.sentence, buffers.context, buffers.negatives, buffers.ahead
@@ -336,6 +352,66 @@ def train_document(n, P, doc, matrices, outputs, settings, replicas, lr, buffers
         for k in range(negatives.shape[0]):
             negatives[k] = ahead[k]
     return loss, examples
+
+
+@jit_example
+def concat_slots(sentence, n, i, window, null_word, slots):
+    """``slots[:2W]`` = the words at positions i-W..i+W of ``sentence[:n]``, i left out,
+    ``null_word`` past either end (reference ``concat_slots``)."""
+    m = 0
+    for j in range(i - window, i + window + 1):
+        if j != i:
+            slots[m] = sentence[j] if 0 <= j < n else null_word
+            m += 1
+
+
+@jit_example
+def concat_hidden(P, tag_rows, W_in, slots, neu1, D):
+    """neu1[0] = h = [P[tag_rows[0]]; ...; W_in[slots[0]]; ...], each row a block of D."""
+    T = tag_rows.shape[0]
+    for m in range(T):
+        row = tag_rows[m]
+        for i in range(D):
+            neu1[0, m * D + i] = P[row, i]
+    for m in range(slots.shape[0]):
+        row = slots[m]
+        for i in range(D):
+            neu1[0, (T + m) * D + i] = W_in[row, i]
+
+
+@jit_example
+def add_blocks(neu1e, first, W, rows, D):
+    """W[rows[m]] += block ``first + m`` of neu1e, for every m (a repeated row takes each
+    of its blocks)."""
+    for m in range(rows.shape[0]):
+        row, offset = rows[m], (first + m) * D
+        for i in range(D):
+            W[row, i] += neu1e[offset + i]
+
+
+@jit_example
+def train_concat_document(n, P, tag_rows, matrices, outputs, settings, lr, buffers, learn_words, count_loss, D):
+    """Every example of PV-DM with concatenation over ``buffers.sentence[:n]``, the
+    document's rows ``P[tag_rows]`` (reference ``pv_dm_concat_*`` and
+    ``pv_dm_concat_step``): per position the negatives, then the full window's slots
+    (``buffers.context``), the concatenated hidden vector, the output layers and each
+    row's block of ``neu1e``.  ``learn_words=False`` is inference (word and output rows
+    stay).  Returns (loss, examples)."""
+    window, null_word = settings.window, settings.null_word
+    width = (tag_rows.shape[0] + 2 * window) * D
+    slots, neu1, neu1e = buffers.context, buffers.neu1, buffers.neu1e
+    frozen = not learn_words
+    loss = 0.0
+    for i in range(n):
+        word = buffers.sentence[i]
+        draw_negatives(buffers.negatives, outputs.noise, buffers.state)
+        concat_slots(buffers.sentence, n, i, window, null_word, slots)
+        concat_hidden(P, tag_rows, matrices.W_in, slots, neu1, D)
+        loss += predict(neu1, 0, word, settings.mode, matrices, outputs, buffers, lr, frozen, count_loss, width)
+        add_blocks(neu1e, 0, P, tag_rows, D)
+        if learn_words:
+            add_blocks(neu1e, tag_rows.shape[0], matrices.W_in, slots, D)
+    return loss, n
 
 
 # ---------------------------------------------------------------------------------------
@@ -393,6 +469,29 @@ def dm_step_compiled(P, doc, context, word, mean, mode, matrices, outputs, scrat
     return loss
 
 
+def dm_concat_step(P, tag_rows, slots, word, mode, matrices, outputs, scratch, state, alpha, learn_words=True):
+    """One example of PV-DM with concatenation: the rows ``P[tag_rows]`` and ``W_in[slots]``
+    concatenated predict ``word`` (reference ``pv_dm_concat_*`` and ``pv_dm_concat_step``);
+    ``scratch.neu1``/``neu1e`` are (T + 2W) D wide; ``learn_words=False``: inference (the
+    word and output rows stay)."""
+    return dm_concat_step_compiled(P, np.asarray(tag_rows, np.int64), np.asarray(slots, np.int32), word, mode,
+                                   matrices, outputs, scratch, state, np.float32(alpha), bool(learn_words))
+
+
+@jit_fast
+def dm_concat_step_compiled(P, tag_rows, slots, word, mode, matrices, outputs, scratch, state, alpha, learn_words):
+    D = P.shape[1]
+    width = (tag_rows.shape[0] + slots.shape[0]) * D
+    buffers = step_buffers(scratch, state, outputs.points, width)
+    draw_negatives(buffers.negatives, outputs.noise, state)
+    concat_hidden(P, tag_rows, matrices.W_in, slots, buffers.neu1, D)
+    loss = predict(buffers.neu1, 0, word, mode, matrices, outputs, buffers, alpha, not learn_words, True, width)
+    add_blocks(buffers.neu1e, 0, P, tag_rows, D)
+    if learn_words:
+        add_blocks(buffers.neu1e, tag_rows.shape[0], matrices.W_in, slots, D)
+    return loss
+
+
 # ---------------------------------------------------------------------------------------
 # Training: a run of whole documents
 # ---------------------------------------------------------------------------------------
@@ -404,7 +503,9 @@ def train_documents(corpus, doc_rows, doc_begin, doc_end, P, matrices, outputs, 
     :data:`Settings` ``settings`` (:func:`make_settings`) at :data:`Schedule` ``schedule``
     (``wordvec.kernels.word2vec.make_schedule``); return (loss, [words, examples]).
 
-    Document d's tokens are ``ids[offsets[d]:offsets[d+1]]`` and its row ``P[doc_rows[d]]``.
+    Document d's tokens are ``ids[offsets[d]:offsets[d+1]]`` and its row ``P[doc_rows[d]]``;
+    with concatenation of T rows (``settings.concat``) its rows are
+    ``P[doc_rows[d*T:(d+1)*T]]``.
     The learning rate of a document is alpha - (alpha - min_alpha) * pos / total, pos
     its first token's position in the whole run (``schedule.words_before`` for ``doc_begin``).
 
@@ -432,7 +533,8 @@ def thread_buffers(offsets, doc_begin, doc_end, settings, points, D):
     made side by side by two threads shared a line (inference 2.97 s one run, 4.28 the
     next, with 60% more CPU)."""
     longest = int(np.diff(offsets[doc_begin:doc_end + 1]).max(initial=0))
-    buffers = new_buffers.py_func(longest, settings.window, settings.negative, points, D) + (np.zeros(1, np.uint64),)
+    buffers = new_buffers.py_func(longest, settings.window, settings.negative, points, layer_width(settings, D)) + (
+        np.zeros(1, np.uint64),)
     return Buffers(*(zeros_on_own_lines(b.shape, b.dtype) for b in buffers))
 
 
@@ -495,8 +597,13 @@ def train_documents_compiled(corpus, doc_rows, doc_begin, doc_end, P, matrices, 
         n = subsample(ids, start, stop, keep, state, sentence)
         for j in range(n):
             sentence[j] = replica_row(sentence[j], hot, base)
-        doc_loss, doc_examples = train_document(n, P, doc_rows[d], matrices, outputs, settings, replicas, lr, buffers,
-                                                True, True, D)
+        if settings.concat:
+            T = settings.concat
+            doc_loss, doc_examples = train_concat_document(n, P, doc_rows[d * T:(d + 1) * T], matrices, outputs,
+                                                           settings, lr, buffers, True, True, D)
+        else:
+            doc_loss, doc_examples = train_document(n, P, doc_rows[d], matrices, outputs, settings, replicas, lr,
+                                                    buffers, True, True, D)
         loss += doc_loss
         examples += doc_examples
     merge_replicas(matrices.W_in, start_in, base, D)
@@ -551,7 +658,8 @@ def infer_documents(corpus, doc_begin, doc_end, out, matrices, outputs, settings
     :data:`Settings` ``settings`` (``dbow_words`` is not used) and :data:`Inference`
     ``inference`` (:func:`make_inference`); returns the loss of their last epoch.  Each
     starts from (u - 0.5) / D and trains ``epochs`` passes at a rate going linearly from
-    alpha to min_alpha (``wordvec.math.doc2vec.inference_rate``)."""
+    alpha to min_alpha (``wordvec.math.doc2vec.inference_rate``).  With concatenation
+    of T rows, the document's one row fills all T blocks."""
     settings = settings._replace(dbow_words=False)
     buffers = thread_buffers(corpus.offsets, doc_begin, doc_end, settings, outputs.points, out.shape[1])
     return infer_documents_compiled(corpus, doc_begin, doc_end, out, matrices, outputs, settings, inference, buffers,
@@ -568,16 +676,22 @@ def infer_documents_compiled(corpus, doc_begin, doc_end, out, matrices, outputs,
     buffers = borrowed_buffers(buffers)
     sentence, state = buffers.sentence, buffers.state
     replicas = Replicas(0, 0)
+    tag_rows = np.empty(settings.concat, np.int64)  # concatenation: the row in each of the T blocks
     last_loss = 0.0
     for d in range(doc_begin, doc_end):
+        tag_rows[:] = d
         state[0] = document_seed(ids, offsets[d], offsets[d + 1], seed)
         for i in range(D):
             out[d, i] = np.float32((uniform(state) - 0.5) / D)
         for epoch in range(epochs):
             lr = np.float32(alpha - (alpha - min_alpha) * epoch / max(epochs - 1, 1))
             n = subsample(ids, offsets[d], offsets[d + 1], keep, state, sentence)
-            doc_loss, _ = train_document(n, out, d, matrices, outputs, settings, replicas, lr, buffers, False,
-                                         epoch == epochs - 1, D)
+            if settings.concat:
+                doc_loss, _ = train_concat_document(n, out, tag_rows, matrices, outputs, settings, lr, buffers, False,
+                                                    epoch == epochs - 1, D)
+            else:
+                doc_loss, _ = train_document(n, out, d, matrices, outputs, settings, replicas, lr, buffers, False,
+                                             epoch == epochs - 1, D)
             if epoch == epochs - 1:
                 last_loss += doc_loss
     return last_loss

@@ -17,6 +17,19 @@ PV-DM ("distributed memory") is CBOW whose context also holds the document's row
     h =  P[doc] + sum_c W_in[c]               sum
     dJ/dP[doc] = dJ/dW_in[c] = dJ/dh / (1 + C) (mean) or dJ/dh (sum)   (seed 001 sec. 2.3)
 
+PV-DM with concatenation (gensim's ``dm_concat=1``) keeps every input row in a block of
+its own: the hidden vector is the concatenation of T document rows (gensim's
+``dm_tag_count``) and the 2W word rows of the window around the predicted word, a word
+missing past either end of the document replaced by the null word's row (gensim's
+``\0``), so the output rows are (T + 2W) D wide:
+
+    h = [P[t_1]; ...; P[t_T]; W_in[s_1]; ...; W_in[s_2W]]      seed 000 "Softmax with
+                                                               embeddings": x^T (I ⊗ E)
+    dJ/dP[t_m] = (dJ/dh)_m,   dJ/dW_in[s_j] = (dJ/dh)_{T+j}     (block m of dJ/dh, D wide)
+
+Every block is the row's own gradient: the SGD step (:func:`pv_dm_concat_step`) is the
+plain ``W <- W - alpha dJ/dW``, and a row in several blocks takes each block's step.
+
 Inference trains a new document's row against frozen word and output rows: the same
 losses, the gradient with respect to the document row only (:func:`inference_gradient`).
 
@@ -127,3 +140,52 @@ def inference_rate(alpha, min_alpha, epoch, epochs):
     """Inference's learning rate in ``epoch`` (0-based) of ``epochs``: linear from alpha
     down to min_alpha over the epochs, gensim's ``infer_vector`` schedule."""
     return alpha - (alpha - min_alpha) * epoch / max(epochs - 1, 1)
+
+
+def concat_slots(sentence, i, window, null_word):
+    """The 2W words around position i of ``sentence`` (i itself left out), in order, the
+    positions past either end filled with ``null_word``: the word blocks of PV-DM with
+    concatenation (gensim's ``train_document_dm_concat``; the window never shrinks)."""
+    n = len(sentence)
+    return np.array([sentence[j] if 0 <= j < n else null_word for j in range(i - window, i + window + 1) if j != i],
+                    dtype=np.int64)
+
+
+def pv_dm_concat(P, W_in, tags, slots, output_layer):
+    """PV-DM with concatenation: h = [P[t_1]; ...; P[t_T]; W_in[s_1]; ...; W_in[s_2W]]
+    (seed 000 "Softmax with embeddings", the input x^T (I ⊗ E)); each row's gradient is
+    its block of dJ/dh, summed over the blocks it fills.  Returns (loss, dP (N, D),
+    dW_in (V, D), dW_second ((T + 2W) D wide))."""
+    tags, slots = np.asarray(tags, dtype=np.int64), np.asarray(slots, dtype=np.int64)
+    D = P.shape[1]
+    h = np.concatenate([P[tags].astype(np.float64).ravel(), W_in[slots].astype(np.float64).ravel()])
+    loss, dh, d_second = output_layer(h)
+    blocks = dh.reshape(tags.size + slots.size, D)      # block m: dJ/dh_m
+    dP = np.zeros_like(P)
+    np.add.at(dP, tags, blocks[:tags.size])
+    dW_in = np.zeros_like(W_in)
+    np.add.at(dW_in, slots, blocks[tags.size:])          # the null word fills many blocks
+    return loss, dP, dW_in, d_second
+
+
+def pv_dm_concat_negative_sampling(P, W_in, W_out, tags, slots, word, negatives):
+    """PV-DM with concatenation and negative sampling: J = -log σ(v'_w·h) - Σ_k log σ(-v'_k·h)
+    with h the concatenation (:func:`pv_dm_concat`; seed 004 section 2, equations 2.1 and
+    2.2 with r̂ = h).  Returns (loss, dP, dW_in, dW_out)."""
+    return pv_dm_concat(P, W_in, tags, slots, _output_layer(W_out, word, negatives=negatives))
+
+
+def pv_dm_concat_hierarchical_softmax(P, W_in, W_inner, tags, slots, points, codes):
+    """PV-DM with concatenation and hierarchical softmax along the predicted word's
+    Huffman path (seed 002 "Hierarchical Softmax", h the concatenation of
+    :func:`pv_dm_concat`).  Returns (loss, dP, dW_in, dW_inner)."""
+    return pv_dm_concat(P, W_in, tags, slots, _output_layer(W_inner, None, points=points, codes=codes))
+
+
+def pv_dm_concat_step(P, W_in, W_second, grads, alpha):
+    """The kernels' update for one example of PV-DM with concatenation, given ``grads =
+    (dP, dW_in, dW_second)``: every row ``W <- W - alpha dJ/dW`` (each block is its row's
+    own gradient, so no row takes more than its gradient step).  Returns the new
+    (P, W_in, W_second)."""
+    dP, dW_in, d_second = grads
+    return P - alpha * dP, W_in - alpha * dW_in, W_second - alpha * d_second

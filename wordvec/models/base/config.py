@@ -63,14 +63,16 @@ def resolve_fields(config, **values):
         object.__setattr__(config, name, value)
 
 
-def shows_config(config_class):
-    """Class decorator: every field of ``config_class`` as an attribute of the model
+def shows_config(config_class, except_fields=()):
+    """Class decorator: every field of ``config_class`` (but ``except_fields``, names the
+    model uses for something else) as an attribute of the model
     (``model.window`` is ``model.config.window``).  Assigning one (``model.eig = 1.0``, as
     code written for the mutable models does) replaces the frozen config by a checked copy
     with that field changed."""
     def decorate(model_class):
         for field in dataclasses.fields(config_class):
-            setattr(model_class, field.name, _config_field(field.name))
+            if field.name not in except_fields:
+                setattr(model_class, field.name, _config_field(field.name))
         model_class.config_class = config_class
         return model_class
     return decorate

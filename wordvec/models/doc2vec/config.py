@@ -11,7 +11,8 @@ from wordvec.kernels.doc2vec import HIERARCHICAL_SOFTMAX, NEGATIVE_SAMPLING
 from wordvec.models.base.checks import WHOLE, check_fields, is_number, need, one_of, positive_number
 from wordvec.models.base.config import resolve_fields
 
-FLAGS = ("dm", "hs", "dbow_words", "dm_mean")
+MAX_TAG_COUNT = 1_000  # document rows in one concatenation (gensim's dm_tag_count)
+FLAGS = ("dm", "hs", "dbow_words", "dm_mean", "dm_concat")
 
 
 def _flag(name):
@@ -20,6 +21,9 @@ def _flag(name):
 
 DOC2VEC_CHECKS = {
     **{name: WHOLE for name in ("vector_size", "window", "min_count", "epochs", "negative", "seed")},
+    "dm_tag_count": (lambda value: isinstance(value, numbers.Integral) and not isinstance(value, bool)
+                     and 1 <= value <= MAX_TAG_COUNT,
+                     "dm_tag_count must be a whole number from 1 to " + str(MAX_TAG_COUNT) + ", not {value!r}"),
     **{name: _flag(name) for name in FLAGS},
     "alpha": (positive_number, "alpha must be a positive number, not {value}"),
     "sample": (lambda value: is_number(value) and math.isfinite(value) and value >= 0,
@@ -41,6 +45,8 @@ class Doc2VecConfig:
     epochs: int = 10
     dbow_words: int = 0        # PV-DBOW: also train skip-gram word vectors, interleaved
     dm_mean: int = 1           # PV-DM: mean (1) or sum (0) of the document and context rows
+    dm_concat: int = 0         # PV-DM: 1 concatenates the document row and the 2 window word rows
+    dm_tag_count: int = 1      # PV-DM with concatenation: the document rows in the concatenation
     alpha: float = 0.025
     min_alpha: float = 0.0001
     seed: int = 1
@@ -56,8 +62,20 @@ class Doc2VecConfig:
         check_fields(self, DOC2VEC_CHECKS)
         need(self.hs or self.negative > 0,
              "negative=0 with hs=0 leaves no output layer to train; set negative > 0 or hs=1")
-        need(is_number(self.min_alpha) and math.isfinite(self.min_alpha) and 0 <= self.min_alpha <= self.alpha,
-             f"min_alpha must be between 0 and alpha ({self.alpha}), not {self.min_alpha}")
+        # min_alpha <= alpha is checked when a model is made and when it trains (the model's
+        # ``_check_rates``): gensim's code lowers model.alpha, then model.min_alpha
+        need(is_number(self.min_alpha) and math.isfinite(self.min_alpha) and self.min_alpha >= 0,
+             f"min_alpha must be >= 0, not {self.min_alpha}")
+
+    @property
+    def concat(self):
+        """The document rows T of PV-DM with concatenation (gensim's ``dm_tag_count``; as in
+        gensim, ``dm_concat`` without ``dm`` trains PV-DBOW), else 0."""
+        return self.dm_tag_count if self.dm and self.dm_concat else 0
+
+    def layer_width(self):
+        """The hidden layer's (and the output rows') width: gensim's ``layer1_size``."""
+        return (self.concat + 2 * self.window) * self.vector_size if self.concat else self.vector_size
 
     @property
     def mode(self):
@@ -65,6 +83,6 @@ class Doc2VecConfig:
         return (HIERARCHICAL_SOFTMAX if self.hs else 0) | (NEGATIVE_SAMPLING if self.negative else 0)
 
     def describe(self):
-        name = "pv-dm-" + ("mean" if self.dm_mean else "sum") if self.dm else "pv-dbow" + (
+        name = "pv-dm-" + ("concat" if self.concat else "mean" if self.dm_mean else "sum") if self.dm else "pv-dbow" + (
             "+words" if self.dbow_words else "")
         return name + "-" + "+".join(n for flag, n in ((self.hs, "hs"), (self.negative, "ns")) if flag)

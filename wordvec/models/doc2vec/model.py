@@ -1,4 +1,5 @@
-"""Doc2Vec: paragraph vectors (Le & Mikolov 2014), PV-DBOW and PV-DM, with inference.
+"""Doc2Vec: paragraph vectors (Le & Mikolov 2014), PV-DBOW and PV-DM (its context rows
+averaged, summed, or, with ``dm_concat=1``, concatenated), with inference.
 
     from wordvec.models.doc2vec.model import Doc2Vec
     model = Doc2Vec(dm=0, vector_size=100, epochs=20).fit(corpus_file="docs.txt")
@@ -24,6 +25,7 @@ int tags are rows, str tags follow, several tags per document), or the lines of
 gensim) or (``tags="first-token"``) by their first token.
 """
 
+import logging
 import math
 import os
 import threading
@@ -50,7 +52,7 @@ from wordvec.kernels import loader
 from wordvec.io.gensim_pickle import is_pickle
 from wordvec.kernels.word2vec import pack_alias_table
 from wordvec.models.base import gensim_models
-from wordvec.models.base.config import config_from, library_workers
+from wordvec.models.base.config import config_from, library_workers, shows_config
 from wordvec.models.base.epochs import ThreadedEpoch
 from wordvec.models.doc2vec.config import Doc2VecConfig
 from wordvec.vectors.keyed import KeyedVectors
@@ -71,7 +73,9 @@ HOT_WORDS = 1024
 # (benchmarks/results/doc2vec/doc2vec-20261127-workers-replicas.json).
 REPLICA_WORKERS = 2
 FORMAT, VERSION, MANIFEST = "wordvec-doc2vec", 1, "model.json"
+NULL_WORD = "\0"  # gensim's padding word of PV-DM with concatenation, never predicted
 ARRAYS = {"P": "doc_vectors.npy", "W_out": "output_vectors.npy", "W_inner": "inner_vectors.npy"}
+log = logging.getLogger(__name__)
 __all__ = ["Doc2Vec", "Doc2VecConfig", "Doc2VecSettingError", "DocumentVectors", "is_doc2vec_model"]
 # the kernels this process has loaded, by (warm-up, vector size): each through the loader once
 _LOADED = set()
@@ -122,23 +126,32 @@ class DocumentVectors(KeyedVectors):
         return super()._query_terms(terms, default_weight)
 
 
+@shows_config(Doc2VecConfig, except_fields=("tags",))
 class Doc2Vec:
     """Paragraph vectors: ``dm=1`` PV-DM, ``dm=0`` PV-DBOW (``dbow_words=1``: with
-    skip-gram word training).  ``.dv`` the documents, ``.wv`` the words."""
+    skip-gram word training).  ``.dv`` the documents, ``.wv`` the words.  Every field of
+    the config is an attribute (``model.alpha``; but ``model.tags`` is the documents'
+    tags, ``model.config.tags`` the tag mode); assigning one replaces the config by a
+    checked copy (gensim's code lowers ``model.alpha``, then ``model.min_alpha``, between
+    ``train`` calls)."""
 
-    def __init__(self, documents=None, corpus_file=None, config=None, *, workers=None, callbacks=(), dm_concat=0,
-                 dm_tag_count=1, batch_words=10_000, trim_rule=None, comment=None,
-                 max_vocab_size=None, sorted_vocab=1, **hyperparameters):
+    def __init__(self, documents=None, corpus_file=None, config=None, *, workers=None, callbacks=(),
+                 batch_words=10_000, trim_rule=None, comment=None, max_vocab_size=None, sorted_vocab=1,
+                 **hyperparameters):
         """``hyperparameters``: the fields of :class:`wordvec.models.doc2vec.config.Doc2VecConfig`
         by name, gensim's (``dm=0, vector_size=100, epochs=20, ...``), or a whole ``config``;
         ``workers`` and ``callbacks`` are settings of this process.  With ``documents`` or
         ``corpus_file``, the model is trained at once (gensim's spelling of :meth:`fit`).
-        gensim's ``dm_tag_count``, ``batch_words`` and ``comment`` are taken and have no
-        effect; its settings that wordvec does not train are refused."""
-        _refuse_untrained_settings(dm_concat, trim_rule, max_vocab_size, sorted_vocab)
-        self.comment, self.batch_words, self.dm_tag_count = comment, batch_words, dm_tag_count
+        gensim's ``batch_words`` and ``comment`` are taken and have no effect; its settings
+        that wordvec does not train are refused.  ``dm_concat=1`` (with ``dm=1``) trains
+        PV-DM with concatenation: the vocabulary gains gensim's null word ``"\\0"``, which
+        fills the windows past a document's ends."""
+        _refuse_untrained_settings(trim_rule, max_vocab_size, sorted_vocab)
+        self.comment, self.batch_words = comment, batch_words
         self.corpus_count = 0
         self.config = config_from(Doc2VecConfig, config, hyperparameters)
+        _check_rates(self.config)
+        self.min_alpha_yet_reached = float(self.config.alpha)  # gensim's: the lowest rate trained at so far
         self.workers = library_workers() if workers is None else int(workers)
         limits.check_int("workers", self.workers)
         self.callbacks = tuple(callbacks)
@@ -183,18 +196,25 @@ class Doc2Vec:
                     else (vocab, docs.encode_documents(source, vocab, self.config.tags)))
             documents = read[1].offsets.size - 1
         elif tagged.is_tagged_corpus(source):
-            *read, documents = tagged.read_tagged(source, self.config.min_count, vocab)
+            *read, documents = tagged.read_tagged(source, self.config.min_count, vocab, self._tags_per_document())
         else:
             read = (docs.read_documents(source, self.config.tags, self.config.min_count) if vocab is None
                     else (vocab, docs.encode_documents(source, vocab, self.config.tags)))
             documents = read[1].offsets.size - 1
+        if self._tags_per_document() and not tagged.is_tagged_corpus(source):
+            raise Doc2VecSettingError(f"dm_tag_count={self.config.dm_tag_count} concatenates that many tags of each "
+                                      "document, and lines of a file or token lists have one tag each; pass "
+                                      f"TaggedDocuments with {self.config.dm_tag_count} tags, or dm_tag_count=1")
         self.corpus_count = documents
         return tuple(read)
 
-    def __getattr__(self, name):  # model.vector_size, model.dm ... as in gensim
-        config = self.__dict__.get("config")
-        if config is not None and name in Doc2VecConfig.__dataclass_fields__:
-            return getattr(config, name)
+    def _tags_per_document(self):
+        """T when PV-DM with concatenation takes T > 1 tags of each document (documents with
+        another number of tags are left out, as gensim leaves them out), else 0: every
+        tag of a document trains its row on its own."""
+        return self.config.concat if self.config.concat > 1 else 0
+
+    def __getattr__(self, name):  # the config's fields are properties (``shows_config``)
         if name == "load":  # the descriptor refused an instance (_ClassOnly)
             raise AttributeError("load is called on the class, Doc2Vec.load(path), and returns the loaded model; "
                                  "calling it on a model would leave that model as it was")
@@ -223,7 +243,7 @@ class Doc2Vec:
         and initialise the word and document rows (``dv`` exists from here on)."""
         if update:
             raise Doc2VecSettingError("build_vocab(update=True) is not supported by Doc2Vec: build a new model")
-        _refuse_untrained_settings(0, trim_rule, None, 1)
+        _refuse_untrained_settings(trim_rule, None, 1)
         vocab, encoded = self._read(_one_source(corpus_iterable, corpus_file))
         self.set_vocabulary(vocab)
         self._init_documents(encoded)
@@ -232,13 +252,16 @@ class Doc2Vec:
     def set_vocabulary(self, vocab):
         """Word rows uniform in ±0.5/D (word2vec), output rows zero; document rows are made
         by :meth:`train` once the documents are counted."""
-        V, D = len(vocab), self.config.vector_size
+        if self.config.concat and NULL_WORD not in vocab:  # gensim adds it with count 1: the last word
+            vocab = Vocabulary(vocab.words + [NULL_WORD], np.append(vocab.counts, 1), corpus_tokens=vocab.corpus_tokens,
+                               min_count=vocab.min_count)
+        V, D, width = len(vocab), self.config.vector_size, self.config.layer_width()
         self.vocab = vocab
         rng = np.random.default_rng(self.config.seed)
         spare = self._replica_rows()
         self.W_in = _with_room((rng.random((V, D), dtype=np.float32) - np.float32(0.5)) / np.float32(D), spare)
-        self.W_out = _with_room(np.zeros((V if self.config.negative else 0, D), np.float32), spare)
-        self.W_inner = np.zeros((max(V - 1, 1) if self.config.hs else 0, D), np.float32)
+        self.W_out = _with_room(np.zeros((V if self.config.negative else 0, width), np.float32), spare)
+        self.W_inner = np.zeros((max(V - 1, 1) if self.config.hs else 0, width), np.float32)
         self.P, self.tags = None, None
         self.trained_words = self.planned_words = self.epochs_trained = 0
         self.history = []
@@ -265,7 +288,8 @@ class Doc2Vec:
     def _hot_words(self):
         """How many of the most frequent words each thread trains in replica rows (none
         with one thread, or more than ``REPLICA_WORKERS``, or hierarchical softmax)."""
-        if not 2 <= self.workers <= REPLICA_WORKERS or self.config.mode != kernels.NEGATIVE_SAMPLING:
+        if (not 2 <= self.workers <= REPLICA_WORKERS or self.config.mode != kernels.NEGATIVE_SAMPLING
+                or self.config.concat):
             return 0
         return min(HOT_WORDS, len(self.vocab))
 
@@ -288,9 +312,26 @@ class Doc2Vec:
             return keep, noise, tree.points, tree.codes, tree.lengths
         return keep, noise, np.zeros((V, 1), np.int32), np.zeros((V, 1), np.uint8), np.zeros(V, np.int32)
 
+    def _settings(self, dbow_words):
+        """The kernels' :data:`wordvec.kernels.doc2vec.Settings`."""
+        c = self.config
+        null_word = self.vocab.index[NULL_WORD] if c.concat else 0
+        return kernels.make_settings(c.dm, c.mode, c.dm_mean, c.window, c.negative, dbow_words, c.shrink_windows,
+                                     c.concat, null_word)
+
+    @property
+    def layer1_size(self):
+        """gensim's width of the hidden layer and the output rows: (T + 2 window) vector_size
+        with concatenation, else vector_size."""
+        return self.config.layer_width()
+
+    @property
+    def null_word(self):
+        """gensim's flag: 1 if the vocabulary holds the null word ``"\\0"`` (concatenation)."""
+        return int(bool(self.config.concat))
+
     def _outputs(self):
-        D = self.config.vector_size
-        stand_in = np.zeros((1, D), np.float32)
+        stand_in = np.zeros((1, self.config.layer_width()), np.float32)
         return (self.W_out if self.W_out.shape[0] else stand_in, self.W_inner if self.W_inner.shape[0] else stand_in)
 
     # -- training ------------------------------------------------------------------------
@@ -316,6 +357,9 @@ class Doc2Vec:
             self.callbacks = self.callbacks[:len(self.callbacks) - len(callbacks)]
 
     def _train_encoded(self, encoded, epochs=None):
+        _check_rates(self.config)
+        if self.config.alpha > self.min_alpha_yet_reached:  # gensim's warning, in its words
+            log.warning("Effective 'alpha' higher than previous training cycles")
         if self.P is None:
             self._init_documents(encoded)
         elif list(encoded.tags) != self.tags:
@@ -337,17 +381,23 @@ class Doc2Vec:
             done.append(info)
             for callback in self.callbacks:
                 callback(self, info)
+        self.min_alpha_yet_reached = self._rate_reached()
         return done
+
+    def _rate_reached(self):
+        """The learning rate where training stands now (alpha before any)."""
+        c = self.config
+        return float(schedule.learning_rate(c.alpha, c.min_alpha, self.trained_words, self.planned_words))
 
     @property
     def syn1neg(self):
-        """gensim's name of the negative-sampling output rows (V x D; empty without it)."""
+        """gensim's name of the negative-sampling output rows (V x layer1_size; empty without it)."""
         self._need_vocab()
         return self.W_out
 
     @property
     def syn1(self):
-        """gensim's name of the hierarchical-softmax inner-node rows (V-1 x D; empty without hs)."""
+        """gensim's name of the hierarchical-softmax inner-node rows (V-1 x layer1_size; empty without hs)."""
         self._need_vocab()
         return self.W_inner
 
@@ -397,7 +447,7 @@ class Doc2Vec:
         keep, noise, points, codes, lengths = self._tables()
         corpus = kernels.Corpus(encoded.ids, encoded.offsets, keep)
         args = (kernels.Matrices(self.W_in, *self._outputs()), kernels.Outputs(points, codes, lengths, noise),
-                kernels.make_settings(c.dm, c.mode, c.dm_mean, c.window, c.negative, False, c.shrink_windows),
+                self._settings(False),
                 kernels.make_inference(epochs, alpha, min_alpha, seed))
         ranges = _balanced_ranges(encoded.offsets, self.workers if workers is None else int(workers))
         self._load_kernels(kernels.warm_up_inference)  # before the threads
@@ -486,12 +536,16 @@ class Doc2Vec:
         model.W_in = _with_room(np.ascontiguousarray(vectors, dtype=np.float32), model._replica_rows())
         if model.W_in.shape != (V, D) or len(model.tags) != n:
             raise FormatError(path, None, f"the word vectors are {model.W_in.shape}, the model says {(V, D)}")
-        rows = {"P": n, "W_out": V if model.config.negative else 0,
-                "W_inner": max(V - 1, 1) if model.config.hs else 0}
+        if model.config.concat and NULL_WORD not in model.vocab:
+            raise FormatError(path, None, "a model with dm_concat=1 needs the null word \"\\0\" in its vocabulary")
+        width = model.config.layer_width()
+        shapes = {"P": (n, D), "W_out": (V if model.config.negative else 0, width),
+                  "W_inner": (max(V - 1, 1) if model.config.hs else 0, width)}
         for attribute, name in ARRAYS.items():  # the kernels index these without bounds checks
-            setattr(model, attribute, read_model_array(path, name, (rows[attribute], D)).astype(np.float32))
+            setattr(model, attribute, read_model_array(path, name, shapes[attribute]).astype(np.float32))
         model.W_out = _with_room(model.W_out, model._replica_rows())
         model.trained_words, model.planned_words, model.epochs_trained = trained
+        model.min_alpha_yet_reached = model._rate_reached() if model.trained_words else float(model.config.alpha)
         model.history = list(meta.get("history", []))
         return model
 
@@ -507,10 +561,18 @@ def _one_source(corpus_iterable, corpus_file):
     return corpus_file if corpus_file is not None else corpus_iterable
 
 
-def _refuse_untrained_settings(dm_concat, trim_rule, max_vocab_size, sorted_vocab):
+def _check_rates(config):
+    """The learning rate decays from alpha to min_alpha: a rising one is refused (checked
+    when a model is made and when it trains, not by the config: gensim's code lowers
+    ``model.alpha``, then ``model.min_alpha``, passing through min_alpha > alpha)."""
+    if config.min_alpha > config.alpha:
+        raise Doc2VecSettingError(f"min_alpha must be at most alpha ({config.alpha}), not {config.min_alpha}: the "
+                                  "learning rate would rise during training")
+
+
+def _refuse_untrained_settings(trim_rule, max_vocab_size, sorted_vocab):
     """gensim settings whose training wordvec does not have: refused, never ignored."""
-    refused = {"dm_concat=1 (concatenated context vectors)": dm_concat,
-               "trim_rule": trim_rule is not None, "max_vocab_size": max_vocab_size is not None,
+    refused = {"trim_rule": trim_rule is not None, "max_vocab_size": max_vocab_size is not None,
                "sorted_vocab=0": not sorted_vocab}
     named = [name for name, given in refused.items() if given]
     if named:
@@ -522,19 +584,20 @@ def _from_gensim(cls, path, mmap):
     top = gensim_models.read_model(path, ("Doc2Vec",), mmap)
     fields = gensim_models.fields_of(path, top, gensim_models.word_model_fields)
     state = top.state
-    if state.get("dm_concat"):  # its output rows are (1 + 2 window) D wide: no model of wordvec's
-        raise Doc2VecSettingError(f"{path} is a gensim Doc2Vec with dm_concat=1 (concatenated context vectors), "
-                                  "which wordvec does not train or infer with")
     settings = {k: v for k, v in fields["settings"].items() if k not in ("sg", "cbow_mean")}
     model = cls(dm=0 if state.get("sg") else 1, dm_mean=int(state.get("cbow_mean", 1)),
                 dbow_words=int(state.get("dbow_words", 0)), shrink_windows=bool(state.get("shrink_windows", True)),
+                dm_concat=int(bool(state.get("dm_concat", 0))), dm_tag_count=int(state.get("dm_tag_count", 1)),
                 **settings)
     model.vocab = fields["vocab"]
-    V, D = fields["W_in"].shape
+    if model.config.concat and NULL_WORD not in model.vocab:
+        raise FormatError(path, None, "a gensim Doc2Vec with dm_concat=1 needs the null word \"\\0\" in its "
+                                      "vocabulary, and this one has none")
+    V, width = len(model.vocab), model.config.layer_width()  # output rows (T + 2 window) D wide with dm_concat
     model.W_in = _with_room(fields["W_in"], model._replica_rows())
-    model.W_out = _with_room(gensim_models.rows_or_zeros(fields["syn1neg"], V if model.config.negative else 0, D),
+    model.W_out = _with_room(gensim_models.rows_or_zeros(fields["syn1neg"], V if model.config.negative else 0, width),
                              model._replica_rows())
-    model.W_inner = gensim_models.rows_or_zeros(fields["syn1"], max(V - 1, 1) if model.config.hs else 0, D)
+    model.W_inner = gensim_models.rows_or_zeros(fields["syn1"], max(V - 1, 1) if model.config.hs else 0, width)
     model.P = gensim_models.fields_of(path, top, gensim_models.document_rows)
     model.tags = gensim_models.fields_of(path, top, lambda t: gensim_models.document_tags(t, len(model.P)))
     model.corpus_count = int(fields["corpus_count"] or len(model.tags))
@@ -618,8 +681,7 @@ class _EpochRunner:
         c = model.config
         self.corpus = kernels.Corpus(encoded.ids, encoded.offsets, keep)
         self.outputs = kernels.Outputs(points, codes, lengths, noise)
-        self.settings = kernels.make_settings(c.dm, c.mode, c.dm_mean, c.window, c.negative, c.dbow_words,
-                                              c.shrink_windows)
+        self.settings = model._settings(c.dbow_words)
 
     def _train(self, begin, end, words_before, seed, slot):
         """Documents begin..end-1 in the thread numbered ``slot`` (its replica rows)."""
