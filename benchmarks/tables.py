@@ -807,34 +807,39 @@ def static_summary_table(name=STATIC_RECORD):
 
 # ----------------------------------------------------------------------------- first runs
 
-COLD_START_RECORD = "cold-start-20261127"
+COLD_START_RECORDS = ("cold-start-20261127", "cold-start-sizes-20261128")
 
 
-def cold_start_table(name):
+def cold_start_table(names):
     """benchmarks/README: each command's first run on a fresh install against the run right
-    after it, without and after `wordvec compile` (bench_cold_start.py)."""
-    record = load_record(name)
-    compile_run = _runs(record, config="wordvec compile")
+    after it, without and after `wordvec compile` (bench_cold_start.py). ``names``: records,
+    oldest first; each pass of each command comes from the newest record that ran it."""
+    records = [load_record(name) for name in names]
     lines = ["| command | without `wordvec compile`: first / second run | extra (compiling) "
              "| after `wordvec compile`: first / second run | extra (compiling) | record |", "|---|---|---|---|---|---|"]
-    for config in dict.fromkeys(run["config"] for run in record["runs"] if run["config"] != "wordvec compile"):
-        cells = []
+    configs = dict.fromkeys(run["config"] for record in records for run in record["runs"]
+                            if run["config"] != "wordvec compile")
+    for config in configs:
+        cells, sources = [], []
         for pass_name in ("without", "compiled"):
-            found = _runs(record, config=config, **{"pass": pass_name})
+            found = [(record, run) for record in records
+                     for run in _runs(record, config=config, **{"pass": pass_name})]
             if not found:
                 cells += ["", ""]
                 continue
-            run = found[0]
+            record, run = found[-1]
+            sources.append(_record_name(record))
             cells += [f"{_seconds(run['first']['wall_seconds'])} / {_seconds(run['second']['wall_seconds'])}",
                       f"{run['extra_seconds']:+.1f} s ({run['first']['compiling_seconds']:.1f} s)"]
-        lines.append(f"| {config} | " + " | ".join(cells) + f" | {_record_name(record)} |")
-    if compile_run:
-        first = compile_run[0]["first"]
+        lines.append(f"| {config} | " + " | ".join(cells) + f" | {' · '.join(dict.fromkeys(sources))} |")
+    compiled = [(record, run) for record in records for run in _runs(record, config="wordvec compile")]
+    if compiled:
+        record, run = compiled[-1]
         sizes = record.get("settings", {}).get("compiled_vector_sizes", [100])
         lines += ["", f"`wordvec compile` itself (vector sizes {', '.join(map(str, sizes))} and the kernel every other "
-                      f"size shares, two processes): "
-                      f"{_seconds(first['wall_seconds'])} ({first['cpu_seconds']:.0f} s of CPU)."]
-    return lines + ["", _provenance([record])]
+                      f"size shares, two processes): {_seconds(run['first']['wall_seconds'])} "
+                      f"({run['first']['cpu_seconds']:.0f} s of CPU), {_record_name(record)}."]
+    return lines + ["", _provenance(records)]
 
 
 # ----------------------------------------------------------------------------- the registry
@@ -850,7 +855,7 @@ TABLES = {"headline": headline_table, "word2vec": word2vec_table, "vocab": vocab
           "load": load_table, "mapped-search": mapped_search_table, "ann": ann_table, "serve": serve_table,
           "fasttext-unsupervised": lambda: fasttext_unsupervised_table("fasttext-unsupervised-wordbench10m-20261128"),
           "phrases": phrases_table, "static": static_table, "static-summary": static_summary_table,
-          "cold-start": lambda: cold_start_table(COLD_START_RECORD)}
+          "cold-start": lambda: cold_start_table(COLD_START_RECORDS)}
 
 
 # ----------------------------------------------------------------------------- documents
