@@ -131,4 +131,6 @@ def load_gensim_model(cls, path, mmap=None):
     model.corpus_total_words = None if total is None else int(total)
     if fields["keyed"]["expandos"]:
         model.wv.expandos.update(fields["keyed"]["expandos"])
+    if fields["lockf"] is not None:
+        model.wv.vectors_lockf = fields["lockf"]
     return model
