@@ -186,8 +186,13 @@ class Word2Vec:
         if corpus_file is not None and not isinstance(corpus_file, (str, os.PathLike, Corpus)):
             raise CorpusTypeError(f"corpus_file must be a path (str or os.PathLike), not {type(corpus_file).__name__}; "
                                   "pass token lists as corpus_iterable")
-        if sentences is not None and not isinstance(sentences, (str, os.PathLike)):
-            if iter(sentences) is sentences:
+        if sentences is not None and not isinstance(sentences, (str, os.PathLike, Corpus)):
+            try:
+                iterator = iter(sentences)
+            except TypeError:
+                raise CorpusTypeError("a corpus must be a file path, a directory or an iterable of token lists, "
+                                      f"not {type(sentences).__name__}") from None
+            if iterator is sentences:
                 raise WordvecError(
                     "sentences is a one-shot iterator (e.g. a generator), but training reads it "
                     "once per epoch; pass a list or an object whose __iter__ starts over "
