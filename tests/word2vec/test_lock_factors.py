@@ -103,3 +103,15 @@ def test_keyed_vectors_carry_their_factors_into_a_model():
     model = Word2Vec(vector_size=3, min_count=1, progress=False)
     model.wv = kv
     assert model.wv.vectors_lockf.tolist() == [0.0, 1.0, 1.0]
+
+
+def test_factors_are_saved_with_the_model_where_not_all_one(tmp_path):
+    model = built()
+    model.save(tmp_path / "plain")
+    assert not (tmp_path / "plain" / "vectors_lockf.npy").exists()  # the default: files as before
+    assert Word2Vec.load(tmp_path / "plain").wv.vectors_lockf.tolist() == [1.0]
+    model.wv.vectors_lockf = [0.0, 0.5, 1.0]
+    model.save(tmp_path / "locked")
+    loaded = Word2Vec.load(tmp_path / "locked")
+    assert loaded.wv.vectors_lockf.tolist() == [0.0, 0.5, 1.0]
+    np.testing.assert_array_equal(loaded.input_lock_factors(), model.input_lock_factors())
