@@ -55,6 +55,16 @@ CONFIGS["sg-ns-subwords"] = dict(CONFIGS["sg-ns"], subwords=True, bucket=200_000
 # -- word2vec's batched skip-gram (a window as one step: wordvec.kernels.word2vec.skipgram_window_step)
 CONFIGS["sg-ns-batched"] = dict(CONFIGS["sg-ns"], batched=True)
 
+# -- word2vec with gensim's vectors_lockf set (one row locked: the kernels' lock factors) --------
+# A tree without lock factors ignores the array: its figure is the plain epoch's.
+LOCKED_CHILD = CHILD.replace("cpu = time.process_time()", """import numpy as np
+model.wv.vectors_lockf = np.ones(len(model.wv), dtype=np.float32)
+model.wv.vectors_lockf[0] = 0.0
+cpu = time.process_time()""")
+for _name in ("sg-ns", "cbow-ns"):
+    CONFIGS[f"{_name}-locked"] = dict(CONFIGS[_name])
+    CHILDREN[f"{_name}-locked"] = LOCKED_CHILD
+
 # -- phrases (wordvec.kernels.phrases) --------------------------------------------------------
 # "seconds": counting the words and pairs, then rewriting the corpus (the kernels'
 # time: a warm-up on a few lines compiles them first); "loss": the phrases joined.

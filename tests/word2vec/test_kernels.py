@@ -23,16 +23,27 @@ def _matrices(seed):
     return W_in, W_out, W_inner
 
 
-def _kernel_step(sg, mode, W_in, W_out, W_inner, inputs, output, negatives, mean=True):
+# gensim's vectors_lockf: row 3 (the skip-gram input, twice in the CBOW context) locked,
+# other rows at other factors
+LOCKS = np.array([0.5, 1.0, 1.0, 0.0, 1.0, 1.0, 1.0, 1.0, 0.25], np.float32)
+
+
+def _settings(sg, mode, mean=True, lockf=None):
+    """The Settings the one-example steps read (their mode, mean and lock factors)."""
+    return K.make_settings(sg, mode, mean, 1, 1, True, lockf=K.NO_LOCKS if lockf is None else lockf)
+
+
+def _kernel_step(sg, mode, W_in, W_out, W_inner, inputs, output, negatives, mean=True, lockf=None):
     neu1 = np.zeros((1, D), np.float32)
     neu1e = np.zeros(D, np.float32)
     coeff = np.zeros(max(V, 8), np.float32)
     negatives = np.asarray(negatives, dtype=np.int64)
-    matrices, outputs = K.Matrices(W_in, W_out, W_inner), _outputs()
+    matrices, outputs, settings = K.Matrices(W_in, W_out, W_inner), _outputs(), _settings(sg, mode, mean, lockf)
     if sg:
-        return K.skipgram_step(matrices, outputs, inputs, output, mode, negatives, np.float32(ALPHA), neu1e, coeff)
+        return K.skipgram_step(matrices, outputs, inputs, output, settings, negatives, np.float32(ALPHA), neu1e,
+                               coeff)
     context = np.asarray(inputs, dtype=np.int32)
-    return K.cbow_step(matrices, outputs, context, context.size, output, mean, mode, negatives, np.float32(ALPHA),
+    return K.cbow_step(matrices, outputs, context, context.size, output, settings, negatives, np.float32(ALPHA),
                        neu1, neu1e, coeff)
 
 
@@ -41,7 +52,7 @@ def _outputs(noise=None):
     return K.Outputs(POINTS, CODES, LENGTHS, np.zeros(1, np.uint64) if noise is None else noise)
 
 
-def _reference(sg, mode, W_in, W_out, W_inner, inputs, output, negatives, mean=True):
+def _reference(sg, mode, W_in, W_out, W_inner, inputs, output, negatives, mean=True, lockf=None):
     W_in, W_out, W_inner = (W.astype(np.float64) for W in (W_in, W_out, W_inner))
     path = (POINTS[output, :LENGTHS[output]], CODES[output, :LENGTHS[output]])
     if mode == K.NEGATIVE_SAMPLING:
@@ -56,9 +67,9 @@ def _reference(sg, mode, W_in, W_out, W_inner, inputs, output, negatives, mean=T
     kwargs = {} if sg else {"mean": mean}
     loss, d_in, d_second = f(W_in, second, inputs, *args, **kwargs)
     if sg:
-        new_in, new_second = ref.sgd_step([W_in, second], [d_in, d_second], ALPHA)
+        new_in, new_second = ref.sgd_step([W_in, second], [d_in, d_second], ALPHA, lockf)
     else:
-        new_in, new_second = ref.cbow_step(W_in, second, inputs, (d_in, d_second), ALPHA, mean)
+        new_in, new_second = ref.cbow_step(W_in, second, inputs, (d_in, d_second), ALPHA, mean, lockf)
     return loss, new_in, new_second
 
 
@@ -71,18 +82,24 @@ STEP_CASES = (
 )
 
 
+@pytest.mark.parametrize("lockf", [None, LOCKS, LOCKS[::-1].copy()], ids=["no-locks", "locked", "halved"])
 @pytest.mark.parametrize("mode, sg, negatives, mean", STEP_CASES)
-def test_one_kernel_step_equals_reference_sgd_step(mode, sg, negatives, mean):
+def test_one_kernel_step_equals_reference_sgd_step(mode, sg, negatives, mean, lockf):
     W_in, W_out, W_inner = _matrices(sg * 10 + mode)
     inputs = 3 if sg else [0, 3, 3, 8]  # CBOW context repeats a word
     output = 4
+    before = W_in.copy()
     expected_loss, expected_in, expected_second = _reference(sg, mode, W_in, W_out, W_inner, inputs,
-                                                             output, negatives, mean)
-    loss = _kernel_step(sg, mode, W_in, W_out, W_inner, inputs, output, negatives, mean)
+                                                             output, negatives, mean, lockf)
+    loss = _kernel_step(sg, mode, W_in, W_out, W_inner, inputs, output, negatives, mean, lockf)
     second = W_inner if mode == K.HIERARCHICAL_SOFTMAX else W_out
     assert loss == pytest.approx(expected_loss, rel=1e-5)
     np.testing.assert_allclose(W_in, expected_in, rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(second, expected_second, rtol=1e-5, atol=1e-6)
+    if lockf is LOCKS:  # the locked input row did not move, bit for bit
+        np.testing.assert_array_equal(W_in[3], before[3])
+    else:
+        assert not np.array_equal(W_in[3], before[3])
 
 
 def test_saturated_terms_are_counted_in_the_loss():
@@ -99,7 +116,7 @@ def test_loss_of_many_negatives_does_not_overflow():
     W_in, W_out, W_inner = _matrices(0)
     W_out[:] = 0.0
     neu1e, coeff = np.zeros(D, np.float32), np.zeros(501, np.float32)
-    loss = K.skipgram_step(K.Matrices(W_in, W_out, W_inner), _outputs(), 3, 4, K.NEGATIVE_SAMPLING,
+    loss = K.skipgram_step(K.Matrices(W_in, W_out, W_inner), _outputs(), 3, 4, _settings(1, K.NEGATIVE_SAMPLING),
                            np.full(500, 2, dtype=np.int64), np.float32(ALPHA), neu1e, coeff)
     assert loss == pytest.approx(501 * np.log(2.0), rel=1e-5)
 
@@ -125,13 +142,14 @@ def _toy_corpus(seed=0, docs=40):
     return ids, offsets
 
 
-def _run_chunk(ids, offsets, begin, end, W_in, W_out, sg, sample_keep=1.0, seed=7):
+def _run_chunk(ids, offsets, begin, end, W_in, W_out, sg, sample_keep=1.0, seed=7, mode=K.NEGATIVE_SAMPLING,
+               batched=False, lockf=K.NO_LOCKS):
     keep = np.full(V, sample_keep, dtype=np.float32)
     noise = K.pack_alias_table(*alias_table(np.full(V, 1.0 / V)))
     W_inner = np.zeros((V - 1, D), np.float32)
     return K.train_chunk(K.Corpus(ids, offsets, keep), begin, end, K.Matrices(W_in, W_out, W_inner),
                          K.Outputs(POINTS, CODES, LENGTHS, noise),
-                         K.make_settings(sg, K.NEGATIVE_SAMPLING, True, 3, 2, True, False),
+                         K.make_settings(sg, mode, True, 3, 2, True, batched, lockf=lockf),
                          K.make_schedule(0.025, 0.0001, 0, int(offsets[-1]), seed))
 
 
@@ -166,10 +184,29 @@ def test_chunk_is_deterministic_for_a_seed():
     assert not np.array_equal(results[0][1], results[2][1])
 
 
+@pytest.mark.parametrize("sg, batched", [(1, False), (1, True), (0, False)])
+def test_lock_factors_of_one_train_bitwise_as_no_factors(sg, batched):
+    """gensim's vectors_lockf all ones is the plain step, bit for bit (deterministic runs
+    keep their results); a zero factor keeps its row exactly, the others train."""
+    ids, offsets = _toy_corpus()
+    runs = []
+    for lockf in (K.NO_LOCKS, np.ones(V, np.float32), LOCKS):
+        W_in, W_out, _ = _matrices(4)
+        before = W_in.copy()
+        loss, _ = _run_chunk(ids, offsets, 0, 40, W_in, W_out, sg, mode=NS | HS, batched=batched, lockf=lockf)
+        runs.append((loss, W_in, W_out))
+    (plain_loss, plain_in, plain_out), (ones_loss, ones_in, ones_out), (_, locked_in, _) = runs
+    assert plain_loss == ones_loss
+    np.testing.assert_array_equal(plain_in, ones_in)
+    np.testing.assert_array_equal(plain_out, ones_out)
+    np.testing.assert_array_equal(locked_in[3], before[3])
+    assert not np.array_equal(locked_in[[0, 1, 8]], before[[0, 1, 8]])
+
+
 # -- skip-gram windows as one step (batched=True) ---------------------------------------
 
 
-def _window_reference(mode, W_in, W_out, W_inner, inputs, output, negatives):
+def _window_reference(mode, W_in, W_out, W_inner, inputs, output, negatives, lockf=None):
     W_in, W_out, W_inner = (W.astype(np.float64) for W in (W_in, W_out, W_inner))
     loss, params, grads = 0.0, [W_in, W_out, W_inner], [np.zeros_like(W_in), 0.0, 0.0]
     if mode & K.HIERARCHICAL_SOFTMAX:
@@ -179,23 +216,25 @@ def _window_reference(mode, W_in, W_out, W_inner, inputs, output, negatives):
     if mode & K.NEGATIVE_SAMPLING:
         l, d_in, d_out = ref.skipgram_negative_sampling_window(W_in, W_out, inputs, output, negatives)
         loss, grads[0], grads[1] = loss + l, grads[0] + d_in, d_out
-    return (loss, *ref.sgd_step(params, grads, ALPHA))
+    return (loss, *ref.sgd_step(params, grads, ALPHA, lockf))
 
 
+@pytest.mark.parametrize("lockf", [None, LOCKS], ids=["no-locks", "locked"])
 @pytest.mark.parametrize("mode", [NS, HS, NS | HS])
 @pytest.mark.parametrize("negatives", [PLAIN, TARGET_DRAWN, REPEATED])
 @pytest.mark.parametrize("inputs", [[0, 3, 5, 8], [0, 3, 3, 8]])  # distinct, a repeated input word
-def test_one_kernel_window_step_equals_reference_batched_step(mode, negatives, inputs):
+def test_one_kernel_window_step_equals_reference_batched_step(mode, negatives, inputs, lockf):
     W_in, W_out, W_inner = _matrices(20 + mode)
     output = 5
     expected_loss, expected_in, expected_out, expected_inner = _window_reference(
-        mode, W_in, W_out, W_inner, inputs, output, negatives)
+        mode, W_in, W_out, W_inner, inputs, output, negatives, lockf)
     n, width = len(inputs), max(POINTS.shape[1], len(negatives) + 1)
     H, E = np.zeros((n + 1, D), np.float32), np.zeros((n + 1, D), np.float32)
     buffers = K.WindowBuffers(H, E, np.zeros((n + 1, width), np.float32), np.zeros(width, np.int64), np.zeros(width),
                               np.zeros(D, np.float32))
     loss = K.skipgram_window_step(K.Matrices(W_in, W_out, W_inner), _outputs(), np.array(inputs, np.int32), n, output,
-                                  mode, np.array(negatives, np.int64), np.float32(ALPHA), buffers)
+                                  mode, np.array(negatives, np.int64), np.float32(ALPHA), buffers,
+                                  K.NO_LOCKS if lockf is None else lockf)
     assert loss == pytest.approx(expected_loss, rel=1e-5)
     np.testing.assert_allclose(W_in, expected_in, rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(W_out, expected_out, rtol=1e-5, atol=1e-6)
@@ -221,10 +260,11 @@ def test_merge_replicas_adds_each_workers_delta_in_order():
 # -- the chunk loop's own examples against the one-step functions -------------------------
 
 
+@pytest.mark.parametrize("lockf", [None, LOCKS], ids=["no-locks", "locked"])
 @pytest.mark.parametrize("concurrent", [False, True])
 @pytest.mark.parametrize("sg, mode, dim", [(1, NS, D), (1, HS, D), (1, NS | HS, D), (0, NS, D), (0, HS, D),
                                            (1, NS | HS, K.CONSTANT_VECTOR_SIZES[0])])
-def test_chunk_loop_takes_the_same_steps_as_the_step_functions(sg, mode, dim, concurrent):
+def test_chunk_loop_takes_the_same_steps_as_the_step_functions(sg, mode, dim, concurrent, lockf):
     """train_chunk inlines the output layers into its loop with D read from the arrays
     (D = 6) or as a compile-time constant (the sizes of CONSTANT_VECTOR_SIZES); replaying its random
     draws through skipgram_step / cbow_step (held to the reference above) must give the
@@ -239,9 +279,10 @@ def test_chunk_loop_takes_the_same_steps_as_the_step_functions(sg, mode, dim, co
                             for W in _matrices(sg * 10 + mode))  # scores of the same size for any dim
     before = W_in.copy()
     chunk = [W.copy() for W in (W_in, W_out, W_inner)]
+    settings = K.make_settings(sg, mode, True, window, negative, True, False,
+                               lockf=K.NO_LOCKS if lockf is None else lockf)
     loss, stats = K.train_chunk(K.Corpus(doc, offsets, keep), 0, 1, K.Matrices(*chunk),
-                                K.Outputs(POINTS, CODES, LENGTHS, noise),
-                                K.make_settings(sg, mode, True, window, negative, True, False),
+                                K.Outputs(POINTS, CODES, LENGTHS, noise), settings,
                                 K.make_schedule(ALPHA, ALPHA, 0, doc.size, seed), concurrent=concurrent)
 
     state = np.array([seed], dtype=np.uint64)
@@ -254,17 +295,19 @@ def test_chunk_loop_takes_the_same_steps_as_the_step_functions(sg, mode, dim, co
         if sg:
             negatives[:] = [K.draw_alias(noise, state) for _ in range(negatives.size)]
             for word in context:
-                expected_loss += K.skipgram_step(matrices, outputs, word, doc[i], mode, negatives, np.float32(ALPHA),
-                                                 neu1e, coeff)
+                expected_loss += K.skipgram_step(matrices, outputs, word, doc[i], settings, negatives,
+                                                 np.float32(ALPHA), neu1e, coeff)
         else:
             negatives[:] = [K.draw_alias(noise, state) for _ in range(negatives.size)]
-            expected_loss += K.cbow_step(matrices, outputs, context, context.size, doc[i], True, mode, negatives,
+            expected_loss += K.cbow_step(matrices, outputs, context, context.size, doc[i], settings, negatives,
                                          np.float32(ALPHA), neu1, neu1e, coeff)
     assert stats[K.STAT_EXAMPLES] == (2 * doc.size - 2 if sg else doc.size)
     assert loss == pytest.approx(expected_loss, rel=1e-5)
     for got, want in zip(chunk, (W_in, W_out, W_inner)):
         np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
     assert not np.array_equal(chunk[0], before)  # it trained
+    if lockf is not None:
+        np.testing.assert_array_equal(chunk[0][3], before[3])  # but not the locked row
 
 
 def test_the_argument_tables_compile_once_as_plain_structs():
@@ -282,4 +325,5 @@ def test_the_argument_tables_compile_once_as_plain_structs():
     corpus, _, _, matrices, outputs, settings, schedule = signatures[-1][:7]
     for table in (corpus, matrices, outputs, settings, schedule):
         assert isinstance(table, (types.NamedTuple, types.NamedUniTuple)), table
-    assert [str(t) for t in settings.types] == ["int64", "int64", "bool", "int64", "int64", "bool", "bool", "bool"]
+    assert [str(t) for t in settings.types] == ["int64", "int64", "bool", "int64", "int64", "bool", "bool", "bool",
+                                                "array(float32, 1d, C)"]

@@ -265,8 +265,11 @@ def test_model_vectors_are_composed_and_unseen_words_get_ngram_vectors(tmp_path)
     top = kv.most_similar("walkz", topn=3)
     assert len(top) == 3 and all(word in kv for word, _ in top)
     assert -1.0 <= kv.similarity("walkz", "walked") <= 1.0
+    no_ngrams = SubwordKeyedVectors(["ab"], np.ones((1, 2)), np.ones((5, 2)), 5, 6, 5)
+    assert no_ngrams["x"].tolist() == [0.0, 0.0] and no_ngrams[""].tolist() == [0.0, 0.0]  # fastText's, gensim's
+    assert "x" not in no_ngrams  # no vector of its own or from n-grams
     with pytest.raises(VocabularyError):
-        SubwordKeyedVectors(["ab"], np.zeros((1, 2)), np.zeros((5, 2)), 5, 6, 5)["x"]  # no n-grams
+        no_ngrams[3]  # not a word
 
     model.save(tmp_path / "m.wv")
     loaded_kv = load_vectors(tmp_path / "m.wv")

@@ -79,6 +79,10 @@ class DocumentTypeError(WordvecError, TypeError):
     """A corpus iterable's document that is not a list of tokens (a ``TypeError``, as gensim's)."""
 
 
+class CorpusTypeError(WordvecError, TypeError):
+    """A corpus argument of the wrong type, or two corpora at once (a ``TypeError``, as gensim's)."""
+
+
 class _CheckedReader(io.BufferedIOBase):
     """A decompressing reader whose failures become one-sentence ``WordvecError``s."""
 
@@ -281,7 +285,7 @@ class Corpus:
             try:
                 iterator = iter(source)
             except TypeError:
-                raise WordvecError(
+                raise CorpusTypeError(
                     f"a corpus must be a file path, a directory or an iterable of token lists, "
                     f"not {type(source).__name__}") from None
             if iterator is source:

@@ -157,7 +157,8 @@ def train_chunk(corpus, doc_begin, doc_end, matrices, subwords, outputs, setting
     """``wordvec.kernels.word2vec.train_chunk`` with subword inputs; the same tables plus
     ``subwords`` (:data:`Subwords`: ``W_ngrams``, bucket x D, the CSR n-gram table and its
     :func:`bag_overlaps`); ``settings.cbow_mean`` applies to both architectures (fastText
-    averages the bag), ``settings.batched`` to none.  ``share_negatives``: one draw of K
+    averages the bag), ``settings.batched`` and ``settings.lockf`` to none (a subword model
+refuses lock factors before it trains).  ``share_negatives``: one draw of K
     negatives per centre word serves its whole window.  Returns (loss, [words, examples]).
 
     The chunk loop is word2vec's (``start_document``, ``draw_window``); skip-gram runs in
@@ -167,7 +168,7 @@ def train_chunk(corpus, doc_begin, doc_end, matrices, subwords, outputs, setting
     :data:`Buffers`, all made once per chunk, and unpack them once per window."""
     ids, offsets, keep = corpus
     noise = outputs.noise
-    sg, mode, mean, window, _, share_negatives, _, shrink = settings
+    sg, mode, mean, window, _, share_negatives, _, shrink, _ = settings
     alpha, min_alpha, words_before, total_words, seed = schedule
     buffers = subword_buffers(matrices.W_out, settings, matrices.W_in.shape[1])
     negatives, window_negatives = buffers.negatives, buffers.window_negatives

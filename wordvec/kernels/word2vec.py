@@ -13,7 +13,8 @@ Every example performs exactly one reference SGD step (``wordvec.math.word2vec``
     W <- W - alpha * dL/dW, every term evaluated at the parameters before the step
 
 (CBOW's context rows each take the full ``-alpha dL/dh``, as in word2vec.c and gensim:
-see ``wordvec.math.word2vec.cbow_step``).
+see ``wordvec.math.word2vec.cbow_step``), an input row's step times its factor in
+``Settings.lockf`` where the model has one (gensim's ``vectors_lockf``, :func:`lock_factor`).
 
 Per example, negative sampling first computes all its scores from the current rows,
 then accumulates ``neu1e = -alpha dL/dh`` from the output rows *before* changing them,
@@ -80,17 +81,24 @@ jit_example = numba.njit(nogil=True, cache=True, fastmath=FAST, inline="always")
 Corpus = namedtuple("Corpus", "ids offsets keep")          # int32 ids, int64 document offsets, keep probs
 Matrices = namedtuple("Matrices", "W_in W_out W_inner")    # the trained float32 matrices
 Outputs = namedtuple("Outputs", "points codes lengths noise")  # Huffman paths, packed noise alias table
-Settings = namedtuple("Settings", "sg mode cbow_mean window negative share_negatives batched shrink_windows")
+Settings = namedtuple("Settings", "sg mode cbow_mean window negative share_negatives batched shrink_windows lockf")
 Schedule = namedtuple("Schedule", "alpha min_alpha words_before total_words seed")
 # The buffers of the batched window step (:func:`skipgram_window_step`), allocated once per chunk.
 WindowBuffers = namedtuple("WindowBuffers", "H E G rows labels acc")
 
 
-def make_settings(sg, mode, cbow_mean, window, negative, share_negatives, batched=False, shrink_windows=True):
+# ``Settings.lockf`` when no input row has a factor of its own: every row trains at the full rate.
+NO_LOCKS = np.ones(0, dtype=np.float32)
+
+
+def make_settings(sg, mode, cbow_mean, window, negative, share_negatives, batched=False, shrink_windows=True,
+                  lockf=NO_LOCKS):
     """A :data:`Settings` with the types the compiled kernels are specialised for;
-    ``shrink_windows=False`` (gensim's) trains every word with the full ``window``."""
+    ``shrink_windows=False`` (gensim's) trains every word with the full ``window``.
+    ``lockf``: float32 (V,), gensim's ``vectors_lockf``, one learning-rate factor per input
+    row (:func:`lock_factor`; 0 locks the row), or empty (:data:`NO_LOCKS`): no factors."""
     return Settings(int(sg), int(mode), bool(cbow_mean), int(window), int(negative), bool(share_negatives),
-                    bool(batched), bool(shrink_windows))
+                    bool(batched), bool(shrink_windows), np.ascontiguousarray(lockf, dtype=np.float32))
 
 
 def make_schedule(alpha, min_alpha, words_before, total_words, seed):
@@ -165,6 +173,15 @@ def axpy_to_row(scale, x, W, row):
     """W[row] += scale * x"""
     for i in range(x.shape[0]):
         W[row, i] += scale * x[i]
+
+
+@jit_inline
+def lock_factor(lockf, row):
+    """The learning-rate factor of input row ``row``: gensim's ``vectors_lockf[row]`` (0.0
+    locks the row), or 1 when ``lockf`` is empty.  The row then takes ``lockf[row] * neu1e``
+    (reference: ``wordvec.math.word2vec.sgd_step``'s ``lockf``); a factor of 1 leaves the
+    sum bitwise as it was (1 * x is x, and a fused multiply-add rounds once as the add did)."""
+    return lockf[row] if lockf.shape[0] > 0 else np.float32(1.0)
 
 
 @jit_inline
@@ -335,6 +352,17 @@ def add_to_rows(neu1e, W, rows, n_rows, D):
 
 
 @jit_example
+def add_to_locked_rows(neu1e, W, rows, n_rows, lockf, D):
+    """W[rows[c]] += lockf[rows[c]] * neu1e for c < n_rows: :func:`add_to_rows` with each row's
+    :func:`lock_factor` (word2vec's CBOW)."""
+    for c in range(n_rows):
+        row = rows[c]
+        f = lock_factor(lockf, row)
+        for i in range(D):
+            W[row, i] += f * neu1e[i]
+
+
+@jit_example
 def copy_path(W_inner, points, codes, word, length, path_rows, path_before, path_codes, D):
     """The rows and codes of ``word``'s Huffman path into a window-local block: row l of
     ``path_rows`` (and of ``path_before``, kept unchanged) is node ``points[word, l]``."""
@@ -357,22 +385,23 @@ def add_path_change(W_inner, points, word, length, path_rows, path_before, D):
 
 
 @jit_fast
-def skipgram_step(matrices, outputs, input_word, output_word, mode, negatives, alpha, neu1e, coeff):
-    """One skip-gram example: h = W_in[input_word] (read in place); W_in[input_word] += neu1e.
-    ``matrices``: :data:`Matrices`; ``outputs``: :data:`Outputs` (its ``noise`` unused)."""
+def skipgram_step(matrices, outputs, input_word, output_word, settings, negatives, alpha, neu1e, coeff):
+    """One skip-gram example: h = W_in[input_word] (read in place); W_in[input_word] +=
+    lockf[input_word] * neu1e.  ``matrices``: :data:`Matrices`; ``outputs``: :data:`Outputs`
+    (its ``noise`` unused); ``settings``: :data:`Settings` (its ``mode`` and ``lockf``)."""
     W_in = matrices.W_in
     neu1e[:] = 0.0
-    loss = output_update(W_in, input_word, output_word, mode, matrices, outputs, negatives, alpha, neu1e, coeff,
-                         W_in.shape[1])
-    W_in[input_word] += neu1e
+    loss = output_update(W_in, input_word, output_word, settings.mode, matrices, outputs, negatives, alpha, neu1e,
+                         coeff, W_in.shape[1])
+    W_in[input_word] += lock_factor(settings.lockf, input_word) * neu1e
     return loss
 
 
 @jit_fast
-def cbow_step(matrices, outputs, context, n_context, output_word, mean, mode, negatives, alpha, neu1, neu1e,
-              coeff):
-    """One CBOW example: h = mean (or sum) of the context rows; each row then gets neu1e.
-    ``matrices``, ``outputs`` as in :func:`skipgram_step`; ``neu1``: a (1, D) buffer for h.
+def cbow_step(matrices, outputs, context, n_context, output_word, settings, negatives, alpha, neu1, neu1e, coeff):
+    """One CBOW example: h = mean (``settings.cbow_mean``) or sum of the context rows; each
+    row then gets neu1e times its :func:`lock_factor`.  ``matrices``, ``outputs``,
+    ``settings`` as in :func:`skipgram_step`; ``neu1``: a (1, D) buffer for h.
 
     Reference: ``wordvec.math.word2vec.cbow_step`` -- word2vec's CBOW step, which hands
     every context row the full ``-alpha dL/dh`` even for the mean (C times its true
@@ -380,10 +409,10 @@ def cbow_step(matrices, outputs, context, n_context, output_word, mean, mode, ne
     """
     W_in = matrices.W_in
     D = W_in.shape[1]
-    cbow_hidden(W_in, context, n_context, mean, neu1, D)
+    cbow_hidden(W_in, context, n_context, settings.cbow_mean, neu1, D)
     neu1e[:] = 0.0
-    loss = output_update(neu1, 0, output_word, mode, matrices, outputs, negatives, alpha, neu1e, coeff, D)
-    add_to_rows(neu1e, W_in, context, n_context, D)
+    loss = output_update(neu1, 0, output_word, settings.mode, matrices, outputs, negatives, alpha, neu1e, coeff, D)
+    add_to_locked_rows(neu1e, W_in, context, n_context, settings.lockf, D)
     return loss
 
 
@@ -432,13 +461,14 @@ def batched_logistic_update(H, n, W, rows, labels, r, alpha, E, G, acc):
 
 
 @jit
-def skipgram_window_step(matrices, outputs, context, n, output_word, mode, negatives, alpha, buffers):
+def skipgram_window_step(matrices, outputs, context, n, output_word, mode, negatives, alpha, buffers, lockf):
     """One window of skip-gram as one step: the n input words ``context[:n]`` all predict
     ``output_word`` with the same negatives (or the same Huffman path), every term read
     at the parameters before the window.  Reference:
     ``wordvec.math.word2vec.skipgram_*_window``.  ``matrices``: :data:`Matrices`;
     ``outputs``: :data:`Outputs` (its ``noise`` unused); ``buffers``: :data:`WindowBuffers`,
-    H, E (>= n x D), G (>= n x R), rows, labels (>= R), acc (D), R the longest path or K + 1.
+    H, E (>= n x D), G (>= n x R), rows, labels (>= R), acc (D), R the longest path or K + 1;
+    ``lockf``: :data:`Settings`'s, each input row's step times its :func:`lock_factor`.
     """
     W_in, W_out, W_inner = matrices
     points, codes, lengths, _ = outputs
@@ -462,8 +492,9 @@ def skipgram_window_step(matrices, outputs, context, n, output_word, mode, negat
             rows[k + 1], labels[k + 1] = negatives[k], 0.0
         loss += batched_logistic_update(H, n, W_out, rows, labels, r, alpha, E, G, acc)
     for c in range(n):
+        f = lock_factor(lockf, context[c])
         for i in range(D):
-            W_in[context[c], i] += E[c, i]
+            W_in[context[c], i] += f * E[c, i]
     return loss
 
 
@@ -571,6 +602,7 @@ def train_chunk_compiled(corpus, doc_begin, doc_end, matrices, outputs, settings
     ``batched`` (skip-gram, not full softmax): train each window as one step on its
     summed loss (:func:`skipgram_window_step`, HogBatch), negatives shared across it.
     ``words`` counts every token of the documents before subsampling.
+    ``lockf``: each input row's step times its factor (:func:`lock_factor`), or no factors.
     ``concurrent``: other threads train in the same matrices at the same time (Hogwild);
     skip-gram HS then trains each window against a window-local copy of its path.
     ``token``: :func:`vector_size_token` of D.
@@ -584,7 +616,7 @@ def train_chunk_compiled(corpus, doc_begin, doc_end, matrices, outputs, settings
     ids, offsets, keep = corpus
     W_in, W_out, W_inner = matrices
     points, codes, lengths, noise = outputs
-    sg, mode, cbow_mean, window, negative, share_negatives, batched, shrink = settings
+    sg, mode, cbow_mean, window, negative, share_negatives, batched, shrink, lockf = settings
     alpha, min_alpha, words_before, total_words, seed = schedule
     D = token_size(token, W_in)
     state = np.empty(1, dtype=np.uint64)
@@ -608,6 +640,7 @@ def train_chunk_compiled(corpus, doc_begin, doc_end, matrices, outputs, settings
     # buffers: this thread's own, and a local array is freed after its last use here.)
     window_matrices, window_outputs = borrowed_tables(matrices, outputs)
     window_buffers = WindowBuffers(H, E, G, rows, labels, neu1[0])
+    window_lockf = borrowed(lockf)
     # Skip-gram HS with concurrent threads: every pair of a window predicts the centre
     # word, so all of them walk the same Huffman path.  The path's rows are copied into a
     # window-local block, the pairs update the block (the same steps, in the same order),
@@ -640,7 +673,7 @@ def train_chunk_compiled(corpus, doc_begin, doc_end, matrices, outputs, settings
             if batch:
                 if m > 0:
                     loss += skipgram_window_step(window_matrices, window_outputs, context, m, word, mode, negatives,
-                                                 lr, window_buffers)
+                                                 lr, window_buffers, window_lockf)
                     examples += m
                 continue
             inner, inner_points, inner_codes, inner_word = W_inner, points, codes, word
@@ -671,10 +704,11 @@ def train_chunk_compiled(corpus, doc_begin, doc_end, matrices, outputs, settings
                 if mode & FULL_SOFTMAX:
                     loss += softmax_update(hidden[h], W_out, word, lr, neu1e, coeff)
                 if sg:
+                    f = lock_factor(lockf, h)
                     for c in range(D):
-                        W_in[h, c] += neu1e[c]
+                        W_in[h, c] += f * neu1e[c]
                 else:
-                    add_to_rows(neu1e, W_in, context, m, D)
+                    add_to_locked_rows(neu1e, W_in, context, m, lockf, D)
                 examples += 1
             if local_path:
                 add_path_change(W_inner, points, word, lengths[word], path_rows, path_before, D)

@@ -191,7 +191,7 @@ def skipgram_hierarchical_softmax_window(W_in, W_inner, inputs, points, codes):
     return _skipgram_window(W_in, inputs, np.asarray(points, dtype=np.int64), labels, W_inner)
 
 
-def cbow_step(W_in, second, context, grads, alpha, mean=True):
+def cbow_step(W_in, second, context, grads, alpha, mean=True, lockf=None):
     """word2vec's CBOW update for one example, given its gradients ``grads = (dW_in, dW_second)``.
 
     The output rows take the plain step ``-alpha * dL/dW``.  The context rows take
@@ -200,19 +200,38 @@ def cbow_step(W_in, second, context, grads, alpha, mean=True):
     follow them because it matters -- with the exact 1/C step, CBOW at the usual
     alpha=0.025 learns input vectors C times more slowly (measured on wordbench-10m,
     5 epochs: Google analogy 11.7% instead of ~27%).  For the sum, dL/dv_c = dL/dh, so
-    the two coincide.  Returns the new (W_in, second).
+    the two coincide.  ``lockf``: the input rows' learning-rate factors, as in
+    :func:`sgd_step`.  Returns the new (W_in, second).
     """
     dW_in, d_second = grads
     C = np.asarray(context).size
     input_rate = alpha * C if mean else alpha
-    return W_in - input_rate * dW_in, second - alpha * d_second
+    return locked_step(W_in, dW_in, input_rate, lockf), second - alpha * d_second
 
 
-def sgd_step(params, grads, alpha):
+def sgd_step(params, grads, alpha, lockf=None):
     """The update every kernel performs for one example: p <- p - alpha * dL/dp.
 
     All gradients are evaluated at the parameters before the step (see the module
     docstring for how this differs from word2vec.c's interleaved order).
-    ``params`` and ``grads`` are sequences of arrays; returns new arrays.
+    ``params`` and ``grads`` are sequences of arrays, the input vectors W_in first; returns
+    new arrays.  ``lockf`` (V,): gensim's ``vectors_lockf``, a learning-rate factor per
+    input row (:func:`locked_step`); the other parameters take the plain step.
     """
-    return [p - alpha * g for p, g in zip(params, grads)]
+    first = locked_step(params[0], grads[0], alpha, lockf)
+    return [first] + [p - alpha * g for p, g in zip(params[1:], grads[1:])]
+
+
+def locked_step(W_in, dW_in, rate, lockf=None):
+    """The input vectors' step with gensim's per-row learning-rate factors λ (``vectors_lockf``):
+
+        v_w <- v_w - rate λ_w dL/dv_w        seed 001 section 1.4's v_wI -= α EH, row by row
+
+    λ_w = 0 locks row w (it never moves), 1 is the plain step, and no ``lockf`` means 1 for
+    every row.  gensim reads λ of row w at ``w mod len(lockf)``, so one value applies to all.
+    """
+    if lockf is None:
+        return W_in - rate * dW_in
+    lockf = np.asarray(lockf, dtype=np.float64)
+    factors = lockf[np.arange(W_in.shape[0]) % lockf.size]
+    return W_in - rate * factors[:, None] * dW_in

@@ -43,6 +43,28 @@ logger = logging.getLogger(__name__)
 _KEY_TYPES = (str, Integral)  # a single key (gensim: a word or a row number), not a list of them
 
 
+class LockFactors:
+    """gensim's ``vectors_lockf`` held in one place: a model and every ``wv`` it hands out (it
+    makes a new one after training) share one holder, so an array assigned to ``wv`` is the
+    one the model trains with."""
+
+    def __init__(self, factors=None):
+        self.array = np.ones(1, dtype=np.float32) if factors is None else checked_lock_factors(factors)
+
+
+def checked_lock_factors(factors):
+    """``factors`` as a 1-D float32 array of finite values (the same array when it is one)."""
+    try:
+        array = np.asarray(factors, dtype=np.float32)
+    except (TypeError, ValueError):
+        raise WordvecError(f"vectors_lockf must be a 1-D array of numbers, not {type(factors).__name__}") from None
+    if array.ndim != 1 or array.size == 0:
+        raise WordvecError(f"vectors_lockf must be a 1-D array of at least one factor, got shape {array.shape}")
+    if not np.all(np.isfinite(array)):
+        raise WordvecError("vectors_lockf must hold finite factors (0.0 locks a row, 1.0 trains it)")
+    return array
+
+
 class EmptyWordListError(WordvecError, ZeroDivisionError):
     """``n_similarity`` of an empty word list: gensim's ZeroDivisionError, one sentence."""
 
@@ -172,6 +194,30 @@ class KeyedVectors:
     def vectors(self, matrix):
         self._vectors = matrix
         self.reset_norms()
+
+    @property
+    def vectors_lockf(self):
+        """gensim's per-row learning-rate factors in training (float32): row i of ``vectors``
+        trains at ``alpha * vectors_lockf[i % len(vectors_lockf)]``, so 0.0 locks a row; the
+        default, one 1.0, trains every row as usual.  A model's ``wv`` shares its model's
+        (:class:`LockFactors`); edit it in place or assign a new array before ``train``."""
+        return self.lock_factors.array
+
+    @vectors_lockf.setter
+    def vectors_lockf(self, factors):
+        self.lock_factors.array = checked_lock_factors(factors)
+
+    @property
+    def lock_factors(self):
+        """The :class:`LockFactors` holding :attr:`vectors_lockf` (its own until a model shares one)."""
+        holder = self.__dict__.get("_lock_factors")
+        if holder is None:
+            holder = self._lock_factors = LockFactors()
+        return holder
+
+    @lock_factors.setter
+    def lock_factors(self, holder):
+        self._lock_factors = holder
 
     def reset_norms(self):
         """Forget the cached unit-norm matrix (call after editing ``vectors`` in place)."""

@@ -20,6 +20,7 @@ exports (``.vec``/``.bin``) hold the composed vocabulary vectors.
 """
 
 import json
+import logging
 from numbers import Integral
 from pathlib import Path
 
@@ -30,6 +31,8 @@ from wordvec.errors import FormatError, VocabularyError, WordvecError
 from wordvec.io.gensim_pickle import is_pickle
 from wordvec.vectors import gensim_keyed
 from wordvec.vectors.keyed import KeyedVectors
+
+logger = logging.getLogger(__name__)
 
 SUBWORD_META = "subwords.json"
 NGRAM_VECTORS = "ngram_vectors.npy"
@@ -189,15 +192,18 @@ class SubwordKeyedVectors(KeyedVectors):
 
     def get_vector(self, word, norm=False):
         """The vector of ``word``: its composed vector if in the vocabulary, else the mean of
-        its n-gram rows (fastText's vector for an unseen word)."""
+        its n-gram rows (fastText's vector for an unseen word), or, for a word without any
+        n-gram (``""``, or shorter than ``min_n`` - 2), the zero vector fastText and gensim
+        give (with a warning in the log, as gensim's)."""
         if word in self.key_to_index:
             return super().get_vector(word, norm=norm)
-        if not isinstance(word, str) or not word or not self.uses_ngrams:
+        if not isinstance(word, str) or not self.uses_ngrams:
             raise VocabularyError(f"word {word!r} is not in the vocabulary")
         rows = _subword().ngram_buckets(word, self.min_n, self.max_n, self.bucket)
         if rows.size == 0:
-            raise VocabularyError(f"word {word!r} is not in the vocabulary and has no character "
-                                  f"{self.min_n}..{self.max_n}-grams to build a vector from")
+            logger.warning("word %r is not in the vocabulary and has no character %d..%d-grams: its vector is "
+                           "zero", word, self.min_n, self.max_n)
+            return np.zeros(self.vector_size, dtype=np.float32)
         vector = self.vectors_ngrams[rows].mean(axis=0, dtype=np.float64).astype(np.float32)
         if norm:
             length = np.linalg.norm(vector)

@@ -43,7 +43,11 @@ FLOAT32, FLOAT64, INT32, INT64 = 4, 8, 4, 8
 
 @dataclasses.dataclass
 class MemoryEstimate:
-    """What a model will allocate: named arrays in bytes, per-thread buffers, the peak."""
+    """What a model will allocate: named arrays in bytes, per-thread buffers, the peak.
+
+    ``report``: gensim's ``estimate_memory`` dictionary of the same model (gensim's keys and
+    byte counts, ``"total"`` their sum), where the model has a gensim counterpart; the
+    estimate answers gensim's ``estimate["vocab"]``, ``keys()`` and ``items()`` from it."""
 
     what: str                      # e.g. "word2vec sg-ns, 71,290 words x 100 dimensions"
     arrays: dict                   # name -> bytes
@@ -53,6 +57,19 @@ class MemoryEstimate:
     notes: tuple = ()
     earlier: dict = dataclasses.field(default_factory=dict)  # name -> bytes, freed before ``arrays``
     loading: int = 0               # the process's peak before the arrays exist
+    report: dict = dataclasses.field(default_factory=dict)  # gensim's estimate_memory dictionary
+
+    def __getitem__(self, key):
+        return self.report[key]
+
+    def __contains__(self, key):
+        return key in self.report
+
+    def keys(self):
+        return self.report.keys()
+
+    def items(self):
+        return self.report.items()
 
     @property
     def peak(self):

@@ -56,8 +56,18 @@ def word_model_fields(top):
     rows = keyed["subword"]["word_rows"] if keyed["subword"] else word_rows(kv)
     return {"settings": settings(top), "vocab": vocabulary(words, counts), "keyed": keyed,
             "W_in": np.ascontiguousarray(rows, dtype=np.float32),
-            "syn1neg": state.get("syn1neg"), "syn1": state.get("syn1"),
+            "syn1neg": state.get("syn1neg"), "syn1": state.get("syn1"), "lockf": lock_factors(top, kv),
             "corpus_count": state.get("corpus_count"), "corpus_total_words": state.get("corpus_total_words")}
+
+
+def lock_factors(top, kv):
+    """gensim's ``vectors_lockf`` (4.x on ``wv``, 3.x on the model's ``trainables``, before 3.x
+    the model's ``syn0_lockf``) as saved, or None."""
+    for holder, name in ((kv, "vectors_lockf"), (top.state.get("trainables"), "vectors_lockf"), (top, "syn0_lockf")):
+        value = holder.state.get(name) if isinstance(holder, GensimObject) else None
+        if isinstance(value, np.ndarray) and value.ndim == 1 and value.size:
+            return value
+    return None
 
 
 def vocabulary(words, counts):

@@ -82,7 +82,8 @@ class EpochRunner:
         self.corpus = kernels.Corpus(self.ids, self.offsets, self.keep)
         self.outputs = kernels.Outputs(self.points, self.codes, self.lengths, self.noise)
         self.settings = kernels.make_settings(model.sg, model.mode, model.cbow_mean, model.window, model.negative,
-                                              model.shared_negatives, model.batched, model.shrink_windows)
+                                              model.shared_negatives, model.batched, model.shrink_windows,
+                                              model.input_lock_factors())
         if model.subwords:
             self.subwords = subword_kernels.Subwords(model.W_ngrams, model.ngram_offsets, model.ngram_ids,
                                                      model.ngram_overlaps)

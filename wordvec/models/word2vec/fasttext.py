@@ -50,6 +50,7 @@ from wordvec.data.vocab import Vocabulary
 from wordvec.errors import WordvecError
 from wordvec.io import fasttext_bin
 from wordvec.kernels import subword as subword_kernels
+from wordvec.models.word2vec import training as word2vec_training
 from wordvec.models.word2vec.model import Word2Vec
 from wordvec.vectors.keyed import KeyedVectors
 from wordvec.vectors.subword import SubwordKeyedVectors
@@ -87,8 +88,12 @@ class FastText(Word2Vec):
                          ns_exponent=ns_exponent, cbow_mean=cbow_mean, epochs=epochs, callbacks=callbacks,
                          subwords=subwords, min_n=min_n, max_n=max_n, bucket=bucket, trim_rule=trim_rule,
                          max_final_vocab=max_final_vocab, sorted_vocab=sorted_vocab, shrink_windows=shrink_windows,
-                         **wordvec_options)
+                         null_word=null_word, **wordvec_options)
 
+
+    def _memory_report(self, V, report):
+        """gensim's ``FastText.estimate_memory`` dictionary (``syn0_vocab``, ``syn0_ngrams`` ...)."""
+        return word2vec_training.fasttext_memory_report(self, V, report)
 
     @property
     def wv(self):
@@ -100,6 +105,7 @@ class FastText(Word2Vec):
         self._wv = SubwordKeyedVectors(self.vocab.words, self.W_in, np.zeros((0, self.vector_size), np.float32),
                                        self.min_n, self.max_n, 0, counts=self.vocab.counts,
                                        vectors_vocab=self.W_in)
+        self._wv.lock_factors = self.lock_factors
         return self._wv
 
     @wv.setter
@@ -166,7 +172,9 @@ def load_facebook_model(path, encoding="utf-8"):
     As gensim reads it, a file of loss ``hs`` whose ``neg`` is above 0 (what gensim's
     ``save_facebook_model`` writes for a model with both output layers, and fastText's
     default ``neg`` 5) gives a model with both layers, each started from the file's output
-    matrix; a file without n-grams (``maxn`` 0) a model with ``bucket`` 0."""
+    matrix; a file without n-grams (``maxn`` 0) a model with ``bucket`` 0.  What the file does
+    not hold takes gensim's ``FastText`` defaults, as gensim's loader gives them: its noise
+    distribution is unigram^0.75 (``ns_exponent``; fastText itself draws from ^0.5)."""
     ft, word_rows, ngram_rows = _read_unsupervised(path, encoding)
     args = ft.args
     ngrams = args["maxn"] > 0 and ngram_rows.shape[0] > 0
@@ -175,7 +183,7 @@ def load_facebook_model(path, encoding="utf-8"):
                      sg=int(ft.model_name == "skipgram"), hs=int(ft.loss_name == "hs"),
                      negative=0 if softmax else args["neg"], sample=args["t"], alpha=0.05,
                      epochs=args["epoch"], min_n=args["minn"] if ngrams else 3, max_n=args["maxn"] if ngrams else 6,
-                     bucket=args["bucket"] if ngrams else 0, ns_exponent=0.5, progress=False,
+                     bucket=args["bucket"] if ngrams else 0, progress=False,
                      **({"loss": "softmax"} if softmax else {}))
     nwords = ft.nwords
     model.set_vocabulary(Vocabulary(ft.words[:nwords], ft.counts[:nwords], corpus_tokens=ft.ntokens,

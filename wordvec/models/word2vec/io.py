@@ -5,6 +5,7 @@
     output_vectors.npy    W_out, V x D (negative sampling / full softmax), or 0 x D
     inner_vectors.npy     W_inner, (V-1) x D (hierarchical softmax), or 0 x D
     model.json            hyperparameters, schedule position, history
+    vectors_lockf.npy     gensim's per-row learning-rate factors, where not the default 1.0
 
 A subword model (``subwords=True``) saves its ``wv`` (``SubwordKeyedVectors``) instead:
 ``vectors.npy`` then holds the composed word vectors (what every reader of vectors
@@ -28,12 +29,14 @@ from wordvec.io import formats
 from wordvec.io.formats import read_model_array
 from wordvec.io.manifest import MANIFEST, manifest, model_from_manifest, read_manifest
 from wordvec.models.base import gensim_models
+from wordvec.vectors.keyed import checked_lock_factors
 from wordvec.vectors.subword import NGRAM_VECTORS
 
 FORMAT = "wordvec-word2vec"
 VERSION = 1
 ARRAYS = {"W_out": "output_vectors.npy", "W_inner": "inner_vectors.npy"}
 WORD_ROWS = "word_vectors.npy"  # subword models: W_in (vectors.npy holds the composed vectors)
+LOCK_FACTORS = "vectors_lockf.npy"  # wv.vectors_lockf, saved where some factor is not 1
 NAME = "wordvec Word2Vec"  # in error messages
 
 
@@ -51,6 +54,8 @@ def save_model(model, path, extra_json=None):
     description = manifest(FORMAT, VERSION, model.hyperparameters(), model.history, schedule=schedule,
                            corpus_tokens=model.vocab.corpus_tokens)
     extra_arrays = {name: getattr(model, attr) for attr, name in ARRAYS.items()}
+    if not np.all(model.lock_factors.array == 1.0):
+        extra_arrays[LOCK_FACTORS] = model.lock_factors.array
     if model.subwords:
         model.wv.save(path, extra_arrays={WORD_ROWS: model.W_in, **extra_arrays},
                       extra_json={MANIFEST: description, **(extra_json or {})})
@@ -93,6 +98,8 @@ def load_model(cls, path, settings=None):
         raise FormatError(manifest_path, None, "its schedule entry is malformed") from None
     model.history = list(meta.get("history", []))
     model.epoch_progress = _epoch_in_progress(sched.get("epoch_in_progress"), manifest_path)
+    if (path / LOCK_FACTORS).is_file():
+        model.lock_factors.array = checked_lock_factors(read_model_array(path, LOCK_FACTORS, (None,)))
     return model
 
 
@@ -131,4 +138,6 @@ def load_gensim_model(cls, path, mmap=None):
     model.corpus_total_words = None if total is None else int(total)
     if fields["keyed"]["expandos"]:
         model.wv.expandos.update(fields["keyed"]["expandos"])
+    if fields["lockf"] is not None:
+        model.wv.vectors_lockf = fields["lockf"]
     return model

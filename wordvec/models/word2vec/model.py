@@ -39,6 +39,7 @@ import os
 
 import numpy as np
 
+from wordvec.data.corpus import Corpus, CorpusTypeError
 from wordvec.data.encode import encode_corpus
 from wordvec.data.subword import ngram_table
 from wordvec.data.vocab import Vocabulary
@@ -54,7 +55,7 @@ from wordvec.models.base.callbacks import Callbacks
 from wordvec.models.word2vec.config import Word2VecConfig, check_rates
 from wordvec.models.base.config import config_from, corpus_with_options, hyperparameters, shows_config
 from wordvec.models.word2vec.epochs import EpochRunner, load_kernels, progress_bar
-from wordvec.vectors.keyed import KeyedVectors
+from wordvec.vectors.keyed import KeyedVectors, LockFactors
 from wordvec.vectors.subword import SubwordKeyedVectors
 
 log = logging.getLogger(__name__)
@@ -126,6 +127,7 @@ class Word2Vec:
         saved; ``trim_rule`` applies to the vocabulary built here (gensim's).  gensim's
         ``hashfxn``, ``null_word``, ``batch_words`` and ``comment`` are accepted and have
         no effect (docs/migrating.md)."""
+        self.null_word = hyperparameters.get("null_word", 0)  # gensim's attribute, as given
         for name in word2vec_training.GENSIM_NO_OPS:
             hyperparameters.pop(name, None)
         self.config = config_from(Word2VecConfig, config, hyperparameters)
@@ -142,6 +144,7 @@ class Word2Vec:
         self.memory_check = bool(memory_check)  # refuse a vocabulary whose arrays cannot fit (models.estimate)
         self._corpus = None
         self._wv = None
+        self.lock_factors = LockFactors()  # gensim's wv.vectors_lockf, shared with every wv handed out
         # gensim's training state (wordvec.models.word2vec.training)
         self.compute_loss, self.running_training_loss = bool(compute_loss), 0.0
         self.corpus_total_words = 0
@@ -150,7 +153,7 @@ class Word2Vec:
         self.raw_vocab = {}  # gensim's scan_vocab counts, until prepare_vocab uses them
         self._sizes = {}  # corpus file fingerprint -> (sentences, raw words)
         if sentences is not None and corpus_file is not None:
-            raise WordvecError("pass either sentences or corpus_file, not both")
+            raise CorpusTypeError("pass either sentences or corpus_file, not both")
         if sentences is not None or corpus_file is not None:
             self.build_vocab(sentences, corpus_file, trim_rule=trim_rule)
             self.train(compute_loss=self.compute_loss)
@@ -179,9 +182,17 @@ class Word2Vec:
 
     def _corpus_of(self, sentences, corpus_file):
         if sentences is not None and corpus_file is not None:
-            raise WordvecError("pass either sentences or corpus_file, not both")
-        if sentences is not None and not isinstance(sentences, (str, os.PathLike)):
-            if iter(sentences) is sentences:
+            raise CorpusTypeError("pass either sentences or corpus_file, not both")
+        if corpus_file is not None and not isinstance(corpus_file, (str, os.PathLike, Corpus)):
+            raise CorpusTypeError(f"corpus_file must be a path (str or os.PathLike), not {type(corpus_file).__name__}; "
+                                  "pass token lists as corpus_iterable")
+        if sentences is not None and not isinstance(sentences, (str, os.PathLike, Corpus)):
+            try:
+                iterator = iter(sentences)
+            except TypeError:
+                raise CorpusTypeError("a corpus must be a file path, a directory or an iterable of token lists, "
+                                      f"not {type(sentences).__name__}") from None
+            if iterator is sentences:
                 raise WordvecError(
                     "sentences is a one-shot iterator (e.g. a generator), but training reads it "
                     "once per epoch; pass a list or an object whose __iter__ starts over "
@@ -293,11 +304,19 @@ class Word2Vec:
             W_ngrams /= np.float32(self.vector_size)
         self.W_ngrams = W_ngrams
 
-    def estimate_memory(self, vocab_size=None, longest_document=None):
+    def estimate_memory(self, vocab_size=None, report=None, longest_document=None):
         """What training will allocate for ``vocab_size`` words (default: this model's
-        vocabulary): a :class:`wordvec.models.base.estimate.MemoryEstimate` (arrays in bytes, peak)."""
+        vocabulary): a :class:`wordvec.models.base.estimate.MemoryEstimate` (arrays in bytes,
+        peak) that also answers gensim's dictionary, ``estimate["total"]`` ... (its
+        ``report``, added to gensim's ``report`` argument when one is given)."""
         V = len(self.vocab) if vocab_size is None else int(vocab_size)
-        return estimate.word2vec(self, V, longest_document)
+        plan = estimate.word2vec(self, V, longest_document)
+        plan.report = self._memory_report(V, report)
+        return plan
+
+    def _memory_report(self, V, report):
+        """gensim's ``estimate_memory`` dictionary of this class (``word2vec_training``)."""
+        return word2vec_training.memory_report(self, V, report)
 
     @property
     def wv(self):
@@ -314,6 +333,7 @@ class Word2Vec:
                 vocab = self.vocab
                 self._wv.expandos.derive("code", lambda: word2vec_training.huffman_attribute(vocab, "codes"))
                 self._wv.expandos.derive("point", lambda: word2vec_training.huffman_attribute(vocab, "points"))
+        self._wv.lock_factors = self.lock_factors
         return self._wv
 
     @wv.setter
@@ -328,6 +348,15 @@ class Word2Vec:
         if self.vocab is None:
             raise WordvecError("the model has no vocabulary yet; call build_vocab or train first")
         return self.W_out
+
+    @property
+    def cum_table(self):
+        """gensim's negative-sampling table of the vocabulary's counts^ns_exponent (uint32 (V,),
+        :func:`wordvec.models.word2vec.training.cum_table`); None without negative sampling
+        or a vocabulary, as in gensim."""
+        if self.vocab is None or self.negative <= 0:
+            return None
+        return word2vec_training.cum_table(self.vocab.counts, self.ns_exponent)
 
     @property
     def syn1(self):
@@ -348,6 +377,18 @@ class Word2Vec:
         rows[:inner.shape[0]] = inner
         self.W_inner = rows[:inner.shape[0]]
         return rows
+
+    def input_lock_factors(self):
+        """The kernels' learning-rate factor of each input row (``Settings.lockf``): gensim's
+        ``wv.vectors_lockf``, row i taking entry ``i mod len(vectors_lockf)`` as gensim indexes
+        it, as (V,) float32; empty (``NO_LOCKS``) when every factor is 1, the plain step."""
+        factors = self.lock_factors.array
+        if np.all(factors == 1.0):
+            return kernels.NO_LOCKS
+        if self.subwords:
+            raise WordvecError("a model with subwords trains every row at the full rate: wv.vectors_lockf must "
+                               "be all 1.0 (gensim's FastText ignores vectors_lockf too)")
+        return np.resize(factors, len(self.vocab)).astype(np.float32, copy=False)
 
     def composed_vectors(self):
         """Subword models: each vocabulary word's vector, the mean (or sum, ``cbow_mean=0``)
@@ -398,6 +439,9 @@ class Word2Vec:
                 raise WordvecError("you must first build vocabulary before training the model (build_vocab)")
             self.build_vocab(corpus_iterable, corpus_file)
             corpus_iterable = corpus_file = None
+        if gensim_call and corpus_iterable is None and corpus_file is None:
+            raise CorpusTypeError("train(total_examples=...) or train(total_words=...) is gensim's call, which "
+                                  "trains on the corpus it is given: pass corpus_iterable or corpus_file")
         corpus = self._corpus if corpus_iterable is None and corpus_file is None else self._corpus_of(
             corpus_iterable, corpus_file)
         if corpus is None:

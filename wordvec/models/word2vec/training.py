@@ -270,6 +270,54 @@ def size_of(model, corpus):
 
 # -- gensim's model.wv = kv, and the per-word Huffman attributes ------------------------------
 
+def memory_report(model, V, report=None):
+    """gensim's ``Word2Vec.estimate_memory`` dictionary for V words (bytes): ``vocab`` (gensim's
+    500 a word, 700 with hs), ``vectors``, ``syn1`` with hs, ``syn1neg`` with negatives, and
+    ``total``, added to ``report`` when one is given, as gensim does."""
+    report = {} if report is None else report
+    rows = V * model.vector_size * np.dtype(np.float32).itemsize
+    report["vocab"] = V * (700 if model.hs else 500)
+    report["vectors"] = rows
+    if model.hs:
+        report["syn1"] = rows
+    if model.negative:
+        report["syn1neg"] = rows
+    report["total"] = sum(report.values())
+    return report
+
+
+def fasttext_memory_report(model, V, report=None):
+    """gensim's ``FastText.estimate_memory`` dictionary for V words: as :func:`memory_report`
+    with the word rows as ``syn0_vocab``, plus with n-grams ``syn0_ngrams`` (the bucket rows)
+    and ``buckets_word`` (gensim's per-word n-gram lists: 64 + 100 a word + 4 an n-gram; the
+    n-grams counted in the vocabulary's table when it has V words, else 30 a word)."""
+    report = {} if report is None else report
+    row = model.vector_size * np.dtype(np.float32).itemsize
+    report["vocab"] = V * (700 if model.hs else 500)
+    report["syn0_vocab"] = V * row
+    if model.hs:
+        report["syn1"] = V * row
+    if model.negative:
+        report["syn1neg"] = V * row
+    if model.subwords and model.bucket:
+        report["syn0_ngrams"] = model.bucket * row
+        known = model.ngram_offsets is not None and len(model.ngram_offsets) == V + 1
+        ngrams = int(model.ngram_offsets[-1]) if known else 30 * V
+        report["buckets_word"] = 64 + 100 * V + 4 * ngrams
+    report["total"] = sum(report.values())
+    return report
+
+
+def cum_table(counts, exponent, domain=2**31 - 1):
+    """gensim's ``make_cum_table``: uint32 (V,), entry w the share of count^exponent of words
+    0..w, scaled to ``domain`` (the last entry is ``domain``).  gensim draws its negatives
+    from it; wordvec's kernels draw from an alias table of the same distribution."""
+    cumulative = np.cumsum(np.asarray(counts, dtype=np.int64).astype(np.float64) ** float(exponent))
+    if cumulative.size == 0:
+        return np.zeros(0, dtype=np.uint32)
+    return np.round(cumulative / cumulative[-1] * domain).astype(np.uint32)
+
+
 def huffman_attribute(vocab, field):
     """gensim's ``"code"`` (uint8) or ``"point"`` (uint32) attribute: one array per word,
     the word's Huffman codes or inner-node rows (of ``syn1``), root first."""
@@ -300,6 +348,7 @@ def set_word_vectors(model, kv):
         model.vector_size = int(vectors.shape[1])
     model.vocab = Vocabulary(words, counts, min_count=model.min_count)
     model.W_in = vectors
+    model.lock_factors.array = kv.vectors_lockf  # gensim's: kv's factors come with it
     if not same_words:
         model.W_out = np.zeros((0, model.vector_size), dtype=np.float32)
         model.W_inner = np.zeros((0, model.vector_size), dtype=np.float32)
