@@ -13,7 +13,11 @@ error rate), the same with the test vectors re-inferred by ``infer_vector``, and
 checks with ``dv.most_similar`` and ``wv.most_similar``.  Where the tutorial reads the
 reviews from the IMDB archive, lowercases them and splits punctuation off, ``reviews``
 here are already tokens (``read_reviews``: the normalised reviews of
-``shared/data/tasks/docs/imdb.*``, which have no punctuation left to split).
+``shared/data/tasks/docs/imdb.*``, which have no punctuation left to split).  The
+tutorial's documents are its own namedtuple with ``words`` and ``tags`` (and its labels);
+here they are ``TaggedDocument``s with the labels beside them.  It trains a shuffled copy
+because the archive's order clumps the sentiments; these reviews are already in a random
+order (the split is a hash of each review's id), so ``alldocs`` is trained as it is.
 """
 
 import lzma
@@ -104,16 +108,20 @@ def tutorial(library, reviews, models=("dbow",), epochs=20, workers=None, error_
         probed = train_docs[:: max(1, len(train_docs) // probes)][:probes]
         own_first = [model.dv.most_similar([model.infer_vector(doc.words)], topn=1)[0][0] == doc.tags[0]
                      for doc in probed]
-        # "Do documents have useful similarities?" and "Do the word vectors show useful similarities?"
-        neighbours = model.dv.most_similar(train_docs[0].tags[0], topn=3)
+        # "Do close documents seem more related than distant ones?": every document ranked
+        sims = model.dv.most_similar(train_docs[0].tags[0], topn=len(model.dv))
+        neighbours = sims[:3]
+        # "Do the word vectors show useful similarities?" (for words seen more than 10 times)
         words = {word: [w for w, _ in model.wv.most_similar(word, topn=5)]
-                 for word in PROBE_WORDS if word in model.wv.key_to_index}
+                 for word in PROBE_WORDS if word in model.wv.key_to_index and model.wv.get_vecattr(word, "count") > 10}
         results[name] = {
             "model": str(model), "documents": len(alldocs), "train_documents": len(train_docs),
             "test_documents": len(test_docs), "vocabulary": len(model.wv), "dv_rows": len(model.dv),
             "error_rate": error, "error_rate_inferred": inferred_error,
             "inferred_nearest_is_own": float(np.mean(own_first)), "probes": len(probed),
             "neighbours_of_first_train_review": [[int(tag), float(sim)] for tag, sim in neighbours],
+            "ranked_documents": len(sims), "median_and_least_similarity": [float(sims[len(sims) // 2][1]),
+                                                                          float(sims[-1][1])],
             "similar_words": words, "seconds": seconds,
         }
     return results

@@ -3,6 +3,7 @@ bench_doc2vec.py --tutorial runs at full size) end to end on a tiny corpus with 
 classes, and the same code with gensim's; the gensim habits it leans on: ``model.dv`` read
 once a document, ``infer_vector`` once a document, ``str(model)``."""
 
+import collections
 import importlib.util
 from pathlib import Path
 
@@ -75,6 +76,8 @@ def test_the_tutorial_runs_with_wordvecs_classes_and_tells_the_sentiments_apart(
         assert result["inferred_nearest_is_own"] >= 0.5, (name, result)
         neighbours = result["neighbours_of_first_train_review"]
         assert len(neighbours) == 3 and 0 not in [tag for tag, _ in neighbours]
+        assert result["ranked_documents"] == len(reviews) - 1  # every document but the query
+        assert neighbours[0][1] > result["median_and_least_similarity"][0] > result["median_and_least_similarity"][1]
         assert set(result["similar_words"]) == set(tutorial_module.PROBE_WORDS)
     assert wordvec_results["dbow"]["model"] == "Doc2Vec<dbow,d32,n5,mc2,t2>"
     assert wordvec_results["dm-mean"]["model"] == 'Doc2Vec<"alpha=0.05",dm/m,d32,n5,w10,mc2,t2>'
@@ -107,6 +110,17 @@ def test_dv_is_one_object_whose_similarities_follow_further_training(reviews):
     kept, fresh = model.dv.most_similar(0, topn=5), DocumentVectors(list(model.tags), model.P.copy()).most_similar(0, topn=5)
     assert [tag for tag, _ in kept] == [tag for tag, _ in fresh]
     assert [similarity for _, similarity in kept] == pytest.approx([similarity for _, similarity in fresh])
+
+
+def test_the_tutorials_own_namedtuple_documents_train_as_tagged_documents(reviews):
+    """The tutorial's corpus is a namedtuple of words, tags, split and sentiment: the same
+    model as from TaggedDocuments, bit for bit (one worker)."""
+    SentimentDocument = collections.namedtuple("SentimentDocument", "words tags split sentiment")
+    settings = dict(dm=0, vector_size=D, min_count=2, sample=0, epochs=3, workers=1)
+    theirs = Doc2Vec([SentimentDocument(r.words, [i], r.split, r.sentiment) for i, r in enumerate(reviews)], **settings)
+    ours = Doc2Vec([wordvec.TaggedDocument(r.words, [i]) for i, r in enumerate(reviews)], **settings)
+    np.testing.assert_array_equal(theirs.dv.vectors, ours.dv.vectors)
+    assert theirs.dv.index_to_key == list(range(len(reviews)))
 
 
 def test_infer_vector_one_document_at_a_time_equals_the_batch(reviews):
