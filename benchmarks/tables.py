@@ -431,7 +431,8 @@ def doc2vec_table():
     return lines + ["", _provenance(shown)]
 
 
-DOC2VEC_TUTORIAL_RECORDS = ("doc2vec-imdb-tutorial-20261128",)  # the same command, run after run
+# the tutorial's runs, each record the same settings (the second repeats PV-DBOW twice)
+DOC2VEC_TUTORIAL_RECORDS = ("doc2vec-imdb-tutorial-20261128", "doc2vec-imdb-tutorial-20261128-dbow-repeats")
 
 
 def _tutorial_errors(runs):
