@@ -17,6 +17,16 @@ speed.  scikit-learn is a benchmark-only dependency (``pip install -e '.[bench]'
 
     flock /tmp/wordvec-bench.lock .venv/bin/python benchmarks/bench_doc2vec.py \\
         --datasets imdb --configs dbow,dbow-words,dm-mean --epochs 20 --record doc2vec-imdb
+
+``--tutorial``: gensim's IMDB tutorial code instead (``lib/doc2vec_tutorial.py``: a
+TaggedDocument corpus in memory, ``build_vocab``, ``train``, the error rate of the trained
+and of the re-inferred test vectors, ``dv.most_similar``), run once with
+``import gensim.models.doc2vec as library`` and once with ``import wordvec as library``, the
+code between them the same, each model and library in its own process; ``--configs``
+picks the tutorial's models (dbow, dm-mean), ``--limit`` the first reviews of each split.
+
+    flock /tmp/wordvec-bench.lock nice .venv/bin/python benchmarks/bench_doc2vec.py --tutorial \\
+        --configs dbow,dm-mean --epochs 20 --record doc2vec-imdb-tutorial-20261128
 """
 
 import argparse
@@ -31,6 +41,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from lib import doc2vec_tutorial  # noqa: E402
 from lib.records import Record  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
@@ -150,6 +161,46 @@ def score(tag, labels, n_train, out):
 
 
 # ---------------------------------------------------------------------------------------
+# gensim's IMDB tutorial, the import swapped
+# ---------------------------------------------------------------------------------------
+
+
+def tutorial_child(args):
+    """One tutorial model with one library's classes; print its results as a JSON line."""
+    if args.child == "gensim":
+        import gensim.models.doc2vec as library  # from gensim.models.doc2vec import Doc2Vec, TaggedDocument
+    else:
+        import wordvec as library  # from wordvec import Doc2Vec, TaggedDocument
+    reviews = doc2vec_tutorial.read_reviews(limit=args.limit)
+    results = doc2vec_tutorial.tutorial(library, reviews, (args.config,), epochs=args.epochs)
+    print(json.dumps(results[args.config]))
+
+
+def tutorial_runs(record, args):
+    """Each tutorial model, gensim's process then wordvec's: whole-process wall and CPU
+    seconds, peak RSS, the error rates and the sanity checks."""
+    for config in args.configs.split(","):
+        for system in ("gensim", "wordvec"):
+            command = [sys.executable, __file__, "--tutorial", "--child", system, "--config", config,
+                       "--epochs", str(args.epochs)] + (["--limit", str(args.limit)] if args.limit else [])
+            load_before, started = os.getloadavg(), time.perf_counter()
+            process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+            output = process.stdout.read()
+            _, status, usage = os.wait4(process.pid, 0)
+            wall = time.perf_counter() - started
+            if status != 0:
+                raise SystemExit(f"the tutorial's {config} with {system} failed (status {status})")
+            result = json.loads(output.strip().splitlines()[-1])
+            quality = {key: result.pop(key) for key in ("error_rate", "error_rate_inferred", "inferred_nearest_is_own")}
+            record.add_run(system=system, config=config, dataset="imdb", epochs=args.epochs, wall_seconds=wall,
+                           cpu_seconds=usage.ru_utime + usage.ru_stime, peak_rss_mb=usage.ru_maxrss / 1024,
+                           quality=quality, load_before=list(load_before), load_after=list(os.getloadavg()),
+                           **result)
+            print(f"tutorial {config} {system}: {wall:.1f} s, {quality}", flush=True)
+            record.save()
+
+
+# ---------------------------------------------------------------------------------------
 # Pooled sentence vectors
 # ---------------------------------------------------------------------------------------
 
@@ -222,13 +273,19 @@ def main():
     parser.add_argument("--note", default="")
     parser.add_argument("--stop-by", metavar="HH:MM", help="start no new seed after this UTC time (a locked run's "
                                                            "budget); the record lists what was left out")
+    parser.add_argument("--tutorial", action="store_true", help="gensim's IMDB tutorial code, the import swapped")
+    parser.add_argument("--limit", type=int, help="--tutorial: the first LIMIT reviews of each split")
     parser.add_argument("--child", choices=("wordvec", "gensim"))
     parser.add_argument("--config"), parser.add_argument("--dataset"), parser.add_argument("--seed", type=int)
     parser.add_argument("--tag")
     args = parser.parse_args()
     if args.child:
         args.system = args.child
-        return child(args)
+        return tutorial_child(args) if args.tutorial else child(args)
+    if args.tutorial:
+        record = Record(args.record, note=args.note)
+        tutorial_runs(record, args)
+        return print(f"record: {record.save()}")
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     record = Record(args.record, note=args.note)

@@ -431,6 +431,53 @@ def doc2vec_table():
     return lines + ["", _provenance(shown)]
 
 
+# the tutorial's runs, each record the same settings (the second repeats PV-DBOW twice)
+DOC2VEC_TUTORIAL_RECORDS = ("doc2vec-imdb-tutorial-20261128", "doc2vec-imdb-tutorial-20261128-dbow-repeats")
+
+
+def _tutorial_errors(runs):
+    """Mean error % of the trained and of the re-inferred test vectors over ``runs``."""
+    return [_mean(100 * run["quality"][key] for run in runs) for key in ("error_rate", "error_rate_inferred")]
+
+
+def doc2vec_tutorial_table(names=DOC2VEC_TUTORIAL_RECORDS):
+    """benchmarks/README: gensim's IMDB tutorial code run with gensim's classes and with
+    wordvec's (bench_doc2vec.py --tutorial): per model, over its runs, the mean error % of
+    the trained and of the re-inferred test vectors, wordvec minus gensim (the runs' own
+    differences beside it), the share of re-inferred train reviews whose nearest trained
+    vector is their own, whole-process seconds with wordvec's speed-up, and peak MB."""
+    loaded = [load_record(name) for name in names]
+    runs = [run for record in loaded for run in record["runs"]]
+    lines = ["| model | reviews train / test, epochs | runs | error % gensim: trained / inferred "
+             "| error % wordvec: trained / inferred | Δ trained / inferred (per run) | own vector nearest after "
+             "re-inference: gensim / wordvec | whole process: gensim / wordvec, speed-up | peak MB gensim / wordvec "
+             "| records |", "|---|---|---|---|---|---|---|---|---|---|"]
+    for config in dict.fromkeys(run["config"] for run in runs):
+        gensim, wordvec = ([run for run in runs if run["config"] == config and run["system"] == system]
+                           for system in ("gensim", "wordvec"))
+        pairs = min(len(gensim), len(wordvec))
+        gensim, wordvec = gensim[:pairs], wordvec[:pairs]
+        if not pairs:
+            continue
+        errors = {"gensim": _tutorial_errors(gensim), "wordvec": _tutorial_errors(wordvec)}
+        per_run = [", ".join(f"{100 * (w['quality'][key] - g['quality'][key]):+.2f}" for g, w in zip(gensim, wordvec))
+                   for key in ("error_rate", "error_rate_inferred")]
+        deltas = " / ".join(f"{ours - theirs:+.2f}" + (f" ({runs_})" if pairs > 1 else "")
+                            for ours, theirs, runs_ in zip(errors["wordvec"], errors["gensim"], per_run))
+        own = {system: _mean(run["quality"]["inferred_nearest_is_own"] for run in group)
+               for system, group in (("gensim", gensim), ("wordvec", wordvec))}
+        shown = [record for record in loaded if any(run["config"] == config for run in record["runs"])]
+        first = wordvec[0]
+        lines.append("| " + " | ".join([
+            f"{DOC2VEC_MODELS[config]} `{first['model']}`",
+            f"{first['train_documents']:,} / {first['test_documents']:,}, {first['epochs']}", str(pairs),
+            " / ".join(f"{e:.2f}" for e in errors["gensim"]), " / ".join(f"{e:.2f}" for e in errors["wordvec"]),
+            deltas, f"{own['gensim']:.2f} / {own['wordvec']:.2f}", _speed_up(gensim, wordvec, "wall_seconds"),
+            f"{_mean(r['peak_rss_mb'] for r in gensim):.0f} / {_mean(r['peak_rss_mb'] for r in wordvec):.0f}",
+            ", ".join(_record_name(record) for record in shown)]) + " |")
+    return lines + ["", _provenance(loaded)]
+
+
 # ----------------------------------------------------------------------------- classify
 
 CLASSIFY_RECORD = "classify-20261127-interleaved-rerun"  # every task and setting, three seeds
@@ -846,7 +893,7 @@ def cold_start_table(names):
 
 TABLES = {"headline": headline_table, "word2vec": word2vec_table, "vocab": vocab_table,
           "evaluate": evaluate_table, "estimate": estimate_table, "count": count_table, "subword": subword_table,
-          "doc2vec": doc2vec_table,
+          "doc2vec": doc2vec_table, "doc2vec-tutorial": doc2vec_tutorial_table,
           "classify": classify_table, "classify-calls": classify_calls_table,
           "classify-summary": classify_summary_table, "classify-autotune": classify_autotune_table,
           "classify-sorted": classify_sorted_table,

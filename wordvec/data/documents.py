@@ -128,11 +128,12 @@ def read_documents(source, tags="line", min_count=5):
     return vocab, EncodedDocuments(to_vocab[kept], offsets, np.array(rows, dtype=np.int64), keys)
 
 
-def encode_documents(source, vocab, tags="line"):
-    """:class:`EncodedDocuments` of ``source``: every line a document, unknown words dropped."""
+def encode_documents(source, vocab, tags="line", byte_ids=None):
+    """:class:`EncodedDocuments` of ``source``: every line a document, unknown words dropped.
+    ``byte_ids``: :func:`vocabulary_byte_ids` of ``vocab``, made once by a caller that encodes
+    many small sources against one vocabulary (building it costs a pass over the vocabulary)."""
     check_tag_mode(tags)
-    byte_ids = _ByteIds((word.encode("utf-8"), i) for i, word in enumerate(vocab.words))
-    byte_ids.vocab = vocab
+    byte_ids = vocabulary_byte_ids(vocab) if byte_ids is None else byte_ids
     ids, lengths, rows, tag_rows = [], [], [], {}
     for number, tokens in enumerate(_lines_of(source)):
         tag, words = _split_tag(tokens, tags, number, source)
@@ -144,6 +145,13 @@ def encode_documents(source, vocab, tags="line"):
     np.cumsum(lengths, out=offsets[1:])
     keys = list(range(len(rows))) if tags == "line" else list(tag_rows)
     return EncodedDocuments(np.array(ids, dtype=np.int32), offsets, np.array(rows, dtype=np.int64), keys)
+
+
+def vocabulary_byte_ids(vocab):
+    """The table :func:`encode_documents` looks tokens up in: UTF-8 bytes -> vocabulary id."""
+    byte_ids = _ByteIds((word.encode("utf-8"), i) for i, word in enumerate(vocab.words))
+    byte_ids.vocab = vocab
+    return byte_ids
 
 
 class _FirstSeenIds(dict):

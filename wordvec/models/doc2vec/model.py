@@ -160,6 +160,9 @@ class Doc2Vec:
         self.trained_words = self.planned_words = self.epochs_trained = 0
         self.history = []
         self.corpus_file = None
+        # dv's object, and the sampling tables and token lookup of a vocabulary, made once
+        # (gensim's code reads model.dv[tag] and calls infer_vector once a document)
+        self._dv_made = self._vocab_made = None
         if documents is not None or corpus_file is not None:
             self.fit(documents, corpus_file)
 
@@ -219,6 +222,21 @@ class Doc2Vec:
             raise AttributeError("load is called on the class, Doc2Vec.load(path), and returns the loaded model; "
                                  "calling it on a model would leave that model as it was")
         raise AttributeError(f"'Doc2Vec' object has no attribute {name!r}")
+
+    def __str__(self):
+        """gensim's short name of the settings, e.g. ``Doc2Vec<dbow,d100,n5,mc2,t2>`` (its
+        IMDB tutorial names its models by it)."""
+        c = self.config
+        segments = [f'"{self.comment}"'] if self.comment else []
+        segments.append(("dbow+w" if c.dbow_words else "dbow") if not c.dm else ("dm/m" if c.dm_mean else "dm/s"))
+        segments.append(f"d{c.vector_size}")
+        segments += [f"n{c.negative}"] if c.negative else []
+        segments += ["hs"] if c.hs else []
+        segments += [f"w{c.window}"] if c.dm or c.dbow_words else []
+        segments += [f"mc{c.min_count}"] if c.min_count > 1 else []
+        segments += [f"s{c.sample:g}"] if c.sample > 0 else []
+        segments += [f"t{self.workers}"] if self.workers > 1 else []
+        return f"{type(self).__name__}<{','.join(segments)}>"
 
     def __getitem__(self, tag):
         """gensim's ``model[key]``: the word's vector if ``key`` is a word of the vocabulary,
@@ -283,7 +301,10 @@ class Doc2Vec:
         """The document vectors: row i of ``dv.vectors`` is line i (line tags)."""
         if self.P is None:
             raise WordvecError("the model has no document vectors yet; train it first")
-        return DocumentVectors(self.tags, self.P)
+        made = self.__dict__.get("_dv_made")
+        if made is None or made[0] is not self.P or made[1] is not self.tags:
+            made = self._dv_made = (self.P, self.tags, DocumentVectors(self.tags, self.P))
+        return made[2]
 
     def _hot_words(self):
         """How many of the most frequent words each thread trains in replica rows (none
@@ -300,8 +321,19 @@ class Doc2Vec:
         if self.vocab is None:
             raise WordvecError("the model has no vocabulary yet; call build_vocab or train first")
 
+    def _vocabulary_made(self):
+        """(vocabulary, config, its tables, its token lookup), made once per vocabulary."""
+        made = self.__dict__.get("_vocab_made")
+        if made is None or made[0] is not self.vocab or made[1] is not self.config:
+            made = (self.vocab, self.config, self._make_tables(), docs.vocabulary_byte_ids(self.vocab))
+            self._vocab_made = made
+        return made
+
     def _tables(self):
         """(keep, noise, points, codes, lengths) for the kernels."""
+        return self._vocabulary_made()[2]
+
+    def _make_tables(self):
         c, vocab, V = self.config, self.vocab, len(self.vocab)
         keep = vocab.keep_probability(c.sample).astype(np.float32)
         noise = np.zeros(1, np.uint64)
@@ -378,6 +410,8 @@ class Doc2Vec:
         done = []
         for _ in range(epochs):
             info = append_epoch(self.history, runner.epoch())
+            if self.__dict__.get("_dv_made") is not None:  # its rows moved: its unit rows are stale
+                self._dv_made[2].reset_norms()
             done.append(info)
             for callback in self.callbacks:
                 callback(self, info)
@@ -441,7 +475,7 @@ class Doc2Vec:
             raise WordvecError(f"inference needs 0 < alpha and 0 <= min_alpha <= alpha, not {alpha}, {min_alpha}")
         seed = c.seed if seed is None else seed
         limits.check_int("seed", seed)
-        encoded = docs.encode_documents(source, self.vocab, "line")
+        encoded = docs.encode_documents(source, self.vocab, "line", self._vocabulary_made()[3])
         n = encoded.offsets.size - 1
         out = np.zeros((n, c.vector_size), np.float32)
         keep, noise, points, codes, lengths = self._tables()
@@ -451,12 +485,15 @@ class Doc2Vec:
                 kernels.make_inference(epochs, alpha, min_alpha, seed))
         ranges = _balanced_ranges(encoded.offsets, self.workers if workers is None else int(workers))
         self._load_kernels(kernels.warm_up_inference)  # before the threads
-        threads = [threading.Thread(target=kernels.infer_documents, args=(corpus, begin, end, out) + args)
-                   for begin, end in ranges]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
+        if len(ranges) == 1:  # one document (infer_vector) or one thread: no thread to start
+            kernels.infer_documents(corpus, *ranges[0], out, *args)
+        else:
+            threads = [threading.Thread(target=kernels.infer_documents, args=(corpus, begin, end, out) + args)
+                       for begin, end in ranges]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
         diverged = np.flatnonzero(~np.isfinite(out).all(axis=1))
         if len(diverged):  # as training checks its loss
             raise TrainingError(f"inference diverged: the vectors of {len(diverged)} of {n} documents (the first: "
