@@ -31,9 +31,9 @@ sigmoid, and the ``log(1 + ...)`` factors are multiplied and logged once per exa
 so an exact loss costs one ``exp`` per term and one ``log`` per example.  The logistic
 is computed in float32, the precision of the parameters it updates.
 
-Speed: the output layers are inlined into the
-chunk loop, which Numba compiles with D a constant for the vector sizes of
-``wordvec.kernels.sizes`` (:func:`vector_size_token`; other sizes share one kernel).  With a constant D LLVM unrolls the row loops completely
+Speed: the output layers are inlined into the chunk loop, which Numba compiles with D a
+constant for the vector sizes of ``wordvec.kernels.sizes`` (:func:`vector_size_token`;
+other sizes share one kernel).  With a constant D LLVM unrolls the row loops completely
 and keeps the input row and ``neu1e`` in vector registers across the output rows; with
 D known only at run time, a 100-float row went through a 64-wide vector loop, an 8-wide
 remainder loop and a scalar tail, and the per-example state through memory.  Together
