@@ -15,6 +15,7 @@ from wordvec.models.classifier import autotune, training
 from wordvec.models.classifier.autotune import (MINN_CHOICES, SEARCHED, AutotuneSettings, Trial, _Search,
                                                 check_validation_file, parse_metric, parse_size, progress_line)
 from wordvec.models.classifier.config import ClassifierConfig
+from wordvec.models.classifier.model import Classifier
 
 
 def draws(fixed=(), config=None, n=300, progress=0.5):
@@ -172,3 +173,43 @@ def test_a_budget_that_ends_during_the_first_trial_asks_for_a_longer_one(labelle
     with pytest.raises(WordvecError, match="no trial could be trained: give a longer autotune duration"):
         autotune.search(given, train, settings, on_trial=told.append, clock=Clock(step=0.01))
     assert events == ["stopped"] and [(t.number, t.score, t.best) for t in told] == [(0, None, None)]
+
+
+@pytest.mark.parametrize("ngrams", [dict(), dict(word_ngrams=2, bucket=5000), dict(minn=2, maxn=4, bucket=3000)])
+def test_the_cutoff_is_the_largest_whose_ftz_fits(tmp_path, ngrams):
+    """The size computed for each cutoff is the written file's, words with multi-byte
+    characters and pruned n-gram rows included, and the cutoff chosen is the largest
+    that fits: one row more and the file is over the size."""
+    with open(tmp_path / "train.txt", "w", encoding="utf-8") as out:
+        rng = np.random.default_rng(2)
+        for _ in range(300):
+            label = rng.integers(3)
+            words = [f"w{label * 200 + rng.integers(260)}" + "é" * int(rng.integers(3)) for _ in range(8)]
+            out.write(f"__label__{label} " + " ".join(words) + "\n")
+    train = str(tmp_path / "train.txt")
+    model = Classifier(config=ClassifierConfig(dim=10, epoch=2, threads=1, verbose=0, **ngrams)).fit(train)
+    path = tmp_path / "model.ftz"
+
+    def written(cutoff, dsub):
+        model.quantize(cutoff=cutoff, retrain=True, qnorm=True, dsub=dsub, input=train, epoch=1).save(path)
+        return path.stat().st_size
+    for dsub, size in ((2, 24_000), (4, 30_001), (8, 19_999)):
+        cutoff = autotune.largest_cutoff(model, size, dsub)
+        assert 300 < cutoff < model.expanded().W_in.shape[0] - 1
+        assert written(cutoff, dsub) <= size < written(cutoff + 1, dsub)
+
+
+def test_a_trial_with_a_model_size_is_quantized_once(labelled, monkeypatch):
+    train, _ = labelled
+    model = Classifier(config=ClassifierConfig(dim=10, epoch=2, threads=1, verbose=0)).fit(train)
+    calls = []
+    original = Classifier.quantize
+
+    def quantize(self, *args, **kwargs):
+        calls.append(kwargs["cutoff"])
+        return original(self, *args, **kwargs)
+    monkeypatch.setattr(Classifier, "quantize", quantize)
+    small = autotune.fit_size(model, train, 20_000, 2)
+    assert calls == [autotune.largest_cutoff(model, 20_000, 2)] and small.W_in.shape[0] == calls[0]
+    with pytest.raises(autotune._Skipped):  # fewer than MIN_CUTOFF rows would fit
+        autotune.fit_size(model, train, 9_000, 2)

@@ -25,8 +25,9 @@ forgotten; a later one that fails (a model size it cannot meet, settings refused
 much memory) is skipped, as fastText skips one that diverges or cannot allocate. With
 a model size every trial is quantized (qnorm, retrain) before it is scored, as fastText
 does, with the largest cutoff whose ``.ftz`` is at most that size (fastText estimates the
-cutoff once; here the file is measured and the cutoff lowered until it fits, so the
-written file is never larger than asked). The metric (``AutotuneSettings.metric``):
+cutoff from 10 bytes a word and can write a larger file; here the bytes each cutoff would
+write are counted from the rows it keeps, their words' UTF-8 included, before quantizing,
+so one quantization suffices and the file is never larger than asked). The metric (``AutotuneSettings.metric``):
 ``f1`` (over all labels), ``f1:LABEL``, ``precisionAtRecall:P[:LABEL]`` and
 ``recallAtPrecision:P[:LABEL]`` (P in percent), over the top ``predictions`` labels of
 each validation line (fastText's ``Meter``: ``wordvec.models.classifier.curves``).
@@ -60,6 +61,7 @@ from wordvec.errors import WordvecError
 from wordvec.memory import check_allocation
 from wordvec.models.classifier.curves import ALL_LABELS, file_label_scores
 from wordvec.models.classifier.model import Classifier
+from wordvec.models.classifier.quantize import select_rows
 from wordvec.models.classifier.training import TrainingStopped, load_kernels
 
 METRIC_KINDS = ("f1", "precisionAtRecall", "recallAtPrecision")
@@ -319,19 +321,19 @@ def score(model, valid, metric, k):
 
 def fit_size(model, train, size, dsub=DEFAULT_DSUB, stop=None):
     """``model`` quantized (qnorm, retrained on ``train``) with the largest cutoff whose
-    ``.ftz`` is ``size`` bytes at most; ``_Skipped`` when even MIN_CUTOFF rows do not fit.
+    ``.ftz`` is ``size`` bytes at most (:func:`largest_cutoff`, computed before quantizing,
+    so one quantization suffices); ``_Skipped`` when even MIN_CUTOFF rows do not fit.
     ``stop``: as ``Classifier.fit``'s, for the retraining."""
-    dim, n_out = model.W_in.shape[1], model.W_out.shape[0]
+    dim = model.W_in.shape[1]
     dsub = min(dsub, dim)
     check_allocation(4 * dim * (model.dictionary.nwords + model.dictionary.bucket), "quantizing a trial")
-    budget = size - 107 - 4 * 256 * dim - (21 + 4 * n_out * dim)  # fastText's getCutoffForFileSize
-    cutoff = budget // (-(-dim // dsub) + 1 + 10)
+    cutoff = largest_cutoff(model, size, dsub)
     if cutoff <= MIN_CUTOFF:
         raise _Skipped()
     config = model.config
     with tempfile.TemporaryDirectory() as folder:
         path = os.path.join(folder, "model.ftz")
-        while True:
+        while True:  # once: the cutoff is exact; a written file over the size lowers it again
             small = model.quantize(cutoff=int(cutoff), retrain=True, qnorm=True, dsub=dsub, input=train,
                                    epoch=config.epoch, lr=config.lr, threads=config.threads, stop=stop)
             small.save(path)
@@ -341,6 +343,36 @@ def fit_size(model, train, size, dsub=DEFAULT_DSUB, stop=None):
             if cutoff <= MIN_CUTOFF:
                 raise _Skipped()
             cutoff = max(MIN_CUTOFF, int(cutoff * size / written * 0.95))
+
+
+# The bytes of a quantized classifier's .ftz that do not depend on its cutoff, past the
+# labels and matrices (fastText 0.9.2's saveModel: wordvec.io.fasttext_bin): magic,
+# version, 12 int args and a double (64), the dictionary's header (28), the input matrix's
+# flag and header (1 + 21), its product quantizer's header (16), the norms' quantizer's
+# header and 256 centroids (16 + 1024), the output matrix's flag and header (1 + 16).
+FTZ_FIXED_BYTES = 64 + 28 + 1 + 21 + 16 + 16 + 4 * 256 + 1 + 16
+
+
+def ftz_bytes(model, dsub, order):
+    """The size of the .ftz of ``model`` quantized (qnorm, ``dsub``) with cutoff c, for c =
+    1 .. len(order), ``order`` being the rows as the cutoff keeps them (``select_rows``):
+    a kept word costs its entry (UTF-8 bytes, a 0, its count and type: 10 bytes more), a
+    kept n-gram row its prune-index pair (8), every kept row its codes and norm code."""
+    d = model.dictionary
+    dim, n_out = model.W_in.shape[1], model.W_out.shape[0]
+    fixed = (FTZ_FIXED_BYTES + sum(len(label.encode("utf-8", "surrogateescape")) + 10 for label in d.labels)
+             + 4 * 256 * dim + 4 * n_out * dim)
+    word_bytes = np.array([len(word.encode("utf-8", "surrogateescape")) + 10 for word in d.words], dtype=np.int64)
+    per_row = np.where(order < d.nwords, word_bytes[np.minimum(order, d.nwords - 1)], 8)
+    return fixed + np.cumsum(per_row + -(-dim // dsub) + 1)
+
+
+def largest_cutoff(model, size, dsub):
+    """The largest cutoff (at most the model's rows) whose quantized .ftz is ``size``
+    bytes at most (:func:`ftz_bytes`); 0 when not even one row fits."""
+    full = model.expanded()
+    order = select_rows(full.dictionary, full.W_in, full.W_in.shape[0])
+    return int(np.searchsorted(ftz_bytes(full, dsub, order), size, side="right"))
 
 
 class _Search:
