@@ -213,3 +213,67 @@ def test_a_trial_with_a_model_size_is_quantized_once(labelled, monkeypatch):
     assert calls == [autotune.largest_cutoff(model, 20_000, 2)] and small.W_in.shape[0] == calls[0]
     with pytest.raises(autotune._Skipped):  # fewer than MIN_CUTOFF rows would fit
         autotune.fit_size(model, train, 9_000, 2)
+
+
+def test_a_trial_predicted_to_end_after_the_budget_is_not_started(labelled, monkeypatch):
+    """Every setting kept as given, the first trial takes 0.9 of a 1 s budget: the next,
+    the same, is predicted to take 0.9 s again with 0.1 s left, so the search ends without
+    starting it (fastText would start it and have the budget stop and discard it)."""
+    train, valid = labelled
+    events, clock, told = _watched(monkeypatch), Clock(), []
+    score = autotune.score
+
+    def slow_score(*args):
+        clock.now += 0.9
+        return score(*args)
+    monkeypatch.setattr(autotune, "score", slow_score)
+    given = ClassifierConfig(dim=10, epoch=5, threads=1, seed=3, verbose=0)
+    settings = AutotuneSettings(valid, duration=1.0, fixed=frozenset(SEARCHED))
+    found = autotune.search(given, train, settings, on_trial=told.append, clock=clock)
+    assert events == ["trained", "scored"] and found.trials == 1
+    assert [(t.number, t.score is None) for t in told] == [(1, False), (1, True)]
+
+
+def test_draws_predicted_not_to_fit_the_time_left_are_drawn_again(labelled, monkeypatch):
+    """With each trial predicted to take 0.01 s per epoch and the clock moved by a little
+    less in each, no trial after the first starts with less time left than its
+    prediction, some draws are refused, and the search ends with no trial stopped."""
+    train, valid = labelled
+    events, clock, started = _watched(monkeypatch), Clock(), []
+    monkeypatch.setattr(autotune.TrialCost, "predict", lambda self, config, dsub: 0.01 * config.epoch)
+    trained = autotune._trained
+
+    def timed(config, *args, **kwargs):
+        started.append((config.epoch, 1.0 - clock.now))
+        clock.now += 0.0099 * config.epoch  # a little under its prediction
+        return trained(config, *args, **kwargs)
+    monkeypatch.setattr(autotune, "_trained", timed)
+    asked = []
+    ask = autotune._Search.ask
+    monkeypatch.setattr(autotune._Search, "ask", lambda self, *a: asked.append(ask(self, *a)) or asked[-1])
+    given = ClassifierConfig(dim=4, epoch=10, threads=1, seed=3, verbose=0)
+    fixed = frozenset(SEARCHED) - {"epoch"}
+    found = autotune.search(given, train, AutotuneSettings(valid, duration=1.0, fixed=fixed), clock=clock)
+    assert "stopped" not in events and found.trials == len(started) > 2
+    assert all(0.01 * epoch <= left for epoch, left in started[1:])
+    assert len(asked) > len(started)  # draws refused and drawn again
+
+
+def test_the_trial_cost_scales_training_by_epochs_dims_and_bags_and_k_means_by_dims_and_rows():
+    class Trained:  # what observe reads of a finished trial's model
+        def __init__(self, epoch_seconds, rows, dim, labels=4):
+            self.history = [{"seconds": epoch_seconds}] * 2
+            self.W_in, self.W_out = np.zeros((rows, dim)), np.zeros((labels, dim))
+    given = ClassifierConfig(dim=10, epoch=2)
+    plain = autotune.TrialCost(None)
+    assert plain.predict(given, 2) == 0.0  # nothing to go by: the first trial always starts
+    plain.observe(given, Trained(3.0, 500, 10), seconds=10.0, real_seconds=10.0)  # 6 s training, 4 s the rest
+    assert plain.predict(given, 2) == pytest.approx(10.0)
+    assert plain.predict(replace(given, epoch=4, dim=30), 2) == pytest.approx(6.0 * 6 + 4.0)
+    assert plain.predict(replace(given, word_ngrams=3), 2) == pytest.approx(6.0 * 3 + 4.0)
+    assert plain.predict(replace(given, minn=2, maxn=5), 2) == pytest.approx(6.0 * 17 + 4.0)
+    sized = autotune.TrialCost(200_000)  # 30 of 60 clock seconds (real: 15 of 30) training
+    sized.observe(given, Trained(7.5, 500, 10), seconds=60.0, real_seconds=30.0)
+    rows = sized.estimated_rows(20, 4)
+    assert rows == (200_000 - 107 - 4 * 256 * 20 - 21 - 4 * 4 * 20) // (5 + 1 + 10)
+    assert sized.predict(replace(given, dim=20), 4) == pytest.approx(30.0 * 2 + 30.0 / (10 * 500) * 20 * rows)

@@ -32,6 +32,13 @@ so one quantization suffices and the file is never larger than asked). The metri
 ``recallAtPrecision:P[:LABEL]`` (P in percent), over the top ``predictions`` labels of
 each validation line (fastText's ``Meter``: ``wordvec.models.classifier.curves``).
 
+One departure from fastText's search, so that the budget's end is not spent on a trial
+the budget would stop: from the second trial on, a draw predicted to end after the budget
+is drawn again (up to ``MAX_DRAWS`` times; when none is predicted to end in time the search
+ends there). The prediction (:class:`TrialCost`) scales the trials finished so far: their
+training seconds per epoch × dim × input rows per token, the rest (reading, scoring, and
+with a model size the quantization's k-means) per dim × rows clustered.
+
 The budget is kept as fastText keeps it: a trial still training when it ends is stopped
 and discarded, neither scored nor counted, and the search ends; the final training with
 the best settings comes after the budget, as in fastText. A trial asks the clock between
@@ -238,14 +245,22 @@ def search(config, train, settings, on_trial=None, clock=time.perf_counter):
     def spent():
         return clock() - started >= settings.duration
 
+    cost = TrialCost(size)
     while trials == 0 or not spent():
         progress = min(1.0, (clock() - started) / settings.duration)
-        trial, dsub = strategy.ask(progress, rng)
+        drawn = _draw_in_time(strategy, progress, rng, cost, started + settings.duration - clock())
+        if drawn is None:  # every draw would be stopped by the budget: the search ends now
+            if on_trial is not None:
+                on_trial(Trial(trials, None, best_score, clock() - started, settings.duration))
+            break
+        trial, dsub = drawn
         trials += 1
+        trial_started, real_started = clock(), time.perf_counter()
         try:
             with _quiet_logs():
                 model = _trained(trial, train, size, dsub, stop=spent)
             value = score(model, settings.validation, metric, settings.predictions)
+            cost.observe(trial, model, clock() - trial_started, time.perf_counter() - real_started)
         except TrainingStopped:
             trials -= 1  # discarded, as fastText's abort discards the trial it cuts short
             if on_trial is not None:
@@ -266,6 +281,76 @@ def search(config, train, settings, on_trial=None, clock=time.perf_counter):
         raise WordvecError(f"no trial met the model size of {size} bytes: give a larger model size"
                            if too_large else "no trial could be trained: give a longer autotune duration")
     return Found(replace(best[0], verbose=verbose), best[1], best_score, trials, size)
+
+
+# Draws of one trial at most before the search gives up on finding one that fits the budget
+MAX_DRAWS = 100
+# The k-means of a quantization runs on at most this many rows (product_quantizer's max_points)
+KMEANS_ROWS = 256 * 256
+
+
+def _draw_in_time(strategy, progress, rng, cost, seconds_left):
+    """The next trial's (config, dsub): the first of up to ``MAX_DRAWS`` draws that
+    ``cost`` predicts to end within ``seconds_left``; None when none does."""
+    for _ in range(MAX_DRAWS):
+        trial, dsub = strategy.ask(progress, rng)
+        if cost.predict(trial, dsub) <= seconds_left:
+            return trial, dsub
+    return None
+
+
+def bag_rows(config):
+    """Input rows per token of a training bag, roughly: the word, its word n-grams and,
+    with character n-grams, about 4 for each n-gram length (a word of ~5 characters)."""
+    return config.word_ngrams + (4 * (config.maxn - config.minn + 1) if config.maxn else 0)
+
+
+class TrialCost:
+    """The seconds a trial will take, predicted from those finished so far (0 before the
+    first): training seconds per epoch × dim × ``bag_rows`` (twice with a model size: the
+    retraining after the cutoff), and the rest (reading, scoring; with a model size the
+    quantization's k-means, per dim × rows it clusters) at the rates of the trials so far,
+    pooled. The rows a model size leaves are estimated as fastText does
+    (getCutoffForFileSize, 10 bytes a word), more than it keeps: the estimate errs long."""
+
+    def __init__(self, size):
+        self.size, self.n_labels = size, None
+        self.train_seconds = self.train_units = self.rest_seconds = self.rest_units = 0.0
+        self.trials = 0
+
+    def _train_units(self, config):
+        return config.epoch * config.dim * bag_rows(config) * (1 if self.size is None else 2)
+
+    def _rest_units(self, dim, rows):
+        return 1.0 if self.size is None else dim * min(rows, KMEANS_ROWS)
+
+    def estimated_rows(self, dim, dsub):
+        """fastText's cutoff for the model size, at least 1."""
+        dsub = min(dsub, dim)
+        budget = self.size - 107 - 4 * 256 * dim - (21 + 4 * self.n_labels * dim)
+        return max(1, budget // (-(-dim // dsub) + 1 + 10))
+
+    def observe(self, config, model, seconds, real_seconds):
+        """Learn from a finished trial: its config, the model it made, its ``seconds`` by the
+        search's clock; the share of its ``real_seconds`` that its epochs took (their
+        ``history``) is its share of training."""
+        share = min(1.0, sum(epoch.get("seconds", 0.0) for epoch in model.history) / max(real_seconds, 1e-9))
+        training = share * seconds
+        self.n_labels = model.W_out.shape[0]
+        self.train_seconds += training
+        self.train_units += self._train_units(config)
+        self.rest_seconds += max(0.0, seconds - training)
+        self.rest_units += self._rest_units(config.dim, model.W_in.shape[0])
+        self.trials += 1
+
+    def predict(self, config, dsub):
+        """Seconds the trial ``config`` (quantized with ``dsub``) is expected to take."""
+        if self.trials == 0:
+            return 0.0
+        train = self.train_seconds / max(self.train_units, 1.0) * self._train_units(config)
+        rows = None if self.size is None else self.estimated_rows(config.dim, dsub)
+        rest = self.rest_seconds / max(self.rest_units, 1e-9) * self._rest_units(config.dim, rows)
+        return train + rest
 
 
 def final_model(found, train, valid=None):
