@@ -10,6 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from tests.labelled import write_labelled
+from wordvec.data import labels
 from wordvec.errors import WordvecError
 from wordvec.models.classifier import autotune, training
 from wordvec.models.classifier.autotune import (MINN_CHOICES, SEARCHED, AutotuneSettings, Trial, _Search,
@@ -277,3 +278,19 @@ def test_the_trial_cost_scales_training_by_epochs_dims_and_bags_and_k_means_by_d
     rows = sized.estimated_rows(20, 4)
     assert rows == (200_000 - 107 - 4 * 256 * 20 - 21 - 4 * 4 * 20) // (5 + 1 + 10)
     assert sized.predict(replace(given, dim=20), 4) == pytest.approx(30.0 * 2 + 30.0 / (10 * 500) * 20 * rows)
+
+
+def test_the_training_file_is_read_once_for_every_trial_and_its_retraining(labelled, monkeypatch):
+    train, valid = labelled
+    read = []
+    blocks = labels.text_blocks
+    monkeypatch.setattr(labels, "text_blocks", lambda source, *a, **k: read.append(str(source)) or blocks(source, *a, **k))
+    clock, told = Clock(), []
+
+    def on_trial(trial):
+        told.append(trial)
+        clock.now += 0.3  # three trials in a budget of 1 s
+    given = ClassifierConfig(dim=10, epoch=3, threads=1, seed=3, verbose=0)
+    settings = AutotuneSettings(valid, duration=1.0, model_size="30K", fixed=frozenset(SEARCHED) - {"lr"})
+    found = autotune.search(given, train, settings, on_trial=on_trial, clock=clock)
+    assert found.trials >= 3 and read.count(train) == 1

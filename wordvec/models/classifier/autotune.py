@@ -46,8 +46,10 @@ the steps of reading the data (the longest, encoding, took up to 9 s on genre wi
 character and word n-grams), between blocks of filling the input matrix and every
 ``training.STOP_CHECK_TOKENS`` tokens per thread of its epochs (hundredths of a second
 apart at dim 100); its quantization's k-means and its scoring are not cut short. The
-budget starts once the compiled kernels are loaded (fastText has none to load), and the
-first trial always starts; when no trial finishes in time, the search ends with "no
+budget starts once the compiled kernels are loaded (fastText has none to load); the
+training file is then read once (its tokens scanned, within the budget) and every trial
+builds its dictionary and bags from that scan (fastText reads the file in every trial).
+The first trial always starts; when no trial finishes in time, the search ends with "no
 trial could be trained: give a longer autotune duration" (fastText: "Didn't have enough
 time to train once").
 """
@@ -64,6 +66,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from wordvec.data.labels import scan_text
 from wordvec.errors import WordvecError
 from wordvec.memory import check_allocation
 from wordvec.models.classifier.curves import ALL_LABELS, file_label_scores
@@ -241,6 +244,7 @@ def search(config, train, settings, on_trial=None, clock=time.perf_counter):
     strategy = _Search(config, settings.fixed)
     load_kernels(config)
     best, best_score, trials, too_large, started = None, None, 0, 0, clock()
+    text = scan_text(train)  # read once: every trial and its retraining train on it
 
     def spent():
         return clock() - started >= settings.duration
@@ -258,7 +262,7 @@ def search(config, train, settings, on_trial=None, clock=time.perf_counter):
         trial_started, real_started = clock(), time.perf_counter()
         try:
             with _quiet_logs():
-                model = _trained(trial, train, size, dsub, stop=spent)
+                model = _trained(trial, text, size, dsub, stop=spent)
             value = score(model, settings.validation, metric, settings.predictions)
             cost.observe(trial, model, clock() - trial_started, time.perf_counter() - real_started)
         except TrainingStopped:
