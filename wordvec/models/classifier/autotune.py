@@ -233,7 +233,8 @@ class Found(NamedTuple):
 
 def search(config, train, settings, on_trial=None, clock=time.perf_counter):
     """Trials for ``settings.duration`` seconds of ``clock``, starting from ``config`` (the
-    given settings) on the training file ``train``; ``on_trial(Trial)`` follows them. The
+    given settings) on the training file ``train``; ``on_trial(Trial)`` follows them. A
+    draw predicted to end after the budget is drawn again (:func:`_draw_in_time`); the
     trial training when the time is up is stopped and discarded.
     Returns :class:`Found`, or one sentence when no trial could be scored."""
     metric, size = settings.checked(config.label)
