@@ -1,7 +1,9 @@
 """The classifier's autotune (``wordvec.models.classifier.autotune``): fastText's search
 strategy (what each trial draws, what it keeps), its metric and size strings (fuzzed:
-a value or one sentence, nothing else), the validation file's checks, and the time budget
-(on a clock the tests move: the trial training when it ends is stopped and discarded)."""
+a value or one sentence, nothing else), the validation file's checks, the time budget
+(on a clock the tests move: the trial training when it ends is stopped and discarded; a
+draw predicted not to end in time is drawn again), the exact cutoff a model size allows
+(one quantization a trial) and the training file read once for the search."""
 
 from dataclasses import replace
 
@@ -284,7 +286,11 @@ def test_the_training_file_is_read_once_for_every_trial_and_its_retraining(label
     train, valid = labelled
     read = []
     blocks = labels.text_blocks
-    monkeypatch.setattr(labels, "text_blocks", lambda source, *a, **k: read.append(str(source)) or blocks(source, *a, **k))
+
+    def counted(source, *args, **kwargs):
+        read.append(str(source))
+        return blocks(source, *args, **kwargs)
+    monkeypatch.setattr(labels, "text_blocks", counted)
     clock, told = Clock(), []
 
     def on_trial(trial):

@@ -27,10 +27,11 @@ a model size every trial is quantized (qnorm, retrain) before it is scored, as f
 does, with the largest cutoff whose ``.ftz`` is at most that size (fastText estimates the
 cutoff from 10 bytes a word and can write a larger file; here the bytes each cutoff would
 write are counted from the rows it keeps, their words' UTF-8 included, before quantizing,
-so one quantization suffices and the file is never larger than asked). The metric (``AutotuneSettings.metric``):
-``f1`` (over all labels), ``f1:LABEL``, ``precisionAtRecall:P[:LABEL]`` and
-``recallAtPrecision:P[:LABEL]`` (P in percent), over the top ``predictions`` labels of
-each validation line (fastText's ``Meter``: ``wordvec.models.classifier.curves``).
+so one quantization suffices and the file is never larger than asked). The metric
+(``AutotuneSettings.metric``): ``f1`` (over all labels), ``f1:LABEL``,
+``precisionAtRecall:P[:LABEL]`` and ``recallAtPrecision:P[:LABEL]`` (P in percent), over
+the top ``predictions`` labels of each validation line (fastText's ``Meter``:
+``wordvec.models.classifier.curves``).
 
 One departure from fastText's search, so that the budget's end is not spent on a trial
 the budget would stop: from the second trial on, a draw predicted to end after the budget
@@ -316,7 +317,7 @@ class TrialCost:
     retraining after the cutoff), and the rest (reading, scoring; with a model size the
     quantization's k-means, per dim × rows it clusters) at the rates of the trials so far,
     pooled. The rows a model size leaves are estimated as fastText does
-    (getCutoffForFileSize, 10 bytes a word), more than it keeps: the estimate errs long."""
+    (getCutoffForFileSize, 10 bytes a word: more rows than are kept, words being longer)."""
 
     def __init__(self, size):
         self.size, self.n_labels = size, None
