@@ -587,7 +587,8 @@ def classify_sorted_table(name="classify-sorted-20261128"):
                     + _provenance([record])]
 
 
-CLASSIFY_AUTOTUNE_RECORDS = ("classify-autotune-genre-budget-20261127", "classify-autotune-genre-2M-20261127")
+CLASSIFY_AUTOTUNE_RECORDS = ("classify-autotune-genre-budget-20261127", "classify-autotune-genre-2M-exact-cutoff-20261128",
+                             "classify-autotune-genre-2M-scan-once-20261128")
 
 
 def classify_autotune_table(names=CLASSIFY_AUTOTUNE_RECORDS):

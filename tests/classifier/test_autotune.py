@@ -1,7 +1,9 @@
 """The classifier's autotune (``wordvec.models.classifier.autotune``): fastText's search
 strategy (what each trial draws, what it keeps), its metric and size strings (fuzzed:
-a value or one sentence, nothing else), the validation file's checks, and the time budget
-(on a clock the tests move: the trial training when it ends is stopped and discarded)."""
+a value or one sentence, nothing else), the validation file's checks, the time budget
+(on a clock the tests move: the trial training when it ends is stopped and discarded; a
+draw predicted not to end in time is drawn again), the exact cutoff a model size allows
+(one quantization a trial) and the training file read once for the search."""
 
 from dataclasses import replace
 
@@ -10,11 +12,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from tests.labelled import write_labelled
+from wordvec.data import labels
 from wordvec.errors import WordvecError
 from wordvec.models.classifier import autotune, training
 from wordvec.models.classifier.autotune import (MINN_CHOICES, SEARCHED, AutotuneSettings, Trial, _Search,
                                                 check_validation_file, parse_metric, parse_size, progress_line)
 from wordvec.models.classifier.config import ClassifierConfig
+from wordvec.models.classifier.model import Classifier
 
 
 def draws(fixed=(), config=None, n=300, progress=0.5):
@@ -172,3 +176,127 @@ def test_a_budget_that_ends_during_the_first_trial_asks_for_a_longer_one(labelle
     with pytest.raises(WordvecError, match="no trial could be trained: give a longer autotune duration"):
         autotune.search(given, train, settings, on_trial=told.append, clock=Clock(step=0.01))
     assert events == ["stopped"] and [(t.number, t.score, t.best) for t in told] == [(0, None, None)]
+
+
+@pytest.mark.parametrize("ngrams", [dict(), dict(word_ngrams=2, bucket=5000), dict(minn=2, maxn=4, bucket=3000)])
+def test_the_cutoff_is_the_largest_whose_ftz_fits(tmp_path, ngrams):
+    """The size computed for each cutoff is the written file's, words with multi-byte
+    characters and pruned n-gram rows included, and the cutoff chosen is the largest
+    that fits: one row more and the file is over the size."""
+    with open(tmp_path / "train.txt", "w", encoding="utf-8") as out:
+        rng = np.random.default_rng(2)
+        for _ in range(300):
+            label = rng.integers(3)
+            words = [f"w{label * 200 + rng.integers(260)}" + "é" * int(rng.integers(3)) for _ in range(8)]
+            out.write(f"__label__{label} " + " ".join(words) + "\n")
+    train = str(tmp_path / "train.txt")
+    model = Classifier(config=ClassifierConfig(dim=10, epoch=2, threads=1, verbose=0, **ngrams)).fit(train)
+    path = tmp_path / "model.ftz"
+
+    def written(cutoff, dsub):
+        model.quantize(cutoff=cutoff, retrain=True, qnorm=True, dsub=dsub, input=train, epoch=1).save(path)
+        return path.stat().st_size
+    for dsub, size in ((2, 24_000), (4, 30_001), (8, 19_999)):
+        cutoff = autotune.largest_cutoff(model, size, dsub)
+        assert 300 < cutoff < model.expanded().W_in.shape[0] - 1
+        assert written(cutoff, dsub) <= size < written(cutoff + 1, dsub)
+
+
+def test_a_trial_with_a_model_size_is_quantized_once(labelled, monkeypatch):
+    train, _ = labelled
+    model = Classifier(config=ClassifierConfig(dim=10, epoch=2, threads=1, verbose=0)).fit(train)
+    calls = []
+    original = Classifier.quantize
+
+    def quantize(self, *args, **kwargs):
+        calls.append(kwargs["cutoff"])
+        return original(self, *args, **kwargs)
+    monkeypatch.setattr(Classifier, "quantize", quantize)
+    small = autotune.fit_size(model, train, 20_000, 2)
+    assert calls == [autotune.largest_cutoff(model, 20_000, 2)] and small.W_in.shape[0] == calls[0]
+    with pytest.raises(autotune._Skipped):  # fewer than MIN_CUTOFF rows would fit
+        autotune.fit_size(model, train, 9_000, 2)
+
+
+def test_a_trial_predicted_to_end_after_the_budget_is_not_started(labelled, monkeypatch):
+    """Every setting kept as given, the first trial takes 0.9 of a 1 s budget: the next,
+    the same, is predicted to take 0.9 s again with 0.1 s left, so the search ends without
+    starting it (fastText would start it and have the budget stop and discard it)."""
+    train, valid = labelled
+    events, clock, told = _watched(monkeypatch), Clock(), []
+    score = autotune.score
+
+    def slow_score(*args):
+        clock.now += 0.9
+        return score(*args)
+    monkeypatch.setattr(autotune, "score", slow_score)
+    given = ClassifierConfig(dim=10, epoch=5, threads=1, seed=3, verbose=0)
+    settings = AutotuneSettings(valid, duration=1.0, fixed=frozenset(SEARCHED))
+    found = autotune.search(given, train, settings, on_trial=told.append, clock=clock)
+    assert events == ["trained", "scored"] and found.trials == 1
+    assert [(t.number, t.score is None) for t in told] == [(1, False), (1, True)]
+
+
+def test_draws_predicted_not_to_fit_the_time_left_are_drawn_again(labelled, monkeypatch):
+    """With each trial predicted to take 0.01 s per epoch and the clock moved by a little
+    less in each, no trial after the first starts with less time left than its
+    prediction, some draws are refused, and the search ends with no trial stopped."""
+    train, valid = labelled
+    events, clock, started = _watched(monkeypatch), Clock(), []
+    monkeypatch.setattr(autotune.TrialCost, "predict", lambda self, config, dsub: 0.01 * config.epoch)
+    trained = autotune._trained
+
+    def timed(config, *args, **kwargs):
+        started.append((config.epoch, 1.0 - clock.now))
+        clock.now += 0.0099 * config.epoch  # a little under its prediction
+        return trained(config, *args, **kwargs)
+    monkeypatch.setattr(autotune, "_trained", timed)
+    asked = []
+    ask = autotune._Search.ask
+    monkeypatch.setattr(autotune._Search, "ask", lambda self, *a: asked.append(ask(self, *a)) or asked[-1])
+    given = ClassifierConfig(dim=4, epoch=10, threads=1, seed=3, verbose=0)
+    fixed = frozenset(SEARCHED) - {"epoch"}
+    found = autotune.search(given, train, AutotuneSettings(valid, duration=1.0, fixed=fixed), clock=clock)
+    assert "stopped" not in events and found.trials == len(started) > 2
+    assert all(0.01 * epoch <= left for epoch, left in started[1:])
+    assert len(asked) > len(started)  # draws refused and drawn again
+
+
+def test_the_trial_cost_scales_training_by_epochs_dims_and_bags_and_k_means_by_dims_and_rows():
+    class Trained:  # what observe reads of a finished trial's model
+        def __init__(self, epoch_seconds, rows, dim, labels=4):
+            self.history = [{"seconds": epoch_seconds}] * 2
+            self.W_in, self.W_out = np.zeros((rows, dim)), np.zeros((labels, dim))
+    given = ClassifierConfig(dim=10, epoch=2)
+    plain = autotune.TrialCost(None)
+    assert plain.predict(given, 2) == 0.0  # nothing to go by: the first trial always starts
+    plain.observe(given, Trained(3.0, 500, 10), seconds=10.0, real_seconds=10.0)  # 6 s training, 4 s the rest
+    assert plain.predict(given, 2) == pytest.approx(10.0)
+    assert plain.predict(replace(given, epoch=4, dim=30), 2) == pytest.approx(6.0 * 6 + 4.0)
+    assert plain.predict(replace(given, word_ngrams=3), 2) == pytest.approx(6.0 * 3 + 4.0)
+    assert plain.predict(replace(given, minn=2, maxn=5), 2) == pytest.approx(6.0 * 17 + 4.0)
+    sized = autotune.TrialCost(200_000)  # 30 of 60 clock seconds (real: 15 of 30) training
+    sized.observe(given, Trained(7.5, 500, 10), seconds=60.0, real_seconds=30.0)
+    rows = sized.estimated_rows(20, 4)
+    assert rows == (200_000 - 107 - 4 * 256 * 20 - 21 - 4 * 4 * 20) // (5 + 1 + 10)
+    assert sized.predict(replace(given, dim=20), 4) == pytest.approx(30.0 * 2 + 30.0 / (10 * 500) * 20 * rows)
+
+
+def test_the_training_file_is_read_once_for_every_trial_and_its_retraining(labelled, monkeypatch):
+    train, valid = labelled
+    read = []
+    blocks = labels.text_blocks
+
+    def counted(source, *args, **kwargs):
+        read.append(str(source))
+        return blocks(source, *args, **kwargs)
+    monkeypatch.setattr(labels, "text_blocks", counted)
+    clock, told = Clock(), []
+
+    def on_trial(trial):
+        told.append(trial)
+        clock.now += 0.3  # three trials in a budget of 1 s
+    given = ClassifierConfig(dim=10, epoch=3, threads=1, seed=3, verbose=0)
+    settings = AutotuneSettings(valid, duration=1.0, model_size="30K", fixed=frozenset(SEARCHED) - {"lr"})
+    found = autotune.search(given, train, settings, on_trial=on_trial, clock=clock)
+    assert found.trials >= 3 and read.count(train) == 1

@@ -372,6 +372,7 @@ def test_compiled_nearest_centroid_equals_reference():
     rng = np.random.default_rng(4)
     threads = numba.get_num_threads()
     x, c = rng.normal(size=(500, 3)), rng.normal(size=(256, 3))
+    c[200] = c[17]  # a tie: the lower index wins, as np.argmin's
     np.testing.assert_array_equal(compiled_nearest(x, c), pq.nearest_centroids(x, c))
     large = rng.normal(size=(quantize_kernels.ALL_CORES_FROM // (256 * 3) + 1, 3))
     np.testing.assert_array_equal(compiled_nearest(large, c), pq.nearest_centroids(large, c))

@@ -41,7 +41,8 @@ class TokenScan:
     """The text as ids into a table of distinct tokens (first-seen order): a compiled hash
     table (``wordvec.data.token_table``) filled by :func:`_scan_block`, fastText's readWord."""
 
-    def __init__(self):
+    def __init__(self, source="the text"):
+        self.source = source  # what the text was read from, for messages
         self.table = TokenTable()
         self.stream = []      # int32 arrays, one per block
         self._tokens = []     # the distinct tokens as bytes, made when asked for
@@ -141,9 +142,14 @@ def _scan_block(buf, position, eos_key, slots, hashes, word_start, word_len, are
 
 
 def scan_text(source):
-    """Scan a path (file/directory) or a list of lines into a :class:`TokenScan`."""
-    scan = TokenScan()
-    if isinstance(source, (list, tuple)):
+    """Scan a path (file/directory) or a list of lines into a :class:`TokenScan`; a
+    TokenScan is given back as it is (a text read once and trained on again: autotune's
+    trials)."""
+    if isinstance(source, TokenScan):
+        return source
+    lines = isinstance(source, (list, tuple))
+    scan = TokenScan("the training lines" if lines else str(source))
+    if lines:
         scan.add(("\n".join(source) + "\n").encode("utf-8", "surrogateescape"))
     else:
         for block in text_blocks(source):

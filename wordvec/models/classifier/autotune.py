@@ -25,11 +25,20 @@ forgotten; a later one that fails (a model size it cannot meet, settings refused
 much memory) is skipped, as fastText skips one that diverges or cannot allocate. With
 a model size every trial is quantized (qnorm, retrain) before it is scored, as fastText
 does, with the largest cutoff whose ``.ftz`` is at most that size (fastText estimates the
-cutoff once; here the file is measured and the cutoff lowered until it fits, so the
-written file is never larger than asked). The metric (``AutotuneSettings.metric``):
-``f1`` (over all labels), ``f1:LABEL``, ``precisionAtRecall:P[:LABEL]`` and
-``recallAtPrecision:P[:LABEL]`` (P in percent), over the top ``predictions`` labels of
-each validation line (fastText's ``Meter``: ``wordvec.models.classifier.curves``).
+cutoff from 10 bytes a word and can write a larger file; here the bytes each cutoff would
+write are counted from the rows it keeps, their words' UTF-8 included, before quantizing,
+so one quantization suffices and the file is never larger than asked). The metric
+(``AutotuneSettings.metric``): ``f1`` (over all labels), ``f1:LABEL``,
+``precisionAtRecall:P[:LABEL]`` and ``recallAtPrecision:P[:LABEL]`` (P in percent), over
+the top ``predictions`` labels of each validation line (fastText's ``Meter``:
+``wordvec.models.classifier.curves``).
+
+One departure from fastText's search, so that the budget's end is not spent on a trial
+the budget would stop: from the second trial on, a draw predicted to end after the budget
+is drawn again (up to ``MAX_DRAWS`` times; when none is predicted to end in time the search
+ends there). The prediction (:class:`TrialCost`) scales the trials finished so far: their
+training seconds per epoch × dim × input rows per token, the rest (reading, scoring, and
+with a model size the quantization's k-means) per dim × rows clustered.
 
 The budget is kept as fastText keeps it: a trial still training when it ends is stopped
 and discarded, neither scored nor counted, and the search ends; the final training with
@@ -38,8 +47,10 @@ the steps of reading the data (the longest, encoding, took up to 9 s on genre wi
 character and word n-grams), between blocks of filling the input matrix and every
 ``training.STOP_CHECK_TOKENS`` tokens per thread of its epochs (hundredths of a second
 apart at dim 100); its quantization's k-means and its scoring are not cut short. The
-budget starts once the compiled kernels are loaded (fastText has none to load), and the
-first trial always starts; when no trial finishes in time, the search ends with "no
+budget starts once the compiled kernels are loaded (fastText has none to load); the
+training file is then read once (its tokens scanned, within the budget) and every trial
+builds its dictionary and bags from that scan (fastText reads the file in every trial).
+The first trial always starts; when no trial finishes in time, the search ends with "no
 trial could be trained: give a longer autotune duration" (fastText: "Didn't have enough
 time to train once").
 """
@@ -56,10 +67,12 @@ from typing import NamedTuple
 
 import numpy as np
 
+from wordvec.data.labels import scan_text
 from wordvec.errors import WordvecError
 from wordvec.memory import check_allocation
 from wordvec.models.classifier.curves import ALL_LABELS, file_label_scores
 from wordvec.models.classifier.model import Classifier
+from wordvec.models.classifier.quantize import select_rows
 from wordvec.models.classifier.training import TrainingStopped, load_kernels
 
 METRIC_KINDS = ("f1", "precisionAtRecall", "recallAtPrecision")
@@ -221,7 +234,8 @@ class Found(NamedTuple):
 
 def search(config, train, settings, on_trial=None, clock=time.perf_counter):
     """Trials for ``settings.duration`` seconds of ``clock``, starting from ``config`` (the
-    given settings) on the training file ``train``; ``on_trial(Trial)`` follows them. The
+    given settings) on the training file ``train``; ``on_trial(Trial)`` follows them. A
+    draw predicted to end after the budget is drawn again (:func:`_draw_in_time`); the
     trial training when the time is up is stopped and discarded.
     Returns :class:`Found`, or one sentence when no trial could be scored."""
     metric, size = settings.checked(config.label)
@@ -232,18 +246,27 @@ def search(config, train, settings, on_trial=None, clock=time.perf_counter):
     strategy = _Search(config, settings.fixed)
     load_kernels(config)
     best, best_score, trials, too_large, started = None, None, 0, 0, clock()
+    text = scan_text(train)  # read once: every trial and its retraining train on it
 
     def spent():
         return clock() - started >= settings.duration
 
+    cost = TrialCost(size)
     while trials == 0 or not spent():
         progress = min(1.0, (clock() - started) / settings.duration)
-        trial, dsub = strategy.ask(progress, rng)
+        drawn = _draw_in_time(strategy, progress, rng, cost, started + settings.duration - clock())
+        if drawn is None:  # every draw would be stopped by the budget: the search ends now
+            if on_trial is not None:
+                on_trial(Trial(trials, None, best_score, clock() - started, settings.duration))
+            break
+        trial, dsub = drawn
         trials += 1
+        trial_started, real_started = clock(), time.perf_counter()
         try:
             with _quiet_logs():
-                model = _trained(trial, train, size, dsub, stop=spent)
+                model = _trained(trial, text, size, dsub, stop=spent)
             value = score(model, settings.validation, metric, settings.predictions)
+            cost.observe(trial, model, clock() - trial_started, time.perf_counter() - real_started)
         except TrainingStopped:
             trials -= 1  # discarded, as fastText's abort discards the trial it cuts short
             if on_trial is not None:
@@ -264,6 +287,76 @@ def search(config, train, settings, on_trial=None, clock=time.perf_counter):
         raise WordvecError(f"no trial met the model size of {size} bytes: give a larger model size"
                            if too_large else "no trial could be trained: give a longer autotune duration")
     return Found(replace(best[0], verbose=verbose), best[1], best_score, trials, size)
+
+
+# Draws of one trial at most before the search gives up on finding one that fits the budget
+MAX_DRAWS = 100
+# The k-means of a quantization runs on at most this many rows (product_quantizer's max_points)
+KMEANS_ROWS = 256 * 256
+
+
+def _draw_in_time(strategy, progress, rng, cost, seconds_left):
+    """The next trial's (config, dsub): the first of up to ``MAX_DRAWS`` draws that
+    ``cost`` predicts to end within ``seconds_left``; None when none does."""
+    for _ in range(MAX_DRAWS):
+        trial, dsub = strategy.ask(progress, rng)
+        if cost.predict(trial, dsub) <= seconds_left:
+            return trial, dsub
+    return None
+
+
+def bag_rows(config):
+    """Input rows per token of a training bag, roughly: the word, its word n-grams and,
+    with character n-grams, about 4 for each n-gram length (a word of ~5 characters)."""
+    return config.word_ngrams + (4 * (config.maxn - config.minn + 1) if config.maxn else 0)
+
+
+class TrialCost:
+    """The seconds a trial will take, predicted from those finished so far (0 before the
+    first): training seconds per epoch × dim × ``bag_rows`` (twice with a model size: the
+    retraining after the cutoff), and the rest (reading, scoring; with a model size the
+    quantization's k-means, per dim × rows it clusters) at the rates of the trials so far,
+    pooled. The rows a model size leaves are estimated as fastText does
+    (getCutoffForFileSize, 10 bytes a word: more rows than are kept, words being longer)."""
+
+    def __init__(self, size):
+        self.size, self.n_labels = size, None
+        self.train_seconds = self.train_units = self.rest_seconds = self.rest_units = 0.0
+        self.trials = 0
+
+    def _train_units(self, config):
+        return config.epoch * config.dim * bag_rows(config) * (1 if self.size is None else 2)
+
+    def _rest_units(self, dim, rows):
+        return 1.0 if self.size is None else dim * min(rows, KMEANS_ROWS)
+
+    def estimated_rows(self, dim, dsub):
+        """fastText's cutoff for the model size, at least 1."""
+        dsub = min(dsub, dim)
+        budget = self.size - 107 - 4 * 256 * dim - (21 + 4 * self.n_labels * dim)
+        return max(1, budget // (-(-dim // dsub) + 1 + 10))
+
+    def observe(self, config, model, seconds, real_seconds):
+        """Learn from a finished trial: its config, the model it made, its ``seconds`` by the
+        search's clock; the share of its ``real_seconds`` that its epochs took (their
+        ``history``) is its share of training."""
+        share = min(1.0, sum(epoch.get("seconds", 0.0) for epoch in model.history) / max(real_seconds, 1e-9))
+        training = share * seconds
+        self.n_labels = model.W_out.shape[0]
+        self.train_seconds += training
+        self.train_units += self._train_units(config)
+        self.rest_seconds += max(0.0, seconds - training)
+        self.rest_units += self._rest_units(config.dim, model.W_in.shape[0])
+        self.trials += 1
+
+    def predict(self, config, dsub):
+        """Seconds the trial ``config`` (quantized with ``dsub``) is expected to take."""
+        if self.trials == 0:
+            return 0.0
+        train = self.train_seconds / max(self.train_units, 1.0) * self._train_units(config)
+        rows = None if self.size is None else self.estimated_rows(config.dim, dsub)
+        rest = self.rest_seconds / max(self.rest_units, 1e-9) * self._rest_units(config.dim, rows)
+        return train + rest
 
 
 def final_model(found, train, valid=None):
@@ -319,19 +412,19 @@ def score(model, valid, metric, k):
 
 def fit_size(model, train, size, dsub=DEFAULT_DSUB, stop=None):
     """``model`` quantized (qnorm, retrained on ``train``) with the largest cutoff whose
-    ``.ftz`` is ``size`` bytes at most; ``_Skipped`` when even MIN_CUTOFF rows do not fit.
+    ``.ftz`` is ``size`` bytes at most (:func:`largest_cutoff`, computed before quantizing,
+    so one quantization suffices); ``_Skipped`` when even MIN_CUTOFF rows do not fit.
     ``stop``: as ``Classifier.fit``'s, for the retraining."""
-    dim, n_out = model.W_in.shape[1], model.W_out.shape[0]
+    dim = model.W_in.shape[1]
     dsub = min(dsub, dim)
     check_allocation(4 * dim * (model.dictionary.nwords + model.dictionary.bucket), "quantizing a trial")
-    budget = size - 107 - 4 * 256 * dim - (21 + 4 * n_out * dim)  # fastText's getCutoffForFileSize
-    cutoff = budget // (-(-dim // dsub) + 1 + 10)
+    cutoff = largest_cutoff(model, size, dsub)
     if cutoff <= MIN_CUTOFF:
         raise _Skipped()
     config = model.config
     with tempfile.TemporaryDirectory() as folder:
         path = os.path.join(folder, "model.ftz")
-        while True:
+        while True:  # once: the cutoff is exact; a written file over the size lowers it again
             small = model.quantize(cutoff=int(cutoff), retrain=True, qnorm=True, dsub=dsub, input=train,
                                    epoch=config.epoch, lr=config.lr, threads=config.threads, stop=stop)
             small.save(path)
@@ -341,6 +434,36 @@ def fit_size(model, train, size, dsub=DEFAULT_DSUB, stop=None):
             if cutoff <= MIN_CUTOFF:
                 raise _Skipped()
             cutoff = max(MIN_CUTOFF, int(cutoff * size / written * 0.95))
+
+
+# The bytes of a quantized classifier's .ftz that do not depend on its cutoff, past the
+# labels and matrices (fastText 0.9.2's saveModel: wordvec.io.fasttext_bin): magic,
+# version, 12 int args and a double (64), the dictionary's header (28), the input matrix's
+# flag and header (1 + 21), its product quantizer's header (16), the norms' quantizer's
+# header and 256 centroids (16 + 1024), the output matrix's flag and header (1 + 16).
+FTZ_FIXED_BYTES = 64 + 28 + 1 + 21 + 16 + 16 + 4 * 256 + 1 + 16
+
+
+def ftz_bytes(model, dsub, order):
+    """The size of the .ftz of ``model`` quantized (qnorm, ``dsub``) with cutoff c, for c =
+    1 .. len(order), ``order`` being the rows as the cutoff keeps them (``select_rows``):
+    a kept word costs its entry (UTF-8 bytes, a 0, its count and type: 10 bytes more), a
+    kept n-gram row its prune-index pair (8), every kept row its codes and norm code."""
+    d = model.dictionary
+    dim, n_out = model.W_in.shape[1], model.W_out.shape[0]
+    fixed = (FTZ_FIXED_BYTES + sum(len(label.encode("utf-8", "surrogateescape")) + 10 for label in d.labels)
+             + 4 * 256 * dim + 4 * n_out * dim)
+    word_bytes = np.array([len(word.encode("utf-8", "surrogateescape")) + 10 for word in d.words], dtype=np.int64)
+    per_row = np.where(order < d.nwords, word_bytes[np.minimum(order, d.nwords - 1)], 8)
+    return fixed + np.cumsum(per_row + -(-dim // dsub) + 1)
+
+
+def largest_cutoff(model, size, dsub):
+    """The largest cutoff (at most the model's rows) whose quantized .ftz is ``size``
+    bytes at most (:func:`ftz_bytes`); 0 when not even one row fits."""
+    full = model.expanded()
+    order = select_rows(full.dictionary, full.W_in, full.W_in.shape[0])
+    return int(np.searchsorted(ftz_bytes(full, dsub, order), size, side="right"))
 
 
 class _Search:

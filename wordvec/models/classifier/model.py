@@ -78,10 +78,10 @@ class Classifier:
 
     # ------------------------------------------------------------------ training
     def fit(self, data, valid=None, stop=None):
-        """Train a new model on ``data`` (a fastText-format file or directory, or a list of
-        lines) with this one's ``config``, replacing what it held; ``valid``, a file of the
-        same format, is scored (P@1) after every epoch into ``history``; ``stop``, a
-        function without arguments asked between the steps of reading the data, of filling
+        """Train a new model on ``data`` (a fastText-format file or directory, a list of
+        lines, or the ``TokenScan`` of one) with this one's ``config``, replacing what it
+        held; ``valid``, a file of the same format, is scored (P@1) after every epoch into
+        ``history``; ``stop``, a function without arguments asked between the steps of reading the data, of filling
         the input matrix and every ``training.STOP_CHECK_TOKENS`` tokens per thread of
         training, ends it with ``training.TrainingStopped`` when it returns true (what
         autotune's time budget uses). Returns self."""
@@ -90,9 +90,9 @@ class Classifier:
         started, compiled_before = time.perf_counter(), compiling.seconds()
         scan = scan_text(data)
         check_stop(stop)
-        source = "the training lines" if isinstance(data, (list, tuple)) else str(data)
         dictionary = build_dictionary(scan, config.label, config.min_count, config.min_count_label,
-                                      config.word_ngrams, config.bucket, config.minn, config.maxn, source=source)
+                                      config.word_ngrams, config.bucket, config.minn, config.maxn,
+                                      source=scan.source)
         check_stop(stop)
         encoded = encode(dictionary, scan)
         del scan
