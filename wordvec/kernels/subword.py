@@ -140,10 +140,11 @@ def skipgram_window(matrices, subwords, outputs, word, targets, n_targets, mean,
 
 
 @jit_inline
-def subword_buffers(W_out, settings, D):
-    """The :data:`Buffers` of one chunk, sized for the settings."""
+def subword_buffers(W_out, points, settings, D):
+    """The :data:`Buffers` of one chunk, sized for the settings and the longest Huffman
+    path (``points``' width)."""
     window, negative, mode = settings.window, settings.negative, settings.mode
-    coeff_size = negative + 1
+    coeff_size = max(negative + 1, points.shape[1])
     if mode & FULL_SOFTMAX:
         coeff_size = max(coeff_size, W_out.shape[0])
     K = negative if mode & NEGATIVE_SAMPLING else 0
@@ -170,7 +171,7 @@ refuses lock factors before it trains).  ``share_negatives``: one draw of K
     noise = outputs.noise
     sg, mode, mean, window, _, share_negatives, _, shrink, _ = settings
     alpha, min_alpha, words_before, total_words, seed = schedule
-    buffers = subword_buffers(matrices.W_out, settings, matrices.W_in.shape[1])
+    buffers = subword_buffers(matrices.W_out, outputs.points, settings, matrices.W_in.shape[1])
     negatives, window_negatives = buffers.negatives, buffers.window_negatives
     state = np.empty(1, dtype=np.uint64)
     state[0] = seed

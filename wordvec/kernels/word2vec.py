@@ -21,9 +21,9 @@ then accumulates ``neu1e = -alpha dL/dh`` from the output rows *before* changing
 then updates the rows; finally ``neu1e`` goes to the input row(s).  A negative equal
 to the target, or a repeated negative, therefore gets both updates from the same
 pre-step rows (seed 004, section 2.2).  word2vec.c/gensim interleave per term instead
-(and skip a negative equal to the target); the difference is O(alpha^2).  A Huffman
-path never repeats a node, so hierarchical softmax scores and updates each node in one
-visit, as word2vec.c does, and is still exactly the reference step.
+(and skip a negative equal to the target); the difference is O(alpha^2).  Hierarchical
+softmax takes the same three passes over its path; a path never repeats a node, so
+that is word2vec.c's one visit per node to the bit, and exactly the reference step.
 
 The loss is the exact objective, saturated terms included: for each logistic term
 ``-log sigma(z) = max(-z, 0) + log(1 + exp(-|z|))``; the ``exp(-|z|)`` also gives the
@@ -238,30 +238,37 @@ def negative_sampling_update(H, hrow, W_out, target, negatives, alpha, neu1e, co
 
 
 @jit_example
-def hierarchical_softmax_update(H, hrow, W_inner, points, codes, word, length, alpha, neu1e, D):
+def hierarchical_softmax_update(H, hrow, W_inner, points, codes, word, length, alpha, neu1e, coeff, D):
     """Reference: ``wordvec.math.word2vec.hierarchical_softmax_output`` (seed 002).
 
-    A path never visits a node twice and ``h`` does not change until the caller adds
-    ``neu1e``, so a node's score does not depend on the updates of the nodes before
-    it: each node can be scored and updated in one visit (word2vec.c's order) and the
-    step is still exactly the reference step.
+    ``coeff`` is a float32 buffer of >= ``length``.  A path never visits a node twice and
+    ``h`` does not change until the caller adds ``neu1e``, so every node's score comes
+    from the rows before the step whatever the order: all scores first (independent dot
+    products, whose row loads the core overlaps), then neu1e, then the rows -- the same
+    sums in the same order as word2vec.c's one visit per node, so the same bits.
     """
     linear = np.float32(0.0)
     product = 1.0  # float64: see negative_sampling_update
     for l in range(length):
         node = points[word, l]
-        label = np.float32(1.0) - np.float32(codes[word, l])
         x = np.float32(0.0)
         for i in range(D):
             x += W_inner[node, i] * H[hrow, i]
-        s, one_plus_e, lin = logistic_term(x, label)
+        coeff[l] = x
+    for l in range(length):
+        label = np.float32(1.0) - np.float32(codes[word, l])
+        s, one_plus_e, lin = logistic_term(coeff[l], label)
         linear += lin
         product *= np.float64(one_plus_e)
-        g = alpha * (label - s)
-        for i in range(D):  # neu1e from the node's row before its update
-            neu1e[i] += g * W_inner[node, i]
+        coeff[l] = alpha * (label - s)  # -alpha dL/dx
+    for l in range(length):  # neu1e from the rows before the step
+        node = points[word, l]
         for i in range(D):
-            W_inner[node, i] += g * H[hrow, i]
+            neu1e[i] += coeff[l] * W_inner[node, i]
+    for l in range(length):
+        node = points[word, l]
+        for i in range(D):
+            W_inner[node, i] += coeff[l] * H[hrow, i]
     return np.float64(linear) + np.log(product)
 
 
@@ -308,7 +315,7 @@ def output_update(H, hrow, target, mode, matrices, outputs, negatives, alpha, ne
     loss = 0.0
     if mode & HIERARCHICAL_SOFTMAX:
         loss += hierarchical_softmax_update(H, hrow, matrices.W_inner, outputs.points, outputs.codes, target,
-                                            outputs.lengths[target], alpha, neu1e, D)
+                                            outputs.lengths[target], alpha, neu1e, coeff, D)
     if mode & NEGATIVE_SAMPLING:
         loss += negative_sampling_update(H, hrow, matrices.W_out, target, negatives, alpha, neu1e, coeff, D)
     if mode & FULL_SOFTMAX:
@@ -623,7 +630,7 @@ def train_chunk_compiled(corpus, doc_begin, doc_end, matrices, outputs, settings
     state[0] = seed
     neu1 = np.zeros((1, D), dtype=np.float32)
     neu1e = np.zeros(D, dtype=np.float32)
-    coeff_size = negative + 1
+    coeff_size = max(negative + 1, points.shape[1])
     if mode & FULL_SOFTMAX:
         coeff_size = max(coeff_size, W_out.shape[0])
     coeff = np.zeros(coeff_size, dtype=np.float32)
@@ -698,7 +705,7 @@ def train_chunk_compiled(corpus, doc_begin, doc_end, matrices, outputs, settings
                     neu1e[c] = 0.0
                 if mode & HIERARCHICAL_SOFTMAX:  # output_update's layers, one inlining level down
                     loss += hierarchical_softmax_update(hidden, h, inner, inner_points, inner_codes, inner_word,
-                                                        lengths[word], lr, neu1e, D)
+                                                        lengths[word], lr, neu1e, coeff, D)
                 if mode & NEGATIVE_SAMPLING:
                     loss += negative_sampling_update(hidden, h, W_out, word, negatives, lr, neu1e, coeff, D)
                 if mode & FULL_SOFTMAX:
