@@ -189,7 +189,7 @@ def predict(H, hrow, word, mode, matrices, outputs, buffers, lr, frozen, count_l
             loss += held_layer(H, hrow, W_inner, rows, labels, lengths[word], lr, neu1e, count_loss, D)
         else:
             loss += hierarchical_softmax_update(H, hrow, W_inner, points, codes, word, lengths[word], lr, neu1e,
-                                                labels, D)  # ``labels``: a path's coefficients fit
+                                                labels, D)  # ``labels``, as wide as a path: its coefficients
     if mode & NEGATIVE_SAMPLING:
         if frozen:
             rows[0], labels[0] = word, np.float32(1.0)
