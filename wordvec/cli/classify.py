@@ -212,7 +212,8 @@ def run_train(args):
     _require_file(args.valid, "validation file")
     config = ClassifierConfig(**given, min_count=args.min_count, min_count_label=args.min_count_label,
                               threads=args.threads, label=args.label, pretrained_vectors=args.pretrained_vectors,
-                              seed=args.seed, shuffle=not args.no_shuffle, verbose=0 if args.no_progress or args.quiet else 1).checked()
+                              seed=args.seed, shuffle=not args.no_shuffle,
+                              verbose=0 if args.no_progress or args.quiet else 1).checked()
     if settings is not None:
         model = _autotuned(args, config, settings)
     else:

@@ -81,10 +81,10 @@ class Classifier:
         """Train a new model on ``data`` (a fastText-format file or directory, a list of
         lines, or the ``TokenScan`` of one) with this one's ``config``, replacing what it
         held; ``valid``, a file of the same format, is scored (P@1) after every epoch into
-        ``history``; ``stop``, a function without arguments asked between the steps of reading the data, of filling
-        the input matrix and every ``training.STOP_CHECK_TOKENS`` tokens per thread of
-        training, ends it with ``training.TrainingStopped`` when it returns true (what
-        autotune's time budget uses). Returns self."""
+        ``history``; ``stop``, a function without arguments asked between the steps of
+        reading the data, of filling the input matrix and every ``training.STOP_CHECK_TOKENS``
+        tokens per thread of training, ends it with ``training.TrainingStopped`` when it
+        returns true (what autotune's time budget uses). Returns self."""
         config = self.config.checked()
         load_kernels(config)
         started, compiled_before = time.perf_counter(), compiling.seconds()
