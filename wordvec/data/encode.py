@@ -20,6 +20,7 @@ dropped one costs a second per ~10M tokens.
 """
 
 import contextlib
+import functools
 import hashlib
 import json
 import logging
@@ -36,6 +37,7 @@ from wordvec.io.atomic import atomic_write, save_json, save_npy
 from wordvec.io.formats import read_json_object
 from wordvec.errors import FormatError
 from wordvec.kernels import tokens as kernels
+from wordvec.data.parallel import in_order, reading_threads
 from wordvec.data.token_table import TokenTable
 
 log = logging.getLogger(__name__)
@@ -88,8 +90,11 @@ def fingerprint(corpus, vocab):
     return digest.hexdigest()[:32]
 
 
-def encode_corpus(corpus, vocab, cache_dir=None, use_cache=True):
+def encode_corpus(corpus, vocab, cache_dir=None, use_cache=True, threads=None):
     """Encode ``corpus`` with ``vocab``; cached and memory-mapped for corpora read from files.
+
+    ``threads``: those that look up a text file's blocks
+    (``wordvec.data.parallel.reading_threads``), the same encoding for any number.
 
     A cached encoding is validated before use (see ``_load_cached``); a damaged one is
     encoded again with a warning.  If the cache cannot be written (a read-only or full
@@ -98,7 +103,7 @@ def encode_corpus(corpus, vocab, cache_dir=None, use_cache=True):
     if not corpus.is_text:
         return _encode_documents(corpus, vocab)
     if not use_cache:
-        return _encode_text(corpus, vocab, None)
+        return _encode_text(corpus, vocab, None, reading_threads(threads))
     directory = Path(cache_dir) if cache_dir is not None else default_cache_dir()
     stem = directory / "encoded" / fingerprint(corpus, vocab)
     try:
@@ -113,11 +118,11 @@ def encode_corpus(corpus, vocab, cache_dir=None, use_cache=True):
             os.utime(stem.with_suffix(".json"))  # most recently used
         return cached
     try:
-        _encode_text(corpus, vocab, stem)
+        _encode_text(corpus, vocab, stem, reading_threads(threads))
     except OSError as error:
         log.warning("cannot write the corpus cache in %s (%s); keeping the encoding in memory for this run",
                     stem.parent, error.strerror or error)
-        return _encode_text(corpus, vocab, None)
+        return _encode_text(corpus, vocab, None, reading_threads(threads))
     prune_cache(stem.parent)
     return _load_cached(stem, len(vocab))
 
@@ -212,12 +217,12 @@ def _check_mapped_ids(ids_file, ids, vocabulary_size, checksum):
         raise DamagedCache(f"{ids_file.name} does not match its checksum")
 
 
-def _encode_text(corpus, vocab, stem):
+def _encode_text(corpus, vocab, stem, threads):
     """Stream the text through the compiled encoder; write to ``stem`` or keep in memory."""
     table = TokenTable.from_words(vocab.words)
     if stem is None:
         pieces = []
-        offsets = _encode_blocks(corpus, table, lambda ids: pieces.append(ids.copy()))
+        offsets = _encode_blocks(corpus, table, lambda ids: pieces.append(ids.copy()), threads)
         ids = np.concatenate(pieces) if pieces else np.zeros(0, dtype=np.int32)
         return EncodedCorpus(ids, offsets)
     checksum = 0
@@ -228,7 +233,7 @@ def _encode_text(corpus, vocab, stem):
         handle.write(ids.tobytes())
 
     with atomic_write(stem.with_suffix(".ids"), "wb") as handle:
-        offsets = _encode_blocks(corpus, table, write)
+        offsets = _encode_blocks(corpus, table, write, threads)
     save_npy(stem.with_suffix(".offsets.npy"), offsets)
     num_tokens = int(offsets[-1])
     save_json(stem.with_suffix(".json"), {"format": CACHE_TAG, "version": FORMAT_VERSION,
@@ -239,24 +244,34 @@ def _encode_text(corpus, vocab, stem):
     return None
 
 
-def _encode_blocks(corpus, table, emit):
-    """Encode every block, passing each block's ids to ``emit``; return the document offsets."""
+def _encode_blocks(corpus, table, emit, threads=1):
+    """Encode every block, passing each block's ids to ``emit``; return the document offsets.
+
+    Each block's tokens are looked up on one of ``threads`` threads (the expensive part,
+    which depends on no other block); its documents are then cut in the blocks' order."""
     state = np.zeros(4, dtype=np.int64)
     doc_ends = [np.zeros(1, dtype=np.int64)]
     written = 0
-    for block in corpus.blocks():
-        buf = np.frombuffer(block, dtype=np.uint8)
-        out_ids = np.empty(buf.size // 2 + 1, dtype=np.int32)
-        out_ends = np.empty(buf.size // 2 + 2, dtype=np.int64)
+    for raw, n_raw in in_order(functools.partial(_raw_stream, table), corpus.blocks(), threads):
+        out_ids = np.empty(n_raw, dtype=np.int32)
+        out_ends = np.empty(n_raw + 1, dtype=np.int64)
         state[kernels.N_IDS] = state[kernels.N_DOCS] = 0
-        n_ids = kernels.encode_block(buf, table.slots, table.hashes, table.word_start, table.word_len,
-                                     table.arena, corpus.max_document_length, out_ids, out_ends, state)
+        n_ids = kernels.finish_block(raw, n_raw, corpus.max_document_length, out_ids, out_ends, state)
         doc_ends.append(written + out_ends[:state[kernels.N_DOCS]])
         emit(out_ids[:n_ids])
         written += n_ids
     if state[kernels.DOC_HAS_IDS]:
         doc_ends.append(np.array([written], dtype=np.int64))
     return np.concatenate(doc_ends)
+
+
+def _raw_stream(table, block):
+    """(raw, its length): the block's tokens as ``table``'s word indices
+    (``wordvec.kernels.tokens.lookup_block``)."""
+    buf = np.frombuffer(block, dtype=np.uint8)
+    raw = np.empty(max(1, buf.size), dtype=np.int32)
+    return raw, kernels.lookup_block(buf, table.slots, table.hashes, table.word_start, table.word_len,
+                                     table.arena, raw)
 
 
 class _TinyText:
@@ -273,6 +288,7 @@ def warm_up():
     (``wordvec.kernels.loader``)."""
     table = TokenTable.from_words(["a"])
     table.count(b"a b\n")
+    table.merge(TokenTable.of_block(b"a b\n"))
     _encode_blocks(_TinyText(), table, lambda ids: None)
 
 

@@ -53,6 +53,28 @@ class TokenTable:
                 return
             self._grow(needed_bytes=buf.size - position)
 
+    @classmethod
+    def of_block(cls, block):
+        """A table of one block's tokens (sized for a ~2 MB block: one growth at most)."""
+        table = cls(capacity=1 << 17)
+        table.count(block)
+        return table
+
+    def merge(self, other):
+        """Add ``other``'s words and counts: a word this table lacks is appended, in
+        ``other``'s order, so counting blocks into tables of their own and merging them in
+        the blocks' order gives the same table as counting the blocks into this one."""
+        n = len(other)
+        block = (other.hashes, other.word_start, other.word_len, other.counts, other.arena, n)
+        first = 0
+        while True:
+            first = kernels.merge_counts(block, first, self.slots, self.hashes, self.word_start, self.word_len,
+                                         self.counts, self.arena, self.state)
+            if first >= n:
+                break
+            self._grow(needed_bytes=int(other.word_len[first:n].sum()))
+        self.pruned_tokens += other.pruned_tokens
+
     def _grow(self, needed_bytes):
         n, used = (int(x) for x in self.state)
         if used + needed_bytes > self.arena.size:

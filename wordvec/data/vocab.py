@@ -23,6 +23,7 @@ from wordvec.io.atomic import atomic_write, save_json
 from wordvec.io.formats import read_json_object
 from wordvec.errors import FormatError, VocabularyError, WordvecError
 from wordvec.data.huffman import HuffmanTree, build_huffman
+from wordvec.data.parallel import in_order, reading_threads
 from wordvec.data.token_table import TokenTable
 
 __all__ = ["Vocabulary", "EmptyVocabularyError", "alias_table", "HuffmanTree"]
@@ -51,20 +52,24 @@ class Vocabulary:
     # -- construction ----------------------------------------------------------------
 
     @classmethod
-    def build(cls, corpus, min_count=5, max_vocab_size=None, rule=None, sort=True):
+    def build(cls, corpus, min_count=5, max_vocab_size=None, rule=None, sort=True, threads=None):
         """Count ``corpus`` (a ``Corpus``) and keep the words seen at least ``min_count`` times.
 
         ``rule``: an object whose ``select(counts, words_at)`` picks the words to keep
         instead (gensim's ``trim_rule`` / ``max_final_vocab``:
         ``wordvec.data.vocab_rules.VocabularyRule``); ``sort=False`` keeps the words in
-        order of first appearance (gensim's ``sorted_vocab=0``)."""
+        order of first appearance (gensim's ``sorted_vocab=0``); ``threads``: those that
+        count a text file's blocks (``wordvec.data.parallel.reading_threads``), the same
+        vocabulary for any number."""
         if min_count < 1:
             raise WordvecError(f"min_count must be at least 1, not {min_count}")
         if max_vocab_size is not None and max_vocab_size < 1:
             raise WordvecError(f"max_vocab_size must be at least 1, not {max_vocab_size}")
         select = rule.select if rule is not None else _at_least(min_count)
-        count = _count_text if corpus.is_text else _count_documents
-        words, counts, total, distinct = count(corpus, max_vocab_size, select)
+        if corpus.is_text:
+            words, counts, total, distinct = _count_text(corpus, max_vocab_size, select, reading_threads(threads))
+        else:
+            words, counts, total, distinct = _count_documents(corpus, max_vocab_size, select)
         if total == 0:
             raise EmptyVocabularyError(f"the corpus is empty: {corpus} contains no tokens")
         if sort:
@@ -200,16 +205,22 @@ class Vocabulary:
                    min_count=data.get("min_count", 1))
 
 
-def count_tokens(blocks, max_vocab_size=None):
+def count_tokens(blocks, max_vocab_size=None, threads=1):
     """Count every token of the UTF-8 byte ``blocks`` into a ``TokenTable``.
 
     With ``max_vocab_size``, whenever the table outgrows it every word seen at most
     ``min_reduce`` times is dropped and ``min_reduce`` grows by one (gensim's pruning).
+    With several ``threads`` each block is counted into a table of its own and the tables
+    are merged in the blocks' order (``wordvec.data.parallel``): the same table.
     """
     table = TokenTable()
+    if threads > 1:
+        steps = ((table.merge, counted) for counted in in_order(TokenTable.of_block, blocks, threads))
+    else:
+        steps = ((table.count, block) for block in blocks)
     min_reduce = 1
-    for block in blocks:
-        table.count(block)
+    for add, part in steps:
+        add(part)
         if max_vocab_size is not None and len(table) > max_vocab_size:
             table.keep(table.counts > min_reduce)
             min_reduce += 1
@@ -224,9 +235,9 @@ def _at_least(min_count):
     return select
 
 
-def _count_text(corpus, max_vocab_size, select):
+def _count_text(corpus, max_vocab_size, select, threads):
     """(words, counts) of the words ``select`` keeps, all tokens, distinct words."""
-    table = count_tokens(corpus.blocks(), max_vocab_size)
+    table = count_tokens(corpus.blocks(), max_vocab_size, threads)
     counts = table.counts[:len(table)]
     total = int(counts.sum()) + table.pruned_tokens
     chosen, words = select(counts, table.words)

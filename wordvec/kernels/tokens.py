@@ -142,9 +142,73 @@ def rehash(hashes, n_words, slots):
 
 
 @numba.njit(nogil=True, cache=True)
-def encode_block(buf, slots, hashes, word_start, word_len, arena, max_document_length,
-                 out_ids, out_doc_ends, state):
-    """Translate ``buf`` into word ids (unknown tokens dropped) and document ends.
+def merge_counts(block, first, slots, hashes, word_start, word_len, counts, arena, state):
+    """Add the words of another table, ``block`` = (hashes, word_start, word_len, counts,
+    arena, n_words), from its word ``first`` on and in its order, to this table's counts: a
+    word this table lacks is appended, as :func:`count_block` would have appended it.
+
+    Returns the word reached: ``n_words`` when done, or the first word that did not fit
+    (the table or arena is full; grow them and call again).
+    """
+    b_hashes, b_start, b_len, b_counts, b_arena, n_words = block
+    max_words = word_start.shape[0]
+    for v in range(first, n_words):
+        begin = b_start[v]
+        end = begin + b_len[v]
+        h = b_hashes[v]
+        w, slot = find_slot(b_arena, begin, end, h, slots, hashes, word_start, word_len, arena)
+        if w >= 0:
+            counts[w] += b_counts[v]
+            continue
+        used = state[ARENA_USED]
+        if state[N_WORDS] >= max_words or used + (end - begin) > arena.shape[0]:
+            return v
+        w = state[N_WORDS]
+        state[N_WORDS] = w + 1
+        slots[slot] = w
+        hashes[w] = h
+        word_start[w] = used
+        word_len[w] = end - begin
+        arena[used:used + end - begin] = b_arena[begin:end]
+        state[ARENA_USED] = used + end - begin
+        counts[w] = b_counts[v]
+    return n_words
+
+
+# The raw stream of a block (:func:`lookup_block`): a token's word index, or these.
+UNKNOWN, LINE_END = -1, -2
+
+
+@numba.njit(nogil=True, cache=True)
+def lookup_block(buf, slots, hashes, word_start, word_len, arena, raw):
+    """The raw stream of ``buf`` into ``raw`` (int32, >= ``len(buf)``): each token's word
+    index, or UNKNOWN for a token the table lacks, and LINE_END for a newline (one for a
+    run of newlines with no token between).  Returns its length.
+
+    A block's raw stream does not depend on any other block, so blocks can be looked up
+    in parallel; :func:`finish_block` then cuts the streams into documents in order.
+    """
+    n = buf.shape[0]
+    n_raw = 0
+    i = 0
+    while i < n:
+        byte = buf[i]
+        if is_space(byte):
+            if byte == NEWLINE and (n_raw == 0 or raw[n_raw - 1] != LINE_END):
+                raw[n_raw] = LINE_END
+                n_raw += 1
+            i += 1
+            continue
+        i, _, _, w, _ = lookup_token(buf, i, slots, hashes, word_start, word_len, arena)
+        raw[n_raw] = w if w >= 0 else UNKNOWN
+        n_raw += 1
+    return n_raw
+
+
+@numba.njit(nogil=True, cache=True)
+def finish_block(raw, n_raw, max_document_length, out_ids, out_doc_ends, state):
+    """Translate a block's raw stream ``raw[:n_raw]`` (:func:`lookup_block`) into word ids
+    (unknown tokens dropped) and document ends.
 
     A document ends at a newline or after ``max_document_length`` tokens (counted
     before dropping unknown words, so the split does not depend on the vocabulary).
@@ -152,28 +216,24 @@ def encode_block(buf, slots, hashes, word_start, word_len, arena, max_document_l
     what was written into ``out_ids`` / ``out_doc_ends`` (reset by the caller per
     block); ``DOC_TOKENS`` is the raw length of the open document.  ``out_doc_ends``
     holds, for each closed document, the number of ids written so far in this block.
-    Documents with no known word are not recorded.
+    Documents with no known word are not recorded.  Returns the ids written.
     """
-    n = buf.shape[0]
     n_ids = state[N_IDS]
     n_docs = state[N_DOCS]
     doc_tokens = state[DOC_TOKENS]
     doc_start = n_ids  # ids of the open document written in this block start here
     has_ids = state[DOC_HAS_IDS] > 0  # the open document already has ids from earlier blocks
-    i = 0
-    while i < n:
-        byte = buf[i]
-        if is_space(byte):
-            if byte == NEWLINE and doc_tokens > 0:
+    for k in range(n_raw):
+        w = raw[k]
+        if w == LINE_END:
+            if doc_tokens > 0:
                 if has_ids or n_ids > doc_start:
                     out_doc_ends[n_docs] = n_ids
                     n_docs += 1
                 doc_tokens = 0
                 doc_start = n_ids
                 has_ids = False
-            i += 1
             continue
-        i, _, _, w, _ = lookup_token(buf, i, slots, hashes, word_start, word_len, arena)
         if w >= 0:
             out_ids[n_ids] = w
             n_ids += 1

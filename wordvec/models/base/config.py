@@ -21,17 +21,10 @@ training threads, computed here and nowhere else:
 """
 
 import dataclasses
-import os
 
 from wordvec.data.corpus import Corpus
+from wordvec.data.parallel import available_cores
 from wordvec.errors import WordvecError
-
-def available_cores():
-    """The cores this process may run on (its CPU affinity; all CPUs where that is unknown)."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:
-        return max(1, os.cpu_count() or 1)
 
 
 def library_workers():

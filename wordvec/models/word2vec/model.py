@@ -244,7 +244,7 @@ class Word2Vec:
         else:
             vocab = Vocabulary.build(corpus, min_count=self.min_count, max_vocab_size=self.max_vocab_size,
                                      rule=word2vec_training.vocabulary_rule(self, trim_rule),
-                                     sort=bool(self.sorted_vocab))
+                                     sort=bool(self.sorted_vocab), threads=self.workers)
             self.set_vocabulary(vocab)
             self.corpus_total_words = vocab.corpus_tokens
         self._corpus, self._corpus_count, self._corpus_size = corpus, None, None
@@ -446,7 +446,7 @@ class Word2Vec:
             corpus_iterable, corpus_file)
         if corpus is None:
             raise WordvecError("this model was loaded without its corpus: pass sentences or corpus_file to train")
-        encoded = encode_corpus(corpus, self.vocab, cache_dir=self.cache_dir)
+        encoded = encode_corpus(corpus, self.vocab, cache_dir=self.cache_dir, threads=self.workers)
         N = encoded.num_tokens
         if N == 0 and not gensim_call:
             raise TrainingError(f"{corpus} has no words of the vocabulary: an epoch would train nothing")
