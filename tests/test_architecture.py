@@ -76,6 +76,10 @@ DEFERRED_OWN_IMPORTS = {
     # classify's --pretrained-vectors reader: wordvec.vectors loads SciPy, 0.45 s and ~30 MB of
     # every `wordvec classify` process otherwise
     "wordvec/models/classifier/model.py",
+    # `wordvec train` without --ray: the distributed counting and training load SciPy, ~0.25 s of
+    # every local run; and of its models only the one --model names (the count models load SciPy)
+    "wordvec/cli/ray_run.py",
+    "wordvec/cli/train/options.py",
     # `classify predict`/`test` run on NumPy alone (models.classifier_predict): the compiled
     # classifier (Numba, ~0.6 s of a predict process) is imported only to train, quantize,
     # or read a model with character n-grams; the training config (~1 ms) only to train

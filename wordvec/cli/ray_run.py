@@ -1,5 +1,7 @@
 """``--ray [ADDRESS]`` for ``wordvec vocab``, ``cooccur`` and ``train``: the same work on a
-Ray cluster (``wordvec.distributed``).  Ray itself is imported only when the flag is used."""
+Ray cluster (``wordvec.distributed``).  Ray itself, and the distributed counting and
+training (which load SciPy: ~0.25 s of every local ``wordvec train`` otherwise), are
+imported only when the flag is used."""
 
 import time
 
@@ -8,8 +10,7 @@ from wordvec.cli.train.options import COUNT_MODELS, model_from_flags
 from wordvec.cli.train.output import report, save_trained
 from wordvec.data.corpus import Corpus
 from wordvec.data.encode import encode_corpus
-from wordvec.distributed import (DEFAULT_HOT_ROWS, DEFAULT_SYNC, DEFAULT_SYNC_EVERY, GLOVE_SYNC_EVERY, SYNC_MODES,
-                                 cluster, counting, training)
+from wordvec.distributed import DEFAULT_HOT_ROWS, DEFAULT_SYNC, DEFAULT_SYNC_EVERY, GLOVE_SYNC_EVERY, SYNC_MODES
 from wordvec.errors import WordvecError
 
 RAY_HELP = ("run on a Ray cluster: ADDRESS (HOST:PORT of a `ray start --head`, or 'auto') or, "
@@ -46,6 +47,7 @@ def add_training_arguments(parser):
 
 def count_vocabulary(args):
     """(vocabulary, invalid UTF-8 sequences replaced) counted on the cluster."""
+    from wordvec.distributed import cluster, counting
     with cluster.connect(args.ray):
         vocab, info = counting.count_vocabulary(
             args.corpus, min_count=args.min_count, max_vocab_size=args.max_vocab_size,
@@ -55,6 +57,7 @@ def count_vocabulary(args):
 
 def count_cooccurrences(args, dtype):
     """(vocabulary, X, info) counted on the cluster."""
+    from wordvec.distributed import cluster, counting
     with cluster.connect(args.ray):
         return counting.count_cooccurrences(
             args.corpus, window=args.window, symmetric=not args.asymmetric, weighting=args.weighting,
@@ -64,6 +67,7 @@ def count_cooccurrences(args, dtype):
 
 def train(args, output_format):
     """``wordvec train --ray``: count on the cluster, then train data-parallel there."""
+    from wordvec.distributed import cluster, counting, training
     if args.model == "svd":
         raise WordvecError("--ray trains word2vec (sg, cbow) and glove; PPMI-SVD has no data-parallel "
                            "training (count its matrix with `wordvec cooccur --ray`)")

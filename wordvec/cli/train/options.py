@@ -8,16 +8,18 @@ local run (``wordvec.cli.train.command``) and the Ray path (``wordvec.cli.ray_ru
 """
 
 import dataclasses
+import importlib
 
 from wordvec.data.corpus import Corpus
 from wordvec.errors import WordvecError
-from wordvec.models.count.glove import GloVe
-from wordvec.models.count.svd import PPMISVD
-from wordvec.models.word2vec.model import Word2Vec
 
 WORD2VEC_MODELS = ("sg", "cbow")
 COUNT_MODELS = ("glove", "svd")
-MODELS = {"sg": Word2Vec, "cbow": Word2Vec, "glove": GloVe, "svd": PPMISVD}
+# The model class of each --model, by module and name: a run imports only its own model's
+# module, as the command line imports only its command's (the count models load SciPy,
+# ~0.2 s of every word2vec run otherwise).
+MODELS = {"sg": ("wordvec.models.word2vec.model", "Word2Vec"), "cbow": ("wordvec.models.word2vec.model", "Word2Vec"),
+          "glove": ("wordvec.models.count.glove", "GloVe"), "svd": ("wordvec.models.count.svd", "PPMISVD")}
 DEFAULT_WINDOW = {"sg": 5, "cbow": 5, "glove": 10, "svd": 5}
 DEFAULT_EPOCHS = {"sg": 5, "cbow": 5, "glove": 15}
 DEFAULT_WEIGHTING = {"glove": "harmonic", "svd": "uniform"}
@@ -59,7 +61,7 @@ FROM_FLAGS = {
 
 def config_from_flags(args):
     """The config of the model ``--model`` names, every field from the table above."""
-    config_class = MODELS[args.model].config_class
+    config_class = model_class(args.model).config_class
     values = {}
     for field in dataclasses.fields(config_class):
         value = FROM_FLAGS[field.name](args) if field.name in FROM_FLAGS else getattr(args, field.name)
@@ -71,7 +73,13 @@ def config_from_flags(args):
 def model_from_flags(args):
     """The untrained model ``--model`` names, configured by the flags (checked here, before
     any file is read), with this run's settings."""
-    return MODELS[args.model](config=config_from_flags(args), **run_settings(args))
+    return model_class(args.model)(config=config_from_flags(args), **run_settings(args))
+
+
+def model_class(name):
+    """The class of the model ``--model NAME`` trains."""
+    module, attribute = MODELS[name]
+    return getattr(importlib.import_module(module), attribute)
 
 
 def run_settings(args):

@@ -27,7 +27,7 @@ gate every other allocation sized by a file or a flag passes (``check_allocation
 import dataclasses
 
 from wordvec.errors import WordvecError
-from wordvec.data.cooccur import parse_memory
+from wordvec.data.cooccur_options import parse_memory
 from wordvec.kernels import word2vec as kernels
 from wordvec.memory import available_memory, format_bytes  # noqa: F401 (this module's names too)
 

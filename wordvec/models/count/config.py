@@ -4,7 +4,7 @@ each checked once by its table of ranges."""
 import dataclasses
 import math
 
-from wordvec.data.cooccur import check_options, parse_memory
+from wordvec.data.cooccur_options import check_options, parse_memory
 from wordvec.models.base.checks import WHOLE, WHOLE_OR_NONE, check_fields, is_number, one_of, positive_number
 
 GLOVE_OUTPUTS = ("sum", "word")
