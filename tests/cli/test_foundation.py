@@ -7,7 +7,7 @@ import sys
 import numpy as np
 import pytest
 
-from wordvec.data import synthetic
+from wordvec.data import parallel, synthetic
 from wordvec.cli import COMMANDS
 from wordvec.cli import build_parser
 from wordvec.cli import main
@@ -137,13 +137,14 @@ def test_demo_solves_analogies_on_the_builtin_corpus(tmp_path, capsys, monkeypat
 
 
 def test_the_two_worker_defaults_come_from_one_place(monkeypatch):
-    monkeypatch.setattr(config.os, "sched_getaffinity", lambda pid: set(range(7)), raising=False)
+    monkeypatch.setattr(parallel.os, "sched_getaffinity", lambda pid: set(range(7)), raising=False)
     assert config.available_cores() == 7 and config.library_workers() == 2
     assert Word2Vec().workers == 2  # the library takes at most two threads unasked
     parser = build_parser()  # the command line takes every core this process may use
     assert parser.parse_args(["train", "c.txt", "-o", "v.bin"]).workers == 7
-    monkeypatch.setattr(config.os, "sched_getaffinity", lambda pid: {0}, raising=False)
+    monkeypatch.setattr(parallel.os, "sched_getaffinity", lambda pid: {0}, raising=False)
     assert config.available_cores() == 1 and config.library_workers() == 1 and Word2Vec().workers == 1
+    assert parallel.reading_threads() == 1
 
 
 @pytest.mark.parametrize("model, suffix", [("sg", ".bin"), ("glove", ".vec"), ("cbow", ".wv")])

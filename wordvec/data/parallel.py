@@ -19,10 +19,15 @@ def available_cores():
         return max(1, os.cpu_count() or 1)
 
 
+def library_threads():
+    """The library's threads when none are asked for: at most 2 (code that embeds a model in
+    a larger program should not take every core unasked; ``wordvec.models.base.config``)."""
+    return min(2, available_cores())
+
+
 def reading_threads(threads=None):
-    """The threads that read a corpus: ``threads``, or by default at most 2 (a library
-    embedded in a larger program should not take every core unasked)."""
-    return max(1, int(threads)) if threads is not None else min(2, available_cores())
+    """The threads that read a corpus: ``threads`` (a model's workers), or the library's."""
+    return max(1, int(threads)) if threads is not None else library_threads()
 
 
 def in_order(function, items, threads):

@@ -12,7 +12,8 @@ constructors take the fields as keyword arguments or a config, not both (``confi
 so gensim users' code and the saved files are unchanged.
 
 ``available_cores`` and ``library_workers`` are the two defaults for the number of
-training threads, computed here and nowhere else:
+training threads, computed in ``wordvec.data.parallel`` (which reads a corpus with the
+same threads) and nowhere else:
 
 * the command line (``wordvec train``) trains with every core this process may run on
   (``available_cores``): a user at a shell wants the machine;
@@ -23,13 +24,13 @@ training threads, computed here and nowhere else:
 import dataclasses
 
 from wordvec.data.corpus import Corpus
-from wordvec.data.parallel import available_cores
+from wordvec.data.parallel import available_cores, library_threads
 from wordvec.errors import WordvecError
 
 
 def library_workers():
     """``Word2Vec(workers=None)``'s threads: at most 2 (see the module docstring)."""
-    return min(2, available_cores())
+    return library_threads()
 
 
 def corpus_with_options(source, lowercase, max_document_length):
