@@ -4,7 +4,9 @@
 
 Each system counts the same corpus in the same run (best of ``--repeat``); wordvec reads
 the compressed file directly (decompression included), and also the decompressed text
-to show the counting cost alone.  Prints tokens/s and the ratios wordvec / peer.
+to show the counting cost alone, on the library's default threads (at most 2) and on one
+(``wordvec.data.parallel``: the same vocabulary).  Prints tokens/s and the ratios
+wordvec / peer.
 """
 
 import argparse
@@ -27,11 +29,11 @@ def best_of(repeat, function):
     return measured["wall_seconds"], result, measured
 
 
-def wordvec_count(path):
+def wordvec_count(path, threads=None):
     from wordvec.data.corpus import Corpus
     from wordvec.data.vocab import Vocabulary
 
-    vocab = Vocabulary.build(Corpus(path), min_count=5)
+    vocab = Vocabulary.build(Corpus(path), min_count=5, threads=threads)
     return vocab.corpus_tokens, len(vocab)
 
 
@@ -68,6 +70,7 @@ def main():
             shutil.copyfileobj(source, target, 1 << 24)
         rows = [("wordvec (.xz, decompression included)", *best_of(args.repeat, lambda: wordvec_count(args.corpus))),
                 ("wordvec (plain text)", *best_of(args.repeat, lambda: wordvec_count(plain))),
+                ("wordvec (plain text, 1 thread)", *best_of(args.repeat, lambda: wordvec_count(plain, threads=1))),
                 ("gensim 4.4 build_vocab (plain text)", *best_of(1, lambda: gensim_count(plain))),
                 ("Python Counter (plain text)", *best_of(1, lambda: counter_count(plain)))]
     print(f"corpus: {args.corpus}")
@@ -79,7 +82,7 @@ def main():
                            repeat=args.repeat if name.startswith("wordvec") else 1,
                            quality={"tokens": tokens, "words_min_count_5": words})
     base = rows[0][1]
-    for name, seconds, *_ in rows[2:]:
+    for name, seconds, *_ in rows[3:]:
         print(f"wordvec (.xz) is {seconds / base:.1f}x faster than {name}")
     if record is not None:
         record.data["corpus"] = str(args.corpus)

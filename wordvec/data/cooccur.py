@@ -40,7 +40,8 @@ from numba.typed import List
 
 from wordvec.io.arrays import check_csr, one_line
 from wordvec.io.atomic import atomic_write
-from wordvec.data.cooccur_options import WEIGHTINGS, check_options, parse_memory, weight_scale, weight_units  # noqa: F401
+from wordvec.data.cooccur_options import (WEIGHTINGS, check_options, parse_memory, weight_scale,  # noqa: F401
+                                          weight_units)
 from wordvec.errors import FormatError, WordvecError
 from wordvec.kernels import cooccur as kernels
 from wordvec.progress import bar as progress_bar
