@@ -56,6 +56,7 @@ import numba
 import numpy as np
 
 from wordvec.kernels.borrowed import borrowed
+from wordvec.kernels.prefetch import prefetch_row
 from wordvec.kernels.random import SHIFT_32, below, lcg_next, uniform
 from wordvec.kernels.sizes import CONSTANT_VECTOR_SIZES, vector_size_token  # noqa: F401 (the kernels' own names)
 
@@ -574,6 +575,37 @@ def draw_window(sentence, n, i, window, shrink, state, context):
     return window_context(sentence, n, i, reach, context)
 
 
+@jit_inline
+def draw_position(window, shrink, noise, state, negatives, with_negatives):
+    """A position's random numbers, in the order the chunk loop has always drawn them: its
+    window's reach (:func:`draw_window`'s), then, ``with_negatives``, its K negatives."""
+    reach = window - below(state, window) if shrink else window
+    if with_negatives:
+        for k in range(negatives.shape[0]):
+            negatives[k] = draw_alias(noise, state)
+    return reach
+
+
+@jit_example
+def prefetch_position(sentence, n, i, reach, negatives, matrices, outputs, mode, asked, D):
+    """Ask for the rows position i will read (``wordvec.kernels.prefetch``): its output rows
+    (the target's and the negatives' with negative sampling, its Huffman path's with
+    hierarchical softmax) and the input rows of its window that no earlier window asked
+    for (``sentence[:asked]``: the windows slide); returns the new ``asked``."""
+    word = sentence[i]
+    if mode & NEGATIVE_SAMPLING:
+        prefetch_row(matrices.W_out, word, D)
+        for k in range(negatives.shape[0]):
+            prefetch_row(matrices.W_out, negatives[k], D)
+    if mode & HIERARCHICAL_SOFTMAX:
+        for l in range(outputs.lengths[word]):
+            prefetch_row(matrices.W_inner, outputs.points[word, l], D)
+    end = min(n, i + reach + 1)
+    for j in range(max(asked, i - reach), end):
+        prefetch_row(matrices.W_in, sentence[j], D)
+    return max(asked, end)
+
+
 # ---------------------------------------------------------------------------------------
 # word2vec's chunk kernel: its window step in the document loop
 # ---------------------------------------------------------------------------------------
@@ -665,60 +697,75 @@ def train_chunk_compiled(corpus, doc_begin, doc_end, matrices, outputs, settings
         path_points[0, l] = l
     sentence = np.zeros(longest_document(offsets, doc_begin, doc_end), dtype=np.int32)
     context = np.zeros(2 * window, dtype=np.int32)
+    # With one draw of negatives per position (CBOW, shared or batched skip-gram), position
+    # i+1's random numbers are drawn before position i's examples -- the same stream in the
+    # same order -- and the rows they name are prefetched, so that their cache misses
+    # overlap this position's arithmetic.  (Skip-gram drawing per pair draws in order.)
+    draws_ahead = not sg or share_negatives or batch
+    ahead = np.zeros_like(negatives)
+    reach = 0
     loss = 0.0
     examples = 0
     position = words_before
     for d in range(doc_begin, doc_end):
         n, lr, position = start_document(ids, offsets, keep, d, alpha, min_alpha, position, total_words, state,
                                          sentence)
+        if draws_ahead and n > 0:  # CBOW draws no negatives for a lone word (no context)
+            reach = draw_position(window, shrink, noise, state, negatives, sg or n > 1)
+        asked = 0  # the window rows of sentence[:asked] were prefetched
         for i in range(n):
-            m = draw_window(sentence, n, i, window, shrink, state, context)
             word = sentence[i]
-            if sg and (share_negatives or batch):  # one draw serves every pair predicting this word
-                for k in range(negatives.shape[0]):
-                    negatives[k] = draw_alias(noise, state)
+            if draws_ahead:
+                m = window_context(sentence, n, i, reach, context)
+                if i + 1 < n:
+                    reach = draw_position(window, shrink, noise, state, ahead, True)
+                    asked = prefetch_position(sentence, n, i + 1, reach, ahead, window_matrices, window_outputs,
+                                              mode, asked, D)
+            else:
+                m = draw_window(sentence, n, i, window, shrink, state, context)
             if batch:
                 if m > 0:
                     loss += skipgram_window_step(window_matrices, window_outputs, context, m, word, mode, negatives,
                                                  lr, window_buffers, window_lockf)
                     examples += m
-                continue
-            inner, inner_points, inner_codes, inner_word = W_inner, points, codes, word
-            if local_path:
-                copy_path(W_inner, points, codes, word, lengths[word], path_rows, path_before, path_codes, D)
-                inner, inner_points, inner_codes, inner_word = path_rows, path_points, path_codes, 0
-            # The examples that predict ``word``: skip-gram one per context word, whose input
-            # row is the hidden vector (H = W_in, read in place); CBOW one, whose hidden
-            # vector is the context mean in ``neu1``.
-            for e in range(m if sg else min(m, 1)):
-                if sg:
-                    hidden, h = W_in, context[e]
-                    if not share_negatives:
-                        for k in range(negatives.shape[0]):
-                            negatives[k] = draw_alias(noise, state)
-                else:
-                    hidden, h = neu1, 0
-                    for k in range(negatives.shape[0]):
-                        negatives[k] = draw_alias(noise, state)
-                    cbow_hidden(W_in, context, m, cbow_mean, neu1, D)
-                for c in range(D):
-                    neu1e[c] = 0.0
-                if mode & HIERARCHICAL_SOFTMAX:  # output_update's layers, one inlining level down
-                    loss += hierarchical_softmax_update(hidden, h, inner, inner_points, inner_codes, inner_word,
-                                                        lengths[word], lr, neu1e, coeff, D)
-                if mode & NEGATIVE_SAMPLING:
-                    loss += negative_sampling_update(hidden, h, W_out, word, negatives, lr, neu1e, coeff, D)
-                if mode & FULL_SOFTMAX:
-                    loss += softmax_update(hidden[h], W_out, word, lr, neu1e, coeff)
-                if sg:
-                    f = lock_factor(lockf, h)
+            else:
+                inner, inner_points, inner_codes, inner_word = W_inner, points, codes, word
+                if local_path:
+                    copy_path(W_inner, points, codes, word, lengths[word], path_rows, path_before, path_codes, D)
+                    inner, inner_points, inner_codes, inner_word = path_rows, path_points, path_codes, 0
+                # The examples that predict ``word``: skip-gram one per context word, whose input
+                # row is the hidden vector (H = W_in, read in place); CBOW one, whose hidden
+                # vector is the context mean in ``neu1``.
+                for e in range(m if sg else min(m, 1)):
+                    if sg:
+                        hidden, h = W_in, context[e]
+                        if not draws_ahead:  # one draw per pair
+                            for k in range(negatives.shape[0]):
+                                negatives[k] = draw_alias(noise, state)
+                    else:
+                        hidden, h = neu1, 0
+                        cbow_hidden(W_in, context, m, cbow_mean, neu1, D)
                     for c in range(D):
-                        W_in[h, c] += f * neu1e[c]
-                else:
-                    add_to_locked_rows(neu1e, W_in, context, m, lockf, D)
-                examples += 1
-            if local_path:
-                add_path_change(W_inner, points, word, lengths[word], path_rows, path_before, D)
+                        neu1e[c] = 0.0
+                    if mode & HIERARCHICAL_SOFTMAX:  # output_update's layers, one inlining level down
+                        loss += hierarchical_softmax_update(hidden, h, inner, inner_points, inner_codes, inner_word,
+                                                            lengths[word], lr, neu1e, coeff, D)
+                    if mode & NEGATIVE_SAMPLING:
+                        loss += negative_sampling_update(hidden, h, W_out, word, negatives, lr, neu1e, coeff, D)
+                    if mode & FULL_SOFTMAX:
+                        loss += softmax_update(hidden[h], W_out, word, lr, neu1e, coeff)
+                    if sg:
+                        f = lock_factor(lockf, h)
+                        for c in range(D):
+                            W_in[h, c] += f * neu1e[c]
+                    else:
+                        add_to_locked_rows(neu1e, W_in, context, m, lockf, D)
+                    examples += 1
+                if local_path:
+                    add_path_change(W_inner, points, word, lengths[word], path_rows, path_before, D)
+            if draws_ahead:
+                for k in range(negatives.shape[0]):
+                    negatives[k] = ahead[k]
     stats = np.zeros(2, dtype=np.int64)  # written once: a store to ``stats`` could
     stats[STAT_WORDS] = position - words_before  # alias the matrices for all LLVM knows
     stats[STAT_EXAMPLES] = examples
