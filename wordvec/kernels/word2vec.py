@@ -41,6 +41,14 @@ with a branch-free logistic: 2.0-2.8x faster per epoch for the same steps.  With
 threads, skip-gram HS trains each window against a window-local copy of the centre
 word's Huffman path (``concurrent``), so the rows near the root, which are
 on every path, change hands between the cores once per window instead of once per pair.
+The examples wait on memory (rows scattered over matrices larger than a core's caches),
+so where a position's random numbers are drawn once for all its examples (CBOW, shared
+or batched skip-gram) the loop draws position i+1's -- the same stream in the same
+order -- before position i's examples, and prefetches the rows they name
+(``wordvec.kernels.prefetch``), as the Doc2Vec kernels do: the same bits, and the next
+misses overlap this position's arithmetic (best epochs at 2 workers, 3M tokens: cbow-ns
+0.72x, sg-ns 0.75x, sg-hs 0.90x, cbow-hs unchanged;
+``benchmarks/results/checks/epoch-ab-prefetch-next-position-20261128.json``).
 
 Random numbers: word2vec's 64-bit linear congruential generator (``kernels/random.py``),
 using only its high bits; each chunk gets its own
