@@ -655,7 +655,9 @@ def train_chunk_compiled(corpus, doc_begin, doc_end, matrices, outputs, settings
     ``token``: :func:`vector_size_token` of D.
 
     The chunk loop's steps (a document, a window) are the subword kernel's too:
-    :func:`start_document`, :func:`draw_window`.  The window's examples are written out
+    :func:`start_document`, :func:`draw_window` (here :func:`draw_position` one position
+    ahead with :func:`prefetch_position`, where a position's draws serve all its
+    examples: the same stream).  The window's examples are written out
     here, with the arrays unpacked and the buffers allocated in this function: a window
     step of its own reading them from a table took a reference count per array per window,
     1.13-1.69x the epoch time (benchmarks/results/checks/epoch-ab-20261126T1516-loops.json).
