@@ -7,6 +7,7 @@ from hypothesis import given, settings, strategies as st
 from wordvec.data.corpus import Corpus
 from wordvec.data.encode import encode_corpus
 from wordvec.data.parallel import in_order, reading_threads
+from wordvec.data.token_table import TokenTable
 from wordvec.data.vocab import Vocabulary
 from wordvec.errors import WordvecError
 
@@ -52,6 +53,40 @@ def test_merging_grows_the_table_and_keeps_first_appearance_order(tmp_path):
     for threads in (1, 2):
         vocab = Vocabulary.build(Corpus(path, block_size=1 << 16), min_count=1, sort=False, threads=threads)
         assert vocab.words == words and vocab.counts[:10].tolist() == [2] * 10
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(lines=lines, cuts=st.lists(st.integers(0, 400), max_size=4), min_count=st.integers(1, 3))
+def test_pieces_counted_apart_and_merged_in_order_give_the_built_vocabulary(tmp_path_factory, lines, cuts,
+                                                                            min_count):
+    """What the distributed count does: each piece counted into a table of its own, sent as
+    its words' bytes, rebuilt (``TokenTable.from_bytes``) and merged in corpus order."""
+    text = text_of(lines).encode("utf-8")
+    ends = sorted({min(c, len(text)) for c in cuts}) + [len(text)]
+    pieces, start = [], 0
+    for end in ends:  # cut at the next whitespace, as the pieces are planned
+        while end < len(text) and not text[end:end + 1].isspace():
+            end += 1
+        pieces.append(text[start:end])
+        start = max(start, end)
+    merged = TokenTable()
+    for piece in pieces:
+        table = TokenTable()
+        table.count(piece)
+        n = len(table)
+        joined = b"".join(word.encode("utf-8") for word in table.words())
+        merged.merge(TokenTable.from_bytes(joined, table.word_len[:n], table.counts[:n]))
+    path = tmp_path_factory.mktemp("p") / "c.txt"
+    path.write_bytes(text)
+    try:
+        built = Vocabulary.build(Corpus(path), min_count=min_count, threads=1)
+    except WordvecError as error:
+        with pytest.raises(WordvecError, match=str(error).split(":")[0]):
+            Vocabulary.from_table(merged, min_count=min_count, source=Corpus(path))
+        return
+    vocab = Vocabulary.from_table(merged, min_count=min_count)
+    assert (vocab.words, vocab.counts.tolist(), vocab.corpus_tokens) == (built.words, built.counts.tolist(),
+                                                                        built.corpus_tokens)
 
 
 def test_in_order_yields_every_result_in_order_and_passes_errors_on():

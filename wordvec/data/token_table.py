@@ -27,15 +27,22 @@ class TokenTable:
     def from_words(cls, words):
         """A table whose word ``i`` is ``words[i]`` (so lookups return vocabulary ids)."""
         encoded = [w.encode("utf-8") for w in words]
-        table = cls(capacity=4 * max(len(words), 1), arena_bytes=max(1, sum(map(len, encoded))))
-        joined = np.frombuffer(b"".join(encoded), dtype=np.uint8)
-        lengths = np.fromiter(map(len, encoded), dtype=np.int64, count=len(encoded))
-        n = len(words)
+        return cls.from_bytes(b"".join(encoded), np.fromiter(map(len, encoded), dtype=np.int64, count=len(encoded)))
+
+    @classmethod
+    def from_bytes(cls, joined, lengths, counts=None):
+        """A table whose word ``i`` is the UTF-8 bytes ``joined[start_i:start_i + lengths[i]]``
+        (the words back to back), with ``counts[i]`` occurrences (0 without counts)."""
+        lengths = np.asarray(lengths, dtype=np.int64)
+        n = lengths.size
+        table = cls(capacity=4 * max(n, 1), arena_bytes=max(1, len(joined)))
         table.word_len[:n] = lengths
         table.word_start[:n] = np.cumsum(lengths) - lengths
-        table.arena[:joined.size] = joined
-        table.hashes[:n] = fnv1a_many(joined, table.word_start[:n], lengths)  # NumPy: no compile per process
-        table.state[:] = (n, joined.size)
+        table.arena[:len(joined)] = np.frombuffer(joined, dtype=np.uint8)
+        if counts is not None:
+            table.counts[:n] = counts
+        table.hashes[:n] = fnv1a_many(table.arena, table.word_start[:n], lengths)  # NumPy: no compile per process
+        table.state[:] = (n, len(joined))
         kernels.rehash(table.hashes, n, table.slots)
         return table
 

@@ -67,11 +67,26 @@ class Vocabulary:
             raise WordvecError(f"max_vocab_size must be at least 1, not {max_vocab_size}")
         select = rule.select if rule is not None else _at_least(min_count)
         if corpus.is_text:
-            words, counts, total, distinct = _count_text(corpus, max_vocab_size, select, reading_threads(threads))
+            counted = _selected(count_tokens(corpus.blocks(), max_vocab_size, threads), select)
         else:
-            words, counts, total, distinct = _count_documents(corpus, max_vocab_size, select)
+            counted = _count_documents(corpus, max_vocab_size, select)
+        return cls._of_counted(*counted, min_count, sort, corpus)
+
+    @classmethod
+    def from_table(cls, table, min_count=5, source="the corpus"):
+        """The words of a counted ``TokenTable`` seen at least ``min_count`` times, sorted as
+        :meth:`build` sorts them: the vocabulary of tables counted apart and merged in the
+        corpus's order (``TokenTable.merge``) is the one :meth:`build` counts."""
+        if min_count < 1:
+            raise WordvecError(f"min_count must be at least 1, not {min_count}")
+        return cls._of_counted(*_selected(table, _at_least(min_count)), min_count, True, source)
+
+    @classmethod
+    def _of_counted(cls, words, counts, total, distinct, min_count, sort, source):
+        """The vocabulary of the kept ``words`` and ``counts``, in first-appearance order,
+        of a corpus of ``total`` tokens and ``distinct`` words."""
         if total == 0:
-            raise EmptyVocabularyError(f"the corpus is empty: {corpus} contains no tokens")
+            raise EmptyVocabularyError(f"the corpus is empty: {source} contains no tokens")
         if sort:
             vocab = cls.from_counts(zip(words, counts), corpus_tokens=total)
         else:
@@ -205,15 +220,17 @@ class Vocabulary:
                    min_count=data.get("min_count", 1))
 
 
-def count_tokens(blocks, max_vocab_size=None, threads=1):
+def count_tokens(blocks, max_vocab_size=None, threads=None):
     """Count every token of the UTF-8 byte ``blocks`` into a ``TokenTable``.
 
     With ``max_vocab_size``, whenever the table outgrows it every word seen at most
     ``min_reduce`` times is dropped and ``min_reduce`` grows by one (gensim's pruning).
-    With several ``threads`` each block is counted into a table of its own and the tables
-    are merged in the blocks' order (``wordvec.data.parallel``): the same table.
+    With several ``threads`` (default: the library's, ``wordvec.data.parallel.reading_threads``)
+    each block is counted into a table of its own and the tables are merged in the blocks'
+    order: the same table.
     """
     table = TokenTable()
+    threads = reading_threads(threads)
     if threads > 1:
         steps = ((table.merge, counted) for counted in in_order(TokenTable.of_block, blocks, threads))
     else:
@@ -235,9 +252,9 @@ def _at_least(min_count):
     return select
 
 
-def _count_text(corpus, max_vocab_size, select, threads):
-    """(words, counts) of the words ``select`` keeps, all tokens, distinct words."""
-    table = count_tokens(corpus.blocks(), max_vocab_size, threads)
+def _selected(table, select):
+    """(words, counts) of the words of a counted ``TokenTable`` that ``select`` keeps, all
+    tokens, distinct words."""
     counts = table.counts[:len(table)]
     total = int(counts.sum()) + table.pruned_tokens
     chosen, words = select(counts, table.words)

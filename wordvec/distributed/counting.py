@@ -2,9 +2,10 @@
 
 Vocabulary (``count_vocabulary``): one task per piece (``pieces.plan_pieces``) counts
 its text with the compiled ``TokenTable`` and returns its words in order of first
-appearance with their counts; the driver sums them piece by piece in corpus order,
+appearance with their counts; the driver merges them piece by piece in corpus order
+(``TokenTable.merge``, as ``Vocabulary.build`` merges the blocks its threads counted),
 so each word's first appearance in the corpus decides its place among equal counts,
-then applies ``min_count`` -- exactly ``Vocabulary.build``.  ``max_vocab_size`` pruning
+then applies ``min_count`` (``Vocabulary.from_table``) -- exactly ``Vocabulary.build``.  ``max_vocab_size`` pruning
 is refused: it prunes whenever the table outgrows the bound, so its result depends on
 the order the text is read in and cannot be reproduced by counting pieces apart.
 
@@ -68,24 +69,12 @@ def count_vocabulary(source, min_count=5, max_vocab_size=None, lowercase=False,
     planned = _pieces(source, pieces, "space")
     count = ray.remote(num_cpus=1)(_count_piece)
     refs = [count.remote(piece, lowercase, max_document_length) for piece in planned]
-    merged, decode_errors = {}, 0
-    for ref in refs:  # in corpus order: dict insertion order is first appearance
+    merged, decode_errors = TokenTable(), 0
+    for ref in refs:  # in corpus order: a word's first appearance in the corpus decides its place
         joined, lengths, counts, errors = cluster.get(ref)
         decode_errors += errors
-        ends = np.cumsum(lengths).tolist()
-        starts = [0] + ends[:-1]
-        get = merged.get
-        for start, end, c in zip(starts, ends, counts.tolist()):
-            word = joined[start:end]
-            merged[word] = get(word, 0) + c
-    total = sum(merged.values())
-    if total == 0:
-        raise WordvecError(f"the corpus is empty: {source} contains no tokens")
-    frequent = [(w.decode("utf-8"), c) for w, c in merged.items() if c >= min_count]
-    if not frequent:
-        raise WordvecError(f"the vocabulary is empty: none of the {len(merged)} distinct words occurs "
-                           f"{min_count} times or more; lower min_count")
-    vocab = Vocabulary.from_counts(frequent, min_count=min_count, corpus_tokens=total)
+        merged.merge(TokenTable.from_bytes(joined, lengths, counts))
+    vocab = Vocabulary.from_table(merged, min_count=min_count, source=source)
     return vocab, {"pieces": len(planned), "decode_errors": decode_errors}
 
 

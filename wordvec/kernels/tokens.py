@@ -94,6 +94,29 @@ def lookup_token(buf, start, slots, hashes, word_start, word_len, arena):
     return end, stop, h, w, slot
 
 
+@numba.njit(inline="always")
+def insert_word(source, start, stop, h, slot, count, table, state):
+    """Append the word ``source[start:stop]`` (hash ``h``, free slot ``slot``, as
+    :func:`find_slot` returned them) with ``count`` to ``table`` = (slots, hashes,
+    word_start, word_len, counts, arena).  Returns False, changing nothing, when the table
+    or its arena is full."""
+    slots, hashes, word_start, word_len, counts, arena = table
+    length = stop - start
+    used = state[ARENA_USED]
+    if state[N_WORDS] >= word_start.shape[0] or used + length > arena.shape[0]:
+        return False
+    w = state[N_WORDS]
+    state[N_WORDS] = w + 1
+    slots[slot] = w
+    hashes[w] = h
+    word_start[w] = used
+    word_len[w] = length
+    arena[used:used + length] = source[start:stop]
+    state[ARENA_USED] = used + length
+    counts[w] = count
+    return True
+
+
 @numba.njit(nogil=True, cache=True)
 def count_block(buf, position, slots, hashes, word_start, word_len, counts, arena, state):
     """Count the tokens of ``buf[position:]`` into the table.
@@ -102,7 +125,7 @@ def count_block(buf, position, slots, hashes, word_start, word_len, counts, aren
     token that did not fit (the table or arena is full; grow them and call again).
     """
     n = buf.shape[0]
-    max_words = word_start.shape[0]
+    table = (slots, hashes, word_start, word_len, counts, arena)
     i = position
     while i < n:
         while i < n and is_space(buf[i]):
@@ -113,20 +136,8 @@ def count_block(buf, position, slots, hashes, word_start, word_len, counts, aren
         i, stop, h, w, slot = lookup_token(buf, start, slots, hashes, word_start, word_len, arena)
         if w >= 0:
             counts[w] += 1
-            continue
-        length = stop - start
-        used = state[ARENA_USED]
-        if state[N_WORDS] >= max_words or used + length > arena.shape[0]:
+        elif not insert_word(buf, start, stop, h, slot, 1, table, state):
             return start
-        w = state[N_WORDS]
-        state[N_WORDS] = w + 1
-        slots[slot] = w
-        hashes[w] = h
-        word_start[w] = used
-        word_len[w] = length
-        arena[used:used + length] = buf[start:stop]
-        state[ARENA_USED] = used + length
-        counts[w] = 1
     return n
 
 
@@ -151,7 +162,7 @@ def merge_counts(block, first, slots, hashes, word_start, word_len, counts, aren
     (the table or arena is full; grow them and call again).
     """
     b_hashes, b_start, b_len, b_counts, b_arena, n_words = block
-    max_words = word_start.shape[0]
+    table = (slots, hashes, word_start, word_len, counts, arena)
     for v in range(first, n_words):
         begin = b_start[v]
         end = begin + b_len[v]
@@ -159,19 +170,8 @@ def merge_counts(block, first, slots, hashes, word_start, word_len, counts, aren
         w, slot = find_slot(b_arena, begin, end, h, slots, hashes, word_start, word_len, arena)
         if w >= 0:
             counts[w] += b_counts[v]
-            continue
-        used = state[ARENA_USED]
-        if state[N_WORDS] >= max_words or used + (end - begin) > arena.shape[0]:
+        elif not insert_word(b_arena, begin, end, h, slot, b_counts[v], table, state):
             return v
-        w = state[N_WORDS]
-        state[N_WORDS] = w + 1
-        slots[slot] = w
-        hashes[w] = h
-        word_start[w] = used
-        word_len[w] = end - begin
-        arena[used:used + end - begin] = b_arena[begin:end]
-        state[ARENA_USED] = used + end - begin
-        counts[w] = b_counts[v]
     return n_words
 
 
