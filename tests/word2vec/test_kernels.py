@@ -327,3 +327,34 @@ def test_the_argument_tables_compile_once_as_plain_structs():
         assert isinstance(table, (types.NamedTuple, types.NamedUniTuple)), table
     assert [str(t) for t in settings.types] == ["int64", "int64", "bool", "int64", "int64", "bool", "bool", "bool",
                                                 "array(float32, 1d, C)"]
+
+
+def test_concurrent_cbow_hs_trains_the_nodes_nearest_the_root_in_a_block_of_its_own():
+    """With concurrent threads, CBOW HS trains the TOP_NODES rows nearest the root in the
+    thread's own block and adds the block's change to W_inner every TOP_FLUSH positions and
+    at the chunk's end: alone, the same steps as training W_inner in place, up to the
+    rounding of adding the change back.  The tree has more inner nodes than the block, so
+    paths run through both."""
+    from wordvec.data.huffman import build_huffman
+
+    rng = np.random.default_rng(5)
+    words, dim = 400, 8
+    tree = build_huffman(np.sort(rng.zipf(1.4, words).clip(1, 10**6))[::-1])
+    cut = (words - 1) - K.TOP_NODES
+    assert any(tree.points[w, 0] >= cut > tree.points[w, tree.lengths[w] - 1] for w in range(words))
+    doc = rng.integers(0, words, size=3 * K.TOP_FLUSH + 17).astype(np.int32)  # flushes in the chunk and at its end
+    corpus = K.Corpus(doc, np.array([0, doc.size], np.int64), np.ones(words, np.float32))
+    outputs = K.Outputs(tree.points, tree.codes, tree.lengths, np.zeros(1, np.uint64))
+    settings = K.make_settings(0, HS, True, 2, 0, True, False)
+    start = [rng.normal(scale=0.3, size=(rows, dim)).astype(np.float32) for rows in (words, words, words - 1)]
+    trained = {}
+    for concurrent in (False, True):
+        matrices = K.Matrices(*(W.copy() for W in start))
+        schedule = K.make_schedule(ALPHA, ALPHA, 0, doc.size, 3)
+        loss, _ = K.train_chunk(corpus, 0, 1, matrices, outputs, settings, schedule, concurrent=concurrent)
+        trained[concurrent] = (loss, matrices)
+    (loss, alone), (loss_block, block) = trained[False], trained[True]
+    assert loss_block == pytest.approx(loss, rel=1e-5)
+    for got, want in zip(block, alone):
+        np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
+    assert not np.array_equal(block.W_inner[cut:], start[2][cut:])  # the block's change reached W_inner

@@ -188,7 +188,7 @@ def predict(H, hrow, word, mode, matrices, outputs, buffers, lr, frozen, count_l
                 rows[l], labels[l] = points[word, l], np.float32(1.0) - np.float32(codes[word, l])
             loss += held_layer(H, hrow, W_inner, rows, labels, lengths[word], lr, neu1e, count_loss, D)
         else:
-            loss += hierarchical_softmax_update(H, hrow, W_inner, points, codes, word, lengths[word], lr, neu1e,
+            loss += hierarchical_softmax_update(H, hrow, W_inner, points, codes, word, 0, lengths[word], lr, neu1e,
                                                 labels, D)  # ``labels``, as wide as a path: its coefficients
     if mode & NEGATIVE_SAMPLING:
         if frozen:

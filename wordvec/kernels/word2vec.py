@@ -40,7 +40,10 @@ remainder loop and a scalar tail, and the per-example state through memory.  Tog
 with a branch-free logistic: 2.0-2.8x faster per epoch for the same steps.  With several
 threads, skip-gram HS trains each window against a window-local copy of the centre
 word's Huffman path (``concurrent``), so the rows near the root, which are
-on every path, change hands between the cores once per window instead of once per pair.
+on every path, change hands between the cores once per window instead of once per pair;
+CBOW HS, one example per word, trains the TOP_NODES rows nearest the root in a block of
+each thread's own, added back every TOP_FLUSH positions (mean epoch 0.73x at 2 workers:
+``benchmarks/results/checks/epoch-ab-cbow-hs-top-block-20261128.json``).
 The examples wait on memory (rows scattered over matrices larger than a core's caches),
 so where a position's random numbers are drawn once for all its examples (CBOW, shared
 or batched skip-gram) the loop draws position i+1's -- the same stream in the same
@@ -247,8 +250,9 @@ def negative_sampling_update(H, hrow, W_out, target, negatives, alpha, neu1e, co
 
 
 @jit_example
-def hierarchical_softmax_update(H, hrow, W_inner, points, codes, word, length, alpha, neu1e, coeff, D):
-    """Reference: ``wordvec.math.word2vec.hierarchical_softmax_output`` (seed 002).
+def hierarchical_softmax_update(H, hrow, W_inner, points, codes, word, first, length, alpha, neu1e, coeff, D):
+    """Reference: ``wordvec.math.word2vec.hierarchical_softmax_output`` (seed 002), for the
+    nodes ``first..length-1`` of ``word``'s path (``first`` 0: the whole path).
 
     ``coeff`` is a float32 buffer of >= ``length``.  A path never visits a node twice and
     ``h`` does not change until the caller adds ``neu1e``, so every node's score comes
@@ -258,23 +262,23 @@ def hierarchical_softmax_update(H, hrow, W_inner, points, codes, word, length, a
     """
     linear = np.float32(0.0)
     product = 1.0  # float64: see negative_sampling_update
-    for l in range(length):
+    for l in range(first, length):
         node = points[word, l]
         x = np.float32(0.0)
         for i in range(D):
             x += W_inner[node, i] * H[hrow, i]
         coeff[l] = x
-    for l in range(length):
+    for l in range(first, length):
         label = np.float32(1.0) - np.float32(codes[word, l])
         s, one_plus_e, lin = logistic_term(coeff[l], label)
         linear += lin
         product *= np.float64(one_plus_e)
         coeff[l] = alpha * (label - s)  # -alpha dL/dx
-    for l in range(length):  # neu1e from the rows before the step
+    for l in range(first, length):  # neu1e from the rows before the step
         node = points[word, l]
         for i in range(D):
             neu1e[i] += coeff[l] * W_inner[node, i]
-    for l in range(length):
+    for l in range(first, length):
         node = points[word, l]
         for i in range(D):
             W_inner[node, i] += coeff[l] * H[hrow, i]
@@ -323,7 +327,7 @@ def output_update(H, hrow, target, mode, matrices, outputs, negatives, alpha, ne
     (:data:`Outputs`: the Huffman paths)."""
     loss = 0.0
     if mode & HIERARCHICAL_SOFTMAX:
-        loss += hierarchical_softmax_update(H, hrow, matrices.W_inner, outputs.points, outputs.codes, target,
+        loss += hierarchical_softmax_update(H, hrow, matrices.W_inner, outputs.points, outputs.codes, target, 0,
                                             outputs.lengths[target], alpha, neu1e, coeff, D)
     if mode & NEGATIVE_SAMPLING:
         loss += negative_sampling_update(H, hrow, matrices.W_out, target, negatives, alpha, neu1e, coeff, D)
@@ -398,6 +402,38 @@ def add_path_change(W_inner, points, word, length, path_rows, path_before, D):
         node = points[word, l]
         for i in range(D):
             W_inner[node, i] += path_rows[l, i] - path_before[l, i]
+
+
+# CBOW HS with concurrent threads: the inner nodes nearest the root, trained in a block of the
+# thread's own and added to W_inner every TOP_FLUSH positions (see train_chunk_compiled).
+TOP_NODES, TOP_FLUSH = 64, 256
+
+
+@jit_example
+def top_of_path(points, codes, word, length, cut, top_points, top_codes):
+    """The nodes of ``word``'s path at or above row ``cut`` of W_inner, as rows of the top
+    block (``top_points[0, l]`` = ``points[word, l] - cut``); returns how many.  A parent
+    node is made after its children, so a path, root first, has falling rows: those nodes
+    are the path's first ones."""
+    t = 0
+    while t < length and points[word, t] >= cut:
+        top_points[0, t] = points[word, t] - cut
+        top_codes[0, t] = codes[word, t]
+        t += 1
+    return t
+
+
+@jit_example
+def add_top_change(W_inner, cut, top_rows, top_before, D):
+    """W_inner[cut:] += the top block's change since the last call (added to whatever other
+    threads wrote meanwhile, so no thread's update is lost); then the block, and its copy
+    kept unchanged, take the sum: the other threads' changes reach this thread."""
+    for k in range(top_rows.shape[0]):
+        for i in range(D):
+            w = W_inner[cut + k, i] + (top_rows[k, i] - top_before[k, i])
+            W_inner[cut + k, i] = w
+            top_rows[k, i] = w
+            top_before[k, i] = w
 
 
 @jit_fast
@@ -651,7 +687,8 @@ def train_chunk_compiled(corpus, doc_begin, doc_end, matrices, outputs, settings
     ``words`` counts every token of the documents before subsampling.
     ``lockf``: each input row's step times its factor (:func:`lock_factor`), or no factors.
     ``concurrent``: other threads train in the same matrices at the same time (Hogwild);
-    skip-gram HS then trains each window against a window-local copy of its path.
+    skip-gram HS then trains each window against a window-local copy of its path, and
+    CBOW HS the nodes nearest the root in a block of the thread's own.
     ``token``: :func:`vector_size_token` of D.
 
     The chunk loop's steps (a document, a window) are the subword kernel's too:
@@ -705,6 +742,23 @@ def train_chunk_compiled(corpus, doc_begin, doc_end, matrices, outputs, settings
     path_codes = np.zeros((1, longest_path), dtype=codes.dtype)
     for l in range(longest_path):
         path_points[0, l] = l
+    # CBOW HS with concurrent threads: every example's path starts at the root, so the rows
+    # of the nodes nearest it are written by every example of every thread, and their
+    # cache lines move between the cores on nearly every example (two workers were often
+    # no faster than one).  This thread trains the top TOP_NODES rows in a block of
+    # its own and adds the block's change to W_inner every TOP_FLUSH positions
+    # (:func:`add_top_change`): the same steps, each seeing the other threads' top-node
+    # changes up to TOP_FLUSH positions late, as Hogwild sees any row a little late.
+    n_top = min(TOP_NODES, W_inner.shape[0]) if concurrent and not sg and mode & HIERARCHICAL_SOFTMAX else 0
+    cut = W_inner.shape[0] - n_top
+    top_rows = np.zeros((n_top, D), dtype=np.float32)
+    top_before = np.zeros((n_top, D), dtype=np.float32)
+    top_points = np.zeros((1, points.shape[1] if n_top > 0 else 0), dtype=points.dtype)
+    top_codes = np.zeros((1, top_points.shape[1]), dtype=codes.dtype)
+    for k in range(n_top):
+        for c in range(D):
+            top_rows[k, c] = top_before[k, c] = W_inner[cut + k, c]
+    positions = 0  # since the top block's last change was added
     sentence = np.zeros(longest_document(offsets, doc_begin, doc_end), dtype=np.int32)
     context = np.zeros(2 * window, dtype=np.int32)
     # With one draw of negatives per position (CBOW, shared or batched skip-gram), position
@@ -758,8 +812,13 @@ def train_chunk_compiled(corpus, doc_begin, doc_end, matrices, outputs, settings
                     for c in range(D):
                         neu1e[c] = 0.0
                     if mode & HIERARCHICAL_SOFTMAX:  # output_update's layers, one inlining level down
+                        top = 0
+                        if n_top > 0:  # the path's first nodes, from the top block
+                            top = top_of_path(points, codes, word, lengths[word], cut, top_points, top_codes)
+                            loss += hierarchical_softmax_update(hidden, h, top_rows, top_points, top_codes, 0, 0, top,
+                                                                lr, neu1e, coeff, D)
                         loss += hierarchical_softmax_update(hidden, h, inner, inner_points, inner_codes, inner_word,
-                                                            lengths[word], lr, neu1e, coeff, D)
+                                                            top, lengths[word], lr, neu1e, coeff, D)
                     if mode & NEGATIVE_SAMPLING:
                         loss += negative_sampling_update(hidden, h, W_out, word, negatives, lr, neu1e, coeff, D)
                     if mode & FULL_SOFTMAX:
@@ -776,6 +835,12 @@ def train_chunk_compiled(corpus, doc_begin, doc_end, matrices, outputs, settings
             if draws_ahead:
                 for k in range(negatives.shape[0]):
                     negatives[k] = ahead[k]
+            positions += 1
+            if n_top > 0 and positions == TOP_FLUSH:
+                add_top_change(W_inner, cut, top_rows, top_before, D)
+                positions = 0
+    if n_top > 0:
+        add_top_change(W_inner, cut, top_rows, top_before, D)
     stats = np.zeros(2, dtype=np.int64)  # written once: a store to ``stats`` could
     stats[STAT_WORDS] = position - words_before  # alias the matrices for all LLVM knows
     stats[STAT_EXAMPLES] = examples
