@@ -329,12 +329,13 @@ def test_the_argument_tables_compile_once_as_plain_structs():
                                                 "array(float32, 1d, C)"]
 
 
-def test_concurrent_cbow_hs_trains_the_nodes_nearest_the_root_in_a_block_of_its_own():
-    """With concurrent threads, CBOW HS trains the TOP_NODES rows nearest the root in the
+@pytest.mark.parametrize("sg", [0, 1], ids=["cbow", "sg"])
+def test_concurrent_hs_trains_the_nodes_nearest_the_root_in_a_block_of_its_own(sg):
+    """With concurrent threads, HS trains the TOP_NODES rows nearest the root in the
     thread's own block and adds the block's change to W_inner every TOP_FLUSH positions and
-    at the chunk's end: alone, the same steps as training W_inner in place, up to the
-    rounding of adding the change back.  The tree has more inner nodes than the block, so
-    paths run through both."""
+    at the chunk's end (skip-gram the rest of the path in a window-local block): alone, the
+    same steps as training W_inner in place, up to the rounding of adding the changes back.
+    The tree has more inner nodes than the block, so paths run through both."""
     from wordvec.data.huffman import build_huffman
 
     rng = np.random.default_rng(5)
@@ -345,7 +346,7 @@ def test_concurrent_cbow_hs_trains_the_nodes_nearest_the_root_in_a_block_of_its_
     doc = rng.integers(0, words, size=3 * K.TOP_FLUSH + 17).astype(np.int32)  # flushes in the chunk and at its end
     corpus = K.Corpus(doc, np.array([0, doc.size], np.int64), np.ones(words, np.float32))
     outputs = K.Outputs(tree.points, tree.codes, tree.lengths, np.zeros(1, np.uint64))
-    settings = K.make_settings(0, HS, True, 2, 0, True, False)
+    settings = K.make_settings(sg, HS, True, 2, 0, True, False)
     start = [rng.normal(scale=0.3, size=(rows, dim)).astype(np.float32) for rows in (words, words, words - 1)]
     trained = {}
     for concurrent in (False, True):

@@ -41,9 +41,9 @@ with a branch-free logistic: 2.0-2.8x faster per epoch for the same steps.  With
 threads, skip-gram HS trains each window against a window-local copy of the centre
 word's Huffman path (``concurrent``), so the rows near the root, which are
 on every path, change hands between the cores once per window instead of once per pair;
-CBOW HS, one example per word, trains the TOP_NODES rows nearest the root in a block of
-each thread's own, added back every TOP_FLUSH positions (mean epoch 0.73x at 2 workers:
-``benchmarks/results/checks/epoch-ab-cbow-hs-top-block-20261128.json``).
+and both architectures train the TOP_NODES rows nearest the root in a block of each
+thread's own, added back every TOP_FLUSH positions (mean epoch at 2 workers: CBOW HS 0.73x,
+skip-gram HS 0.86x; ``benchmarks/results/checks/epoch-ab-{cbow,sg}-hs-top-block-20261128.json``).
 The examples wait on memory (rows scattered over matrices larger than a core's caches),
 so where a position's random numbers are drawn once for all its examples (CBOW, shared
 or batched skip-gram) the loop draws position i+1's -- the same stream in the same
@@ -383,10 +383,11 @@ def add_to_locked_rows(neu1e, W, rows, n_rows, lockf, D):
 
 
 @jit_example
-def copy_path(W_inner, points, codes, word, length, path_rows, path_before, path_codes, D):
-    """The rows and codes of ``word``'s Huffman path into a window-local block: row l of
-    ``path_rows`` (and of ``path_before``, kept unchanged) is node ``points[word, l]``."""
-    for l in range(length):
+def copy_path(W_inner, points, codes, word, first, length, path_rows, path_before, path_codes, D):
+    """The rows and codes of nodes ``first..length-1`` of ``word``'s Huffman path into a
+    window-local block: row l of ``path_rows`` (and of ``path_before``, kept unchanged) is
+    node ``points[word, l]``."""
+    for l in range(first, length):
         node = points[word, l]
         path_codes[0, l] = codes[word, l]
         for i in range(D):
@@ -395,16 +396,17 @@ def copy_path(W_inner, points, codes, word, length, path_rows, path_before, path
 
 
 @jit_example
-def add_path_change(W_inner, points, word, length, path_rows, path_before, D):
-    """W_inner[path] += the block's change since :func:`copy_path`: added to whatever other
-    threads wrote to those rows meanwhile, so no thread's update is lost."""
-    for l in range(length):
+def add_path_change(W_inner, points, word, first, length, path_rows, path_before, D):
+    """W_inner[path] += the block's change since :func:`copy_path` (nodes ``first..length-1``):
+    added to whatever other threads wrote to those rows meanwhile, so no thread's update
+    is lost."""
+    for l in range(first, length):
         node = points[word, l]
         for i in range(D):
             W_inner[node, i] += path_rows[l, i] - path_before[l, i]
 
 
-# CBOW HS with concurrent threads: the inner nodes nearest the root, trained in a block of the
+# HS with concurrent threads: the inner nodes nearest the root, trained in a block of the
 # thread's own and added to W_inner every TOP_FLUSH positions (see train_chunk_compiled).
 TOP_NODES, TOP_FLUSH = 64, 256
 
@@ -687,8 +689,8 @@ def train_chunk_compiled(corpus, doc_begin, doc_end, matrices, outputs, settings
     ``words`` counts every token of the documents before subsampling.
     ``lockf``: each input row's step times its factor (:func:`lock_factor`), or no factors.
     ``concurrent``: other threads train in the same matrices at the same time (Hogwild);
-    skip-gram HS then trains each window against a window-local copy of its path, and
-    CBOW HS the nodes nearest the root in a block of the thread's own.
+    HS then trains the nodes nearest the root in a block of the thread's own, and
+    skip-gram HS each window against a window-local copy of the rest of its path.
     ``token``: :func:`vector_size_token` of D.
 
     The chunk loop's steps (a document, a window) are the subword kernel's too:
@@ -742,14 +744,16 @@ def train_chunk_compiled(corpus, doc_begin, doc_end, matrices, outputs, settings
     path_codes = np.zeros((1, longest_path), dtype=codes.dtype)
     for l in range(longest_path):
         path_points[0, l] = l
-    # CBOW HS with concurrent threads: every example's path starts at the root, so the rows
-    # of the nodes nearest it are written by every example of every thread, and their
-    # cache lines move between the cores on nearly every example (two workers were often
-    # no faster than one).  This thread trains the top TOP_NODES rows in a block of
-    # its own and adds the block's change to W_inner every TOP_FLUSH positions
+    # HS with concurrent threads: every path starts at the root, so the rows of the nodes
+    # nearest it are written by every position of every thread, and their cache lines move
+    # between the cores on nearly every position (CBOW HS: two workers were often no
+    # faster than one).  This thread trains the top TOP_NODES rows in a block of its own
+    # and adds the block's change to W_inner every TOP_FLUSH positions
     # (:func:`add_top_change`): the same steps, each seeing the other threads' top-node
-    # changes up to TOP_FLUSH positions late, as Hogwild sees any row a little late.
-    n_top = min(TOP_NODES, W_inner.shape[0]) if concurrent and not sg and mode & HIERARCHICAL_SOFTMAX else 0
+    # changes up to TOP_FLUSH positions late, as Hogwild sees any row a little late.  A
+    # path's first ``top`` nodes come from the block, the rest from W_inner (skip-gram: from
+    # the window-local block).
+    n_top = min(TOP_NODES, W_inner.shape[0]) if concurrent and mode & HIERARCHICAL_SOFTMAX and not batch else 0
     cut = W_inner.shape[0] - n_top
     top_rows = np.zeros((n_top, D), dtype=np.float32)
     top_before = np.zeros((n_top, D), dtype=np.float32)
@@ -793,9 +797,12 @@ def train_chunk_compiled(corpus, doc_begin, doc_end, matrices, outputs, settings
                                                  lr, window_buffers, window_lockf)
                     examples += m
             else:
+                top = 0
+                if n_top > 0:
+                    top = top_of_path(points, codes, word, lengths[word], cut, top_points, top_codes)
                 inner, inner_points, inner_codes, inner_word = W_inner, points, codes, word
                 if local_path:
-                    copy_path(W_inner, points, codes, word, lengths[word], path_rows, path_before, path_codes, D)
+                    copy_path(W_inner, points, codes, word, top, lengths[word], path_rows, path_before, path_codes, D)
                     inner, inner_points, inner_codes, inner_word = path_rows, path_points, path_codes, 0
                 # The examples that predict ``word``: skip-gram one per context word, whose input
                 # row is the hidden vector (H = W_in, read in place); CBOW one, whose hidden
@@ -812,9 +819,7 @@ def train_chunk_compiled(corpus, doc_begin, doc_end, matrices, outputs, settings
                     for c in range(D):
                         neu1e[c] = 0.0
                     if mode & HIERARCHICAL_SOFTMAX:  # output_update's layers, one inlining level down
-                        top = 0
-                        if n_top > 0:  # the path's first nodes, from the top block
-                            top = top_of_path(points, codes, word, lengths[word], cut, top_points, top_codes)
+                        if top > 0:  # the path's first nodes, from the top block
                             loss += hierarchical_softmax_update(hidden, h, top_rows, top_points, top_codes, 0, 0, top,
                                                                 lr, neu1e, coeff, D)
                         loss += hierarchical_softmax_update(hidden, h, inner, inner_points, inner_codes, inner_word,
@@ -831,7 +836,7 @@ def train_chunk_compiled(corpus, doc_begin, doc_end, matrices, outputs, settings
                         add_to_locked_rows(neu1e, W_in, context, m, lockf, D)
                     examples += 1
                 if local_path:
-                    add_path_change(W_inner, points, word, lengths[word], path_rows, path_before, D)
+                    add_path_change(W_inner, points, word, top, lengths[word], path_rows, path_before, D)
             if draws_ahead:
                 for k in range(negatives.shape[0]):
                     negatives[k] = ahead[k]
