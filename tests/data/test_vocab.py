@@ -131,7 +131,7 @@ def test_huffman_codes_are_prefix_free_and_optimal(counts):
     assert all(tree.points[w, 0] == len(counts) - 2 for w in range(len(counts)))
     assert tree.points.max() <= len(counts) - 2 and tree.points.min() >= 0
     # a parent is made after its children: down every path the rows fall, so the nodes
-    # nearest the root are a path's first ones (the CBOW HS kernel's top block relies on it)
+    # nearest the root are a path's first ones (the HS kernels' top block relies on it)
     for w in range(len(counts)):
         path = tree.points[w, :tree.lengths[w]]
         assert np.all(np.diff(path) < 0)

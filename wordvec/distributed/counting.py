@@ -5,9 +5,10 @@ its text with the compiled ``TokenTable`` and returns its words in order of firs
 appearance with their counts; the driver merges them piece by piece in corpus order
 (``TokenTable.merge``, as ``Vocabulary.build`` merges the blocks its threads counted),
 so each word's first appearance in the corpus decides its place among equal counts,
-then applies ``min_count`` (``Vocabulary.from_table``) -- exactly ``Vocabulary.build``.  ``max_vocab_size`` pruning
-is refused: it prunes whenever the table outgrows the bound, so its result depends on
-the order the text is read in and cannot be reproduced by counting pieces apart.
+then applies ``min_count`` (``Vocabulary.from_table``) -- exactly ``Vocabulary.build``.
+``max_vocab_size`` pruning is refused: it prunes whenever the table outgrows the bound,
+so its result depends on the order the text is read in and cannot be reproduced by
+counting pieces apart.
 
 Co-occurrences (``count_cooccurrences``): the vocabulary first (as above), then one map
 task per piece (cut at line ends, so windows never cross a piece) encodes its text and
