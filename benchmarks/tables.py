@@ -237,9 +237,10 @@ def _evaluation_row(record):
             f"| {_record_name(record)} |")
 
 
-def word2vec_table(names=("word2vec", "word2vec-full")):
+def word2vec_table(names=("word2vec", "word2vec-full", "word2vec-cbow-ns-seeds", "word2vec-hs-seeds")):
     """benchmarks/README: every config of bench_word2vec.py's records, wordvec against each
-    peer (whole process; means over the record's seeds), and the peak memory of each."""
+    peer (whole process; means over the record's seeds, their number named), and the peak
+    memory of each."""
     lines = ["| corpus | config | wordvec (analogy / WS-353) | gensim 4.4.0: time, its ratio to wordvec's "
              "| word2vec C tool | peak MB wordvec / gensim / C | record |", "|---|---|---|---|---|---|---|"]
     shown = []
@@ -253,7 +254,8 @@ def word2vec_table(names=("word2vec", "word2vec-full")):
                 continue
             peaks = [_word2vec_summary(record, config, system) for system in ("wordvec", "gensim", "c")]
             peak = " / ".join("–" if p is None else f"{p['rss']:.0f}" for p in peaks)
-            lines.append(f"| {corpus} | {title} | " + " | ".join(_word2vec_cells(record, config, ours))
+            runs = f", mean of {ours['seeds']} seeds" if ours["seeds"] > 1 else ""
+            lines.append(f"| {corpus} | {title}{runs} | " + " | ".join(_word2vec_cells(record, config, ours))
                          + f" | {peak} | {_record_name(record)} |")
     return lines + ["", _provenance(shown)]
 
