@@ -257,8 +257,11 @@ def hierarchical_softmax_update(H, hrow, W_inner, points, codes, word, first, le
     ``coeff`` is a float32 buffer of >= ``length``.  A path never visits a node twice and
     ``h`` does not change until the caller adds ``neu1e``, so every node's score comes
     from the rows before the step whatever the order: all scores first (independent dot
-    products, whose row loads the core overlaps), then neu1e, then the rows -- the same
-    sums in the same order as word2vec.c's one visit per node, so the same bits.
+    products, whose row loads the core overlaps), then node by node neu1e's term from the
+    row and the row's own step, in one pass over the row (no row is read after its step)
+    -- the same sums in the same order as word2vec.c's one visit per node, so the same
+    bits.  (Two passes, neu1e's then the rows': sg-hs 1.1x slower an epoch,
+    ``benchmarks/results/checks/epoch-ab-hs-fused-row-loop-1worker-20261128.json``.)
     """
     linear = np.float32(0.0)
     product = 1.0  # float64: see negative_sampling_update
@@ -274,14 +277,13 @@ def hierarchical_softmax_update(H, hrow, W_inner, points, codes, word, first, le
         linear += lin
         product *= np.float64(one_plus_e)
         coeff[l] = alpha * (label - s)  # -alpha dL/dx
-    for l in range(first, length):  # neu1e from the rows before the step
+    for l in range(first, length):  # neu1e from the row before its step, then the step
         node = points[word, l]
+        g = coeff[l]
         for i in range(D):
-            neu1e[i] += coeff[l] * W_inner[node, i]
-    for l in range(first, length):
-        node = points[word, l]
-        for i in range(D):
-            W_inner[node, i] += coeff[l] * H[hrow, i]
+            w = W_inner[node, i]
+            neu1e[i] += g * w
+            W_inner[node, i] = w + g * H[hrow, i]
     return np.float64(linear) + np.log(product)
 
 
