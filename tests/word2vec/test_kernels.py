@@ -1,10 +1,12 @@
 """Compiled word2vec steps against the NumPy reference, and the training loop's bookkeeping."""
 
+import numba
 import numpy as np
 from numba.core import types
 import pytest
 
 from wordvec.kernels import word2vec as K
+from wordvec.kernels.exp import exp_nonpositive
 from wordvec.math import word2vec as ref
 from wordvec.data.vocab import alias_table
 
@@ -359,3 +361,29 @@ def test_concurrent_hs_trains_the_nodes_nearest_the_root_in_a_block_of_its_own(s
     for got, want in zip(block, alone):
         np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
     assert not np.array_equal(block.W_inner[cut:], start[2][cut:])  # the block's change reached W_inner
+
+
+def test_the_logistic_terms_exp_is_float64_exp_rounded_to_within_one_unit():
+    """``exp_nonpositive`` (the inline exp of :func:`K.logistic_term`) against exp in float64
+    rounded to float32: every float32 power of two's neighbourhood down to the underflow,
+    random scores, and the edges (0, the smallest normal, zero below -104, -inf, NaN)."""
+    rng = np.random.default_rng(0)
+    edges = np.array([0.0, -0.0, -1e-30, -1e-7, -0.5, -87.33654, -103.27893, -103.97, -104.0, -104.5, -1e30],
+                     dtype=np.float32)
+    a = np.concatenate([-np.abs(rng.standard_normal(200_000)) * 8, -rng.uniform(0, 110, 200_000),
+                        -np.ldexp(1.0, np.arange(-30, 7)), edges]).astype(np.float32)
+    got = _exp_nonpositive_all(a)
+    want = np.exp(a.astype(np.float64)).astype(np.float32)
+    units = np.abs(got.view(np.int32).astype(np.int64) - want.view(np.int32).astype(np.int64))
+    assert units.max() <= 1
+    assert np.mean(units) < 1e-3  # correctly rounded but in rare near-ties
+    special = _exp_nonpositive_all(np.array([-np.inf, np.nan, -1e-45], dtype=np.float32))
+    assert special[0] == 0.0 and np.isnan(special[1]) and special[2] == 1.0
+
+
+@numba.njit
+def _exp_nonpositive_all(a):
+    out = np.empty_like(a)
+    for i in range(a.shape[0]):
+        out[i] = exp_nonpositive(a[i])
+    return out

@@ -67,6 +67,7 @@ import numba
 import numpy as np
 
 from wordvec.kernels.borrowed import borrowed
+from wordvec.kernels.exp import exp_nonpositive
 from wordvec.kernels.prefetch import prefetch_row
 from wordvec.kernels.random import SHIFT_32, below, lcg_next, uniform
 from wordvec.kernels.sizes import CONSTANT_VECTOR_SIZES, vector_size_token  # noqa: F401 (the kernels' own names)
@@ -80,13 +81,15 @@ NEGATIVE_SAMPLING, HIERARCHICAL_SOFTMAX, FULL_SOFTMAX = 1, 2, 4
 STAT_WORDS, STAT_EXAMPLES = 0, 1
 
 # Reassociation (vectorised sums, FMA contraction), but no "no NaN/inf" assumptions: a
-# diverging run must still show a NaN loss.
+# diverging run must still show a NaN loss.  A float division by zero gives inf as in
+# NumPy (error_model="numpy") instead of raising: a check that may raise is a branch that
+# keeps the loop over a path's scores (logistic_term's division) from being vectorised.
 FAST = {"reassoc", "contract", "nsz", "arcp"}
 jit = numba.njit(nogil=True, cache=True)
-jit_fast = numba.njit(nogil=True, cache=True, fastmath=FAST)
+jit_fast = numba.njit(nogil=True, cache=True, fastmath=FAST, error_model="numpy")
 jit_inline = numba.njit(nogil=True, cache=True, inline="always")  # no call per output row
 # The per-example code: inlined into the (fastmath) chunk loop, whose flags it then takes.
-jit_example = numba.njit(nogil=True, cache=True, fastmath=FAST, inline="always")
+jit_example = numba.njit(nogil=True, cache=True, fastmath=FAST, error_model="numpy", inline="always")
 
 # The chunk kernels' arguments, grouped (named tuples: Numba compiles them into plain
 # structs, unpacked once per chunk; tests/word2vec/test_kernels.py checks the speed):
@@ -202,9 +205,13 @@ def logistic_term(x, label):
     z = ±x, all float32.
 
     The loss of the term is ``-log sigma(z) = max(-z, 0) + log(1 + exp(-|x|))``.
+    exp is ``wordvec.kernels.exp.exp_nonpositive`` (correctly rounded but in rare near-ties),
+    straight-line arithmetic the compiler vectorises over a path's or the negatives' scores,
+    where a call to the C library's ``expf`` kept those loops scalar (sg-ns and sg-hs epochs
+    0.9x the time, ``benchmarks/results/checks/epoch-ab-inline-exp-1worker-20261128.json``).
     """
     one = np.float32(1.0)
-    e = np.exp(-abs(x))
+    e = exp_nonpositive(-abs(x))
     r = one / (one + e)
     s = r if x >= 0 else e * r  # selects, not branches: the signs are coin flips to a
     z = (label + label - one) * x  # branch predictor (branches: sg-hs 1.26x slower)
@@ -223,18 +230,22 @@ def logistic_term(x, label):
 def negative_sampling_update(H, hrow, W_out, target, negatives, alpha, neu1e, coeff, D):
     """Reference: ``wordvec.math.word2vec.negative_sampling_output`` (seed 004 sec. 2).
 
-    ``negatives`` (K,) are already drawn; ``coeff`` is a float32 buffer of >= K+1.
+    ``negatives`` (K,) are already drawn; ``coeff`` is a float32 buffer of >= K+1.  All
+    scores first, then their logistic terms (one loop the compiler vectorises), then neu1e,
+    then the rows, as :func:`hierarchical_softmax_update` does.
     """
     count = negatives.shape[0] + 1
-    linear = np.float32(0.0)
-    product = 1.0  # of K + 1 factors in (1, 2]: float64, as float32 overflows past 2^128
     for k in range(count):  # scores x = w_k . h from the rows before the step
         row = target if k == 0 else negatives[k - 1]
-        label = np.float32(1.0) if k == 0 else np.float32(0.0)
         x = np.float32(0.0)
         for i in range(D):
             x += W_out[row, i] * H[hrow, i]
-        s, one_plus_e, lin = logistic_term(x, label)
+        coeff[k] = x
+    linear = np.float32(0.0)
+    product = 1.0  # of K + 1 factors in (1, 2]: float64, as float32 overflows past 2^128
+    for k in range(count):
+        label = np.float32(1.0) if k == 0 else np.float32(0.0)
+        s, one_plus_e, lin = logistic_term(coeff[k], label)
         linear += lin
         product *= np.float64(one_plus_e)
         coeff[k] = alpha * (label - s)  # -alpha dL/dx
