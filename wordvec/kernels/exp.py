@@ -9,8 +9,9 @@ written out, so that loop compiles to vector instructions:
 
 with r in float64 (exact to far below float32's precision, whatever the fast-math flags
 of the loop it is inlined into), exp(r) by its Taylor series to r^8 (truncation below
-1e-9), 2^n from its bits, and one rounding to float32 at the end: exp(a) correctly rounded
-but in rare near-ties, one unit in the last place at most (``tests/word2vec/test_kernels.py``).
+1e-9), 2^n from its bits, and one rounding to float32 at the end: the correctly rounded
+exp(a) for all but about 0.02% of arguments, one unit in the last place from it at most
+(``tests/word2vec/test_kernels.py``).
 The loop must also not raise on a division by zero (``error_model="numpy"``): a check
 that may raise is a branch the vectoriser cannot take.
 """

@@ -205,9 +205,9 @@ def logistic_term(x, label):
     z = ±x, all float32.
 
     The loss of the term is ``-log sigma(z) = max(-z, 0) + log(1 + exp(-|x|))``.
-    exp is ``wordvec.kernels.exp.exp_nonpositive`` (correctly rounded but in rare near-ties),
-    straight-line arithmetic the compiler vectorises over a path's or the negatives' scores,
-    where a call to the C library's ``expf`` kept those loops scalar (sg-ns and sg-hs epochs
+    exp is ``wordvec.kernels.exp.exp_nonpositive`` (within one unit in the last place of the
+    correctly rounded value), arithmetic the compiler vectorises over a path's scores,
+    where a call to the C library's ``expf`` per term kept the loop scalar (sg-ns and sg-hs epochs
     0.9x the time, ``benchmarks/results/checks/epoch-ab-inline-exp-1worker-20261128.json``).
     """
     one = np.float32(1.0)
