@@ -13,11 +13,15 @@ from such runs: ``benchmarks/results/checks/cbow-hs-two-thread-modes-20261128.js
 """
 
 import argparse
+import sys
+from pathlib import Path
 
-from wordvec.models.word2vec.model import Word2Vec
+HERE = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(HERE))
 
-CONFIGS = {"sg-hs": dict(sg=1, hs=1, negative=0, alpha=0.025), "cbow-hs": dict(sg=0, hs=1, negative=0, alpha=0.05),
-           "sg-ns": dict(sg=1, hs=0, negative=5, alpha=0.025), "cbow-ns": dict(sg=0, hs=0, negative=5, alpha=0.05)}
+from bench_kernel_ab import CONFIGS  # noqa: E402  (the A/B scripts' own settings of each config)
+
+from wordvec.models.word2vec.model import Word2Vec  # noqa: E402
 
 
 def main():

@@ -231,8 +231,8 @@ def negative_sampling_update(H, hrow, W_out, target, negatives, alpha, neu1e, co
     """Reference: ``wordvec.math.word2vec.negative_sampling_output`` (seed 004 sec. 2).
 
     ``negatives`` (K,) are already drawn; ``coeff`` is a float32 buffer of >= K+1.  All
-    scores first, then their logistic terms (one loop the compiler vectorises), then neu1e,
-    then the rows, as :func:`hierarchical_softmax_update` does.
+    scores first, then their logistic terms in a loop of their own, then neu1e, then the
+    rows, as :func:`hierarchical_softmax_update` does.
     """
     count = negatives.shape[0] + 1
     for k in range(count):  # scores x = w_k . h from the rows before the step
